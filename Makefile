@@ -1,0 +1,56 @@
+# Frost: the two set-up commands are `make run` and `make test` (README). Both install what they
+# need through `make deps` on a fresh Debian machine with Swift.
+
+SWIFT   ?= swift
+# Release builds target AVX2/FMA (DESIGN.md §5); CPU=baseline builds for plain x86-64.
+CPU     ?= haswell
+ifeq ($(CPU),baseline)
+CPU_FLAGS :=
+else
+CPU_FLAGS := -Xswiftc -target-cpu -Xswiftc haswell -Xcc -march=x86-64-v3
+endif
+RELEASE := -c release $(CPU_FLAGS)
+FROST   := .build/release/frost
+OUT     := out
+# Debian packages the build, the tests and the demo need.
+APT_PACKAGES := libpng-dev libjpeg-dev
+
+.PHONY: deps build debug test run bench compare compare-deps clean
+
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build $(RELEASE)
+
+debug: deps
+	$(SWIFT) build
+
+# Unit tests, corpus tests and CLI tests (which run the built binary).
+test: deps
+	$(SWIFT) build --build-tests
+	FROST_BIN=$(CURDIR)/.build/debug/frost $(SWIFT) test
+
+# The main job of the moment on SampleImages/: inspect every sample and convert it both ways.
+run: build
+	@mkdir -p $(OUT)
+	@$(FROST) info SampleImages/*.png SampleImages/*.jpg
+	@for f in SampleImages/*.png SampleImages/*.jpg; do \
+	  name=$$(basename "$${f%.*}"); \
+	  $(FROST) convert "$$f" "$(OUT)/$$name.png" && $(FROST) convert "$$f" "$(OUT)/$$name.jpg" || exit 1; \
+	  echo "wrote $(OUT)/$$name.png $(OUT)/$$name.jpg"; \
+	done
+
+# Regression benchmarks (package-benchmark, its own package under Benchmarks/).
+bench: deps
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark $(BENCH_ARGS)
+
+clean:
+	rm -rf .build Benchmarks/.build $(OUT)

@@ -1,0 +1,111 @@
+// CFrostCodecs: the only code in Frost that calls libpng and libjpeg(-turbo).
+//
+// Both libraries report fatal errors by longjmp-ing out of their own frames. Every setjmp lives in
+// the .c files next to this header, so Swift never sees a longjmp: each call returns a status and,
+// on failure, the library's own message in a frost_error.
+//
+// Decoding is two-phase: *_read_header parses the header and metadata only, the caller checks the
+// size against its limits and allocates, then *_read_pixels decodes into the caller's buffer.
+#ifndef CFROSTCODECS_H
+#define CFROSTCODECS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    FROST_OK = 0,
+    FROST_ERR_CORRUPT = 1,      // malformed or truncated data
+    FROST_ERR_UNSUPPORTED = 2,  // valid file, but a feature Frost does not decode (12-bit, lossless JPEG)
+    FROST_ERR_MEMORY = 3,       // allocation failed
+    FROST_ERR_TRUNCATED = 4,    // JPEG ended before its last scan (libjpeg would only warn)
+    FROST_ERR_ENCODE = 5,       // encoder failure
+    FROST_ERR_TOO_LARGE = 6,    // dimensions beyond what the library decodes
+} frost_status;
+
+typedef struct {
+    frost_status status;
+    char message[256];
+} frost_error;
+
+// ---------------------------------------------------------------- PNG
+
+typedef struct frost_png_decoder frost_png_decoder;
+
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int bit_depth;          // 1, 2, 4, 8 or 16 as in IHDR
+    int color_type;         // PNG colour type: 0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA
+    int interlaced;         // Adam7
+    int has_trns;           // tRNS chunk present (transparency without an alpha channel)
+    const uint8_t *icc;     // iCCP profile, decompressed; valid until the decoder is destroyed
+    uint32_t icc_length;
+    const uint8_t *exif;    // eXIf payload (TIFF header onwards); valid until destroyed
+    uint32_t exif_length;
+} frost_png_info;
+
+// `data` must stay alive until the decoder is destroyed. Returns NULL only when out of memory.
+frost_png_decoder *frost_png_decoder_create(const uint8_t *data, size_t size,
+                                            uint32_t max_width, uint32_t max_height);
+frost_status frost_png_read_header(frost_png_decoder *d, frost_png_info *info, frost_error *err);
+// Writes RGBA rows: 8 bits per sample, or native-endian 16 bits when the file is 16-bit.
+// `row_bytes` is the caller's stride. Palette, low bit depths, gray and tRNS are expanded.
+frost_status frost_png_read_pixels(frost_png_decoder *d, void *pixels, size_t row_bytes,
+                                   frost_error *err);
+void frost_png_decoder_destroy(frost_png_decoder *d);
+
+typedef struct {
+    int channels;           // 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA (picked from the RGBA source)
+    int compression_level;  // zlib 0...9
+    int filter;             // -1 adaptive (all filters), else one PNG filter 0...4
+    int strategy;           // zlib strategy (Z_DEFAULT_STRATEGY = 0, Z_FILTERED = 1, Z_RLE = 3)
+    const uint8_t *icc;     // optional profile for iCCP
+    uint32_t icc_length;
+} frost_png_write_options;
+
+// Encodes RGBA8 rows (straight alpha) to a malloc'd PNG; the caller frees *out with frost_free.
+frost_status frost_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
+                              const frost_png_write_options *options, uint8_t **out, size_t *out_size,
+                              frost_error *err);
+
+// ---------------------------------------------------------------- JPEG
+
+typedef struct frost_jpeg_decoder frost_jpeg_decoder;
+
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int components;         // 1 gray, 3 YCbCr/RGB, 4 CMYK/YCCK
+    int color_space;        // libjpeg J_COLOR_SPACE of the file
+    int progressive;
+    int arithmetic;
+    int saw_adobe;          // APP14 Adobe marker (CMYK stored inverted)
+    const uint8_t *icc;     // reassembled APP2 ICC profile; valid until destroyed
+    uint32_t icc_length;
+    const uint8_t *exif;    // APP1 Exif payload after "Exif\0\0"; valid until destroyed
+    uint32_t exif_length;
+} frost_jpeg_info;
+
+frost_jpeg_decoder *frost_jpeg_decoder_create(const uint8_t *data, size_t size);
+frost_status frost_jpeg_read_header(frost_jpeg_decoder *d, frost_jpeg_info *info, frost_error *err);
+// Writes RGBA8 rows (alpha 255). CMYK/YCCK is converted to RGB.
+frost_status frost_jpeg_read_pixels(frost_jpeg_decoder *d, uint8_t *rgba, size_t row_bytes,
+                                    int allow_truncated, frost_error *err);
+void frost_jpeg_decoder_destroy(frost_jpeg_decoder *d);
+
+typedef struct {
+    int quality;            // 1...100
+    int progressive;
+    int gray;               // write one gray component (from R)
+    int subsample_420;      // 4:2:0 chroma, else 4:4:4
+    const uint8_t *icc;
+    uint32_t icc_length;
+} frost_jpeg_write_options;
+
+frost_status frost_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
+                               const frost_jpeg_write_options *options, uint8_t **out, size_t *out_size,
+                               frost_error *err);
+
+void frost_free(void *p);
+
+#endif

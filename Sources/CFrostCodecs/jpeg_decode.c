@@ -1,0 +1,162 @@
+// JPEG decoding over libjpeg-turbo, from a memory buffer. See CFrostCodecs.h.
+#include "CFrostCodecs.h"
+#include "error.h"
+#include <jpeglib.h>
+#include <jerror.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    struct jpeg_error_mgr base;
+    jmp_buf jump;
+    int abort_on_eof;   // turn "Premature end of JPEG file" into an error
+    int hit_eof;
+    char message[JMSG_LENGTH_MAX];
+} error_manager;
+
+struct frost_jpeg_decoder {
+    struct jpeg_decompress_struct cinfo;
+    error_manager error;
+    const uint8_t *data;
+    size_t size;
+    uint8_t *icc;        // from jpeg_read_icc_profile (malloc'd)
+    uint8_t *cmyk_row;   // scratch row for CMYK conversion
+    int started;
+};
+
+static void on_error_exit(j_common_ptr cinfo) {
+    error_manager *e = (error_manager *)cinfo->err;
+    int parameter = e->base.msg_parm.i[0];
+    if (e->base.msg_code == JERR_BAD_PRECISION) {
+        snprintf(e->message, sizeof e->message, "%d-bit JPEG is not supported (8-bit samples only)", parameter);
+    } else if (e->base.msg_code == JERR_SOF_UNSUPPORTED && (parameter & 3) == 3) {
+        snprintf(e->message, sizeof e->message, "lossless JPEG (SOF%d) is not supported", parameter - 0xc0);
+    } else {
+        e->base.format_message(cinfo, e->message);
+    }
+    longjmp(e->jump, 1);
+}
+
+static void on_message(j_common_ptr cinfo, int level) {
+    error_manager *e = (error_manager *)cinfo->err;
+    if (level >= 0) return;  // trace messages
+    // Warnings: corrupt-but-recoverable data is accepted as libjpeg does; only a missing end is fatal.
+    if (e->base.msg_code == JWRN_JPEG_EOF) {
+        e->hit_eof = 1;
+        if (e->abort_on_eof) {
+            snprintf(e->message, sizeof e->message, "truncated JPEG data (premature end of file)");
+            longjmp(e->jump, 2);
+        }
+    }
+    e->base.num_warnings++;
+}
+
+static frost_status status_for(const error_manager *e, int jump_code) {
+    if (jump_code == 2) return FROST_ERR_TRUNCATED;
+    switch (e->base.msg_code) {
+    case JERR_BAD_PRECISION:
+    case JERR_SOF_UNSUPPORTED:
+    case JERR_NOT_COMPILED: return FROST_ERR_UNSUPPORTED;
+    case JERR_OUT_OF_MEMORY: return FROST_ERR_MEMORY;
+    case JERR_IMAGE_TOO_BIG: return FROST_ERR_TOO_LARGE;
+    default: return FROST_ERR_CORRUPT;
+    }
+}
+
+frost_jpeg_decoder *frost_jpeg_decoder_create(const uint8_t *data, size_t size) {
+    frost_jpeg_decoder *d = calloc(1, sizeof *d);
+    if (!d) return NULL;
+    d->data = data;
+    d->size = size;
+    d->cinfo.err = jpeg_std_error(&d->error.base);
+    d->error.base.error_exit = on_error_exit;
+    d->error.base.emit_message = on_message;
+    if (setjmp(d->error.jump)) { free(d); return NULL; }
+    jpeg_create_decompress(&d->cinfo);
+    return d;
+}
+
+// Finds the first APP1 "Exif\0\0" marker among the saved ones.
+static void find_exif(frost_jpeg_decoder *d, frost_jpeg_info *info) {
+    for (jpeg_saved_marker_ptr m = d->cinfo.marker_list; m; m = m->next) {
+        if (m->marker == JPEG_APP0 + 1 && m->data_length >= 6 && memcmp(m->data, "Exif\0\0", 6) == 0) {
+            info->exif = m->data + 6;
+            info->exif_length = m->data_length - 6;
+            return;
+        }
+    }
+}
+
+frost_status frost_jpeg_read_header(frost_jpeg_decoder *d, frost_jpeg_info *info, frost_error *err) {
+    int code = setjmp(d->error.jump);
+    if (code) return frost_fail(err, status_for(&d->error, code), "%s", d->error.message);
+    if (d->size == 0) return frost_fail(err, FROST_ERR_CORRUPT, "empty file");
+    jpeg_mem_src(&d->cinfo, d->data, (unsigned long)d->size);
+    jpeg_save_markers(&d->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(&d->cinfo, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_read_header(&d->cinfo, TRUE);
+
+    memset(info, 0, sizeof *info);
+    info->width = d->cinfo.image_width;
+    info->height = d->cinfo.image_height;
+    info->components = d->cinfo.num_components;
+    info->color_space = d->cinfo.jpeg_color_space;
+    info->progressive = d->cinfo.progressive_mode;
+    info->arithmetic = d->cinfo.arith_code;
+    info->saw_adobe = d->cinfo.saw_Adobe_marker;
+    unsigned int icc_length = 0;
+    // Returns FALSE for missing, out-of-order-numbered or inconsistent chunk sets: the profile is dropped.
+    if (jpeg_read_icc_profile(&d->cinfo, &d->icc, &icc_length)) {
+        info->icc = d->icc;
+        info->icc_length = icc_length;
+    }
+    find_exif(d, info);
+    return FROST_OK;
+}
+
+// Adobe CMYK JPEGs store inverted samples, so c·k/255 is the red etc. directly (as Pillow's CMYK;I).
+static void cmyk_to_rgba(const uint8_t *cmyk, uint8_t *rgba, uint32_t width, int inverted) {
+    for (uint32_t x = 0; x < width; x++) {
+        unsigned c = cmyk[4 * x], m = cmyk[4 * x + 1], y = cmyk[4 * x + 2], k = cmyk[4 * x + 3];
+        if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+        rgba[4 * x] = (uint8_t)((c * k + 127) / 255);
+        rgba[4 * x + 1] = (uint8_t)((m * k + 127) / 255);
+        rgba[4 * x + 2] = (uint8_t)((y * k + 127) / 255);
+        rgba[4 * x + 3] = 255;
+    }
+}
+
+frost_status frost_jpeg_read_pixels(frost_jpeg_decoder *d, uint8_t *rgba, size_t row_bytes,
+                                    int allow_truncated, frost_error *err) {
+    struct jpeg_decompress_struct *cinfo = &d->cinfo;
+    d->error.abort_on_eof = !allow_truncated;
+    int code = setjmp(d->error.jump);
+    if (code) return frost_fail(err, status_for(&d->error, code), "%s", d->error.message);
+
+    int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+    cinfo->out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    jpeg_start_decompress(cinfo);
+    d->started = 1;
+    if (cmyk) {
+        d->cmyk_row = malloc((size_t)cinfo->output_width * 4);
+        if (!d->cmyk_row) return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    }
+    while (cinfo->output_scanline < cinfo->output_height) {
+        uint8_t *row = rgba + (size_t)cinfo->output_scanline * row_bytes;
+        JSAMPROW target = cmyk ? d->cmyk_row : row;
+        jpeg_read_scanlines(cinfo, &target, 1);
+        if (cmyk) cmyk_to_rgba(d->cmyk_row, row, cinfo->output_width, cinfo->saw_Adobe_marker);
+    }
+    jpeg_finish_decompress(cinfo);
+    d->started = 0;
+    return FROST_OK;
+}
+
+void frost_jpeg_decoder_destroy(frost_jpeg_decoder *d) {
+    if (!d) return;
+    if (setjmp(d->error.jump) == 0) jpeg_destroy_decompress(&d->cinfo);
+    free(d->icc);
+    free(d->cmyk_row);
+    free(d);
+}

@@ -1,0 +1,39 @@
+import CFrostCodecs
+
+/// Why a file could not be read or written. `description` is one readable line.
+public struct CodecError: Error, CustomStringConvertible, Equatable, Sendable {
+    public enum Kind: Sendable, Equatable {
+        case unknownFormat, corrupt, truncated, unsupported, tooLarge, outOfMemory, encode, io
+    }
+    public let kind: Kind
+    public let message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    /// Maps a C status plus libpng/libjpeg's own message.
+    init(_ status: frost_status, _ error: frost_error, format: ImageFormat) {
+        let text = withUnsafeBytes(of: error.message) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+        let name = format == .png ? "PNG" : "JPEG"
+        switch status {
+        case FROST_ERR_UNSUPPORTED: self.init(.unsupported, text)
+        case FROST_ERR_TRUNCATED: self.init(.truncated, text)
+        case FROST_ERR_MEMORY: self.init(.outOfMemory, "out of memory")
+        case FROST_ERR_TOO_LARGE: self.init(.tooLarge, "image too large: \(text)")
+        case FROST_ERR_ENCODE: self.init(.encode, "\(name) encoder: \(text)")
+        default: self.init(.corrupt, "invalid \(name): \(text)")
+        }
+    }
+}
+
+/// Throws the CodecError for a failed C call.
+@inline(__always)
+func check(_ status: frost_status, _ error: frost_error, _ format: ImageFormat) throws(CodecError) {
+    if status != FROST_OK { throw CodecError(status, error, format: format) }
+}

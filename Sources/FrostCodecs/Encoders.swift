@@ -1,0 +1,78 @@
+import CFrostCodecs
+import FrostCore
+
+extension Image {
+    /// The file bytes of this image in `format`.
+    ///
+    /// Premultiplied pixels are un-premultiplied first. PNG keeps the image's kind: gray stays gray
+    /// while every pixel is gray, alpha is written when the source had it or some pixel is not
+    /// opaque. JPEG has no alpha: a transparent image is written as if over black (its
+    /// premultiplied colors), the convention libvips uses.
+    public func encoded(as format: ImageFormat, options: EncodeOptions = EncodeOptions()) throws -> [UInt8] {
+        switch format {
+        case .png: return try encodedPNG(options)
+        case .jpeg: return try encodedJPEG(options)
+        }
+    }
+
+    private func encodedPNG(_ options: EncodeOptions) throws -> [UInt8] {
+        guard (0...9).contains(options.compressionLevel) else {
+            throw CodecError(.encode, "PNG compression level \(options.compressionLevel) is not in 0...9")
+        }
+        let straight = unpremultiplied()
+        let alpha = hasAlpha || straight.containsTransparency
+        let gray = isGray && straight.isVisuallyGray
+        var pngOptions = frost_png_write_options()
+        pngOptions.channels = Int32((gray ? 1 : 3) + (alpha ? 1 : 0))
+        pngOptions.compression_level = Int32(options.compressionLevel)
+        pngOptions.filter = Int32(options.pngFilter ?? -1)
+        pngOptions.strategy = 0
+        return try straight.withICC { icc, length in
+            pngOptions.icc = icc
+            pngOptions.icc_length = length
+            return try straight.encode(.png) { pixels, out, size, error in
+                frost_png_encode(pixels, UInt32(width), UInt32(height), rowBytes, &pngOptions, out, size, error)
+            }
+        }
+    }
+
+    private func encodedJPEG(_ options: EncodeOptions) throws -> [UInt8] {
+        guard (1...100).contains(options.quality) else {
+            throw CodecError(.encode, "JPEG quality \(options.quality) is not in 1...100")
+        }
+        let flat = premultiplied()  // over black
+        var jpegOptions = frost_jpeg_write_options()
+        jpegOptions.quality = Int32(options.quality)
+        jpegOptions.progressive = options.progressive ? 1 : 0
+        jpegOptions.gray = isGray && flat.isVisuallyGray ? 1 : 0
+        jpegOptions.subsample_420 = options.quality < 90 ? 1 : 0
+        return try flat.withICC { icc, length in
+            jpegOptions.icc = icc
+            jpegOptions.icc_length = length
+            return try flat.encode(.jpeg) { pixels, out, size, error in
+                frost_jpeg_encode(pixels, UInt32(width), UInt32(height), rowBytes, &jpegOptions, out, size, error)
+            }
+        }
+    }
+
+    private func withICC<R>(_ body: (UnsafePointer<UInt8>?, UInt32) throws -> R) rethrows -> R {
+        guard let icc = iccProfile, !icc.isEmpty else { return try body(nil, 0) }
+        return try icc.withUnsafeBufferPointer { try body($0.baseAddress, UInt32($0.count)) }
+    }
+
+    /// Runs a C encoder that returns a malloc'd buffer and copies it into an array.
+    private func encode(
+        _ format: ImageFormat,
+        _ call: (UnsafePointer<UInt8>?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+                 UnsafeMutablePointer<Int>, UnsafeMutablePointer<frost_error>) -> frost_status
+    ) throws -> [UInt8] {
+        guard width > 0, height > 0 else { throw CodecError(.encode, "cannot write an empty image") }
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        var error = frost_error()
+        let status = pixels.withUnsafeBufferPointer { call($0.baseAddress, &out, &size, &error) }
+        defer { frost_free(out) }
+        try check(status, error, format)
+        return Array(UnsafeBufferPointer(start: out, count: size))
+    }
+}

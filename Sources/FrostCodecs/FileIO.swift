@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whole-file reads and atomic writes with errno-based messages.
+public enum FileIO {
+    /// The bytes of a file.
+    public static func read(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ioError("cannot open") }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw ioError("cannot stat") }
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw CodecError(.io, "is a directory") }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(Int(st.st_size))
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ioError("cannot read")
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return bytes
+    }
+
+    /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`, so a reader
+    /// sees the old file or the new one, never a part; on failure nothing is left behind.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var template = Array("\(folder.isEmpty ? "/" : folder)/.\(name).frost-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw ioError("cannot create a file in \(folder)") }
+        let temporary = String(cString: template)
+        var ok = false
+        defer {
+            if !ok { unlink(temporary) }
+        }
+        // mkstemp creates 0600; give the file the permissions a plain create would (0666 & ~umask).
+        let mask = umask(0)
+        umask(mask)
+        fchmod(fd, 0o666 & ~mask)
+        var written = 0
+        let failed = bytes.withUnsafeBytes { raw -> Bool in
+            while written < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return true
+                }
+                written += n
+            }
+            return false
+        }
+        if failed {
+            let error = ioError("cannot write")
+            close(fd)
+            throw error
+        }
+        guard close(fd) == 0 else { throw ioError("cannot write") }
+        guard rename(temporary, path) == 0 else { throw ioError("cannot rename into place") }
+        ok = true
+    }
+
+    static func ioError(_ what: String) -> CodecError {
+        CodecError(.io, "\(what): \(String(cString: strerror(errno)))")
+    }
+}

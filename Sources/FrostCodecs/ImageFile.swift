@@ -1,0 +1,54 @@
+import FrostCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reading and writing image files: format by content on read, by extension on write.
+extension Image {
+    /// Decodes PNG or JPEG bytes (the format is sniffed from the content).
+    public init(decoding bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws {
+        guard let format = ImageFormat(sniffing: bytes) else {
+            throw CodecError(.unknownFormat, bytes.isEmpty ? "empty file" : "not a PNG or JPEG file")
+        }
+        self = try bytes.withUnsafeBufferPointer { buffer in
+            switch format {
+            case .png: return try PNGDecoder.decode(buffer, options: options)
+            case .jpeg: return try JPEGDecoder.decode(buffer, options: options)
+            }
+        }
+    }
+
+    /// Reads a PNG or JPEG file.
+    public init(contentsOfFile path: String, options: DecodeOptions = DecodeOptions()) throws {
+        try self.init(decoding: try FileIO.read(path), options: options)
+    }
+
+    /// Writes the image atomically (temporary file in the same folder, then rename). The format
+    /// comes from `format`, or else from the path's extension.
+    public func write(toFile path: String, format: ImageFormat? = nil,
+                      options: EncodeOptions = EncodeOptions()) throws {
+        guard let format = format ?? ImageFormat(pathExtension: path) else {
+            throw CodecError(.encode, "unknown output format (use a .png, .jpg or .jpeg name)")
+        }
+        try FileIO.writeAtomically(try encoded(as: format, options: options), to: path)
+    }
+}
+
+extension ImageInfo {
+    /// Reads only the header of a PNG or JPEG file.
+    public init(contentsOfFile path: String) throws {
+        try self.init(bytes: try FileIO.read(path))
+    }
+
+    public init(bytes: [UInt8]) throws {
+        guard let format = ImageFormat(sniffing: bytes) else {
+            throw CodecError(.unknownFormat, bytes.isEmpty ? "empty file" : "not a PNG or JPEG file")
+        }
+        self = try bytes.withUnsafeBufferPointer { buffer in
+            switch format {
+            case .png: return try PNGDecoder.info(buffer)
+            case .jpeg: return try JPEGDecoder.info(buffer)
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// The file formats Frost reads and writes. Reading goes by content, writing by file name.
+public enum ImageFormat: String, Sendable, CaseIterable, Codable {
+    case png, jpeg
+
+    /// The format whose signature starts `bytes`, or nil.
+    public init?(sniffing bytes: some Collection<UInt8>) {
+        let head = Array(bytes.prefix(8))
+        if head == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] {
+            self = .png
+        } else if head.count >= 3, head[0] == 0xFF, head[1] == 0xD8, head[2] == 0xFF {
+            self = .jpeg
+        } else {
+            return nil
+        }
+    }
+
+    /// The format for a path's extension (.png, .jpg, .jpeg; any case), or nil.
+    public init?(pathExtension path: String) {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        switch path[path.index(after: dot)...].lowercased() {
+        case "png": self = .png
+        case "jpg", "jpeg": self = .jpeg
+        default: return nil
+        }
+    }
+
+    public var fileExtension: String { self == .png ? "png" : "jpg" }
+}

@@ -1,0 +1,19 @@
+/// What a file's header says, read without decoding pixels (`frost info`).
+public struct ImageInfo: Sendable, Equatable, Codable {
+    public var format: ImageFormat
+    /// Stored size; an orientation of 5...8 shows the picture with width and height swapped.
+    public var width: Int
+    public var height: Int
+    /// Channels of the decoded picture: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA (tRNS counts as alpha).
+    public var channels: Int
+    /// Bits per sample in the file (PNG 1, 2, 4, 8, 16; JPEG 8).
+    public var bitDepth: Int
+    public var hasAlpha: Bool
+    public var hasICCProfile: Bool
+    /// EXIF orientation 1...8 (1 when absent or invalid).
+    public var orientation: Int
+    /// The file's color model: gray, gray+alpha, rgb, rgba, palette (PNG); gray, ycbcr, rgb, cmyk, ycck (JPEG).
+    public var colorModel: String
+    /// Adam7 (PNG) or progressive (JPEG).
+    public var interlaced: Bool
+}

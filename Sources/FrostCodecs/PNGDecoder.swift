@@ -1,0 +1,97 @@
+import CFrostCodecs
+import FrostCore
+
+/// Reads PNG files through CFrostCodecs (libpng): every color type and bit depth, Adam7, tRNS.
+enum PNGDecoder {
+    /// One libpng read session over a memory buffer; the buffer must outlive it.
+    private final class Session {
+        let decoder: OpaquePointer
+        var header = frost_png_info()
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+            try PNGStructure.validate(bytes)
+            // libpng's own dimension limits are lifted: the pixel budget is checked in Swift.
+            guard let d = frost_png_decoder_create(bytes.baseAddress, bytes.count, 0x7fff_ffff, 0x7fff_ffff) else {
+                throw CodecError(.outOfMemory, "out of memory")
+            }
+            decoder = d
+            var error = frost_error()
+            try check(frost_png_read_header(decoder, &header, &error), error, .png)
+        }
+
+        deinit { frost_png_decoder_destroy(decoder) }
+
+        var width: Int { Int(header.width) }
+        var height: Int { Int(header.height) }
+
+        func read<T>(into buffer: UnsafeMutableBufferPointer<T>) throws {
+            var error = frost_error()
+            let rowBytes = width * 4 * MemoryLayout<T>.stride
+            try check(frost_png_read_pixels(decoder, buffer.baseAddress, rowBytes, &error), error, .png)
+        }
+
+        var info: ImageInfo {
+            let type = header.color_type
+            let alpha = type & 4 != 0 || header.has_trns != 0
+            let gray = type & 2 == 0
+            let models = [0: "gray", 2: "rgb", 3: "palette", 4: "gray+alpha", 6: "rgba"]
+            return ImageInfo(
+                format: .png, width: width, height: height,
+                channels: (gray ? 1 : 3) + (alpha ? 1 : 0), bitDepth: Int(header.bit_depth),
+                hasAlpha: alpha, hasICCProfile: header.icc_length > 0,
+                orientation: EXIFOrientation.read(header.exif, count: Int(header.exif_length)),
+                colorModel: models[Int(type)] ?? "unknown", interlaced: header.interlaced != 0)
+        }
+
+        var iccProfile: [UInt8]? {
+            guard let icc = header.icc, header.icc_length > 0 else { return nil }
+            return Array(UnsafeBufferPointer(start: icc, count: Int(header.icc_length)))
+        }
+    }
+
+    static func info(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ImageInfo {
+        try Session(bytes).info
+    }
+
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> Image {
+        let session = try Session(bytes)
+        let info = session.info
+        try options.checkBudget(width: info.width, height: info.height)
+        let count = info.width * info.height * 4
+        let pixels: [UInt8]
+        if info.bitDepth == 16 {
+            let wide = try readWide(session, count: count)
+            pixels = [UInt8](unsafeUninitializedCapacity: count) { narrow, n in
+                wide.withUnsafeBufferPointer { reduce16To8($0, into: narrow) }
+                n = count
+            }
+        } else {
+            pixels = try [UInt8](unsafeUninitializedCapacity: count) { buffer, n in
+                n = 0
+                try session.read(into: buffer)
+                n = count
+            }
+        }
+        let image = Image(width: info.width, height: info.height, pixels: pixels, isPremultiplied: false,
+                          hasAlpha: info.hasAlpha, isGray: info.channels <= 2, iccProfile: session.iccProfile)
+        return options.autoOrient ? image.oriented(Orientation(exifValue: info.orientation)) : image
+    }
+
+    /// 16-bit files as native RGBA16, before the reduction to 8 bits (tests compare these with
+    /// the reference decodings; an operation that keeps 16 bits would start here).
+    static func decode16(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> (ImageInfo, [UInt16]) {
+        let session = try Session(bytes)
+        let info = session.info
+        guard info.bitDepth == 16 else { throw CodecError(.unsupported, "not a 16-bit PNG") }
+        try options.checkBudget(width: info.width, height: info.height)
+        return (info, try readWide(session, count: info.width * info.height * 4))
+    }
+
+    private static func readWide(_ session: Session, count: Int) throws -> [UInt16] {
+        try [UInt16](unsafeUninitializedCapacity: count) { buffer, n in
+            n = 0
+            try session.read(into: buffer)
+            n = count
+        }
+    }
+}

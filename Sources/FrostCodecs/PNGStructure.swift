@@ -1,0 +1,60 @@
+/// A structural walk over a PNG's chunk list, before libpng sees the file.
+///
+/// libpng treats malformed ancillary chunks as "benign" and carries on; Frost rejects chunks that
+/// break the PNG specification's structure (ISO/IEC 15948 §11): a length above 2³¹−1, a type that
+/// is not four letters, a fixed-size chunk with the wrong length, an iCCP whose keyword or
+/// compression method is invalid. Checksums stay libpng's job (critical chunk → error, ancillary
+/// chunk → dropped), and so does the content of an ICC profile (a broken profile is dropped).
+enum PNGStructure {
+    /// Chunks whose length the specification fixes.
+    static let fixedLengths: [UInt32: Int] = [
+        tag("gAMA"): 4, tag("cHRM"): 32, tag("sRGB"): 1, tag("pHYs"): 9, tag("tIME"): 7,
+        tag("oFFs"): 9, tag("sTER"): 1, tag("IEND"): 0,
+    ]
+
+    static func tag(_ name: StaticString) -> UInt32 {
+        name.withUTF8Buffer { $0.reduce(0) { $0 << 8 | UInt32($1) } }
+    }
+
+    static func name(_ tag: UInt32) -> String {
+        String(decoding: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: tag >> $0) }, as: UTF8.self)
+    }
+
+    static func validate(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        func u32(_ at: Int) -> UInt32 {
+            (UInt32(bytes[at]) << 24) | (UInt32(bytes[at + 1]) << 16) | (UInt32(bytes[at + 2]) << 8) | UInt32(bytes[at + 3])
+        }
+        var offset = 8
+        while offset + 8 <= bytes.count {
+            let length = u32(offset)
+            let type = u32(offset + 4)
+            guard length <= 0x7FFF_FFFF else {
+                throw CodecError(.corrupt, "invalid PNG: chunk length \(length) at byte \(offset) exceeds 2^31-1")
+            }
+            let isLetters = (0..<4).allSatisfy { i in
+                let c = bytes[offset + 4 + i] | 0x20
+                return c >= 0x61 && c <= 0x7A
+            }
+            guard isLetters else { throw CodecError(.corrupt, "invalid PNG: bad chunk type at byte \(offset + 4)") }
+            if let expected = fixedLengths[type], Int(length) != expected {
+                throw CodecError(.corrupt, "invalid PNG: \(name(type)) chunk has length \(length) (must be \(expected))")
+            }
+            let body = offset + 8
+            let end = body + Int(length)
+            guard end + 4 <= bytes.count else { return }  // truncated: libpng reports where it runs out
+            if type == tag("iCCP") { try checkICCP(bytes, from: body, to: end) }
+            if type == tag("IEND") { return }
+            offset = end + 4
+        }
+    }
+
+    /// iCCP: a 1–79 byte keyword, a NUL, compression method 0, then the zlib stream.
+    private static func checkICCP(_ bytes: UnsafeBufferPointer<UInt8>, from body: Int, to end: Int) throws {
+        guard let nul = (body..<min(end, body + 80)).first(where: { bytes[$0] == 0 }), nul > body else {
+            throw CodecError(.corrupt, "invalid PNG: iCCP chunk has no valid profile name")
+        }
+        guard nul + 1 < end, bytes[nul + 1] == 0 else {
+            throw CodecError(.corrupt, "invalid PNG: iCCP chunk has an unknown compression method")
+        }
+    }
+}

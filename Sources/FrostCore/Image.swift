@@ -1,0 +1,87 @@
+/// An 8-bit RGBA raster: the one pixel type every Frost module works on.
+///
+/// Pixels are row-major, 4 bytes per pixel (R, G, B, A), no row padding. Whether the color samples
+/// are premultiplied by alpha is recorded, not assumed: decoders hand over what the file holds
+/// (straight alpha), effects premultiply on the way in, writers un-premultiply on the way out
+/// (DESIGN.md §2). `hasAlpha` and `isGray` remember the source's kind so that writing an image
+/// back keeps it (an opaque file writes without alpha, gray stays gray).
+public struct Image: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// RGBA8 samples, `width * height * 4` bytes.
+    public var pixels: [UInt8]
+    /// True when R, G and B are already multiplied by A / 255.
+    public var isPremultiplied: Bool
+    /// The source had an alpha channel (or tRNS transparency). Writers also keep alpha whenever a
+    /// pixel is not opaque, so an effect that makes transparency never loses it.
+    public var hasAlpha: Bool
+    /// The source was grayscale. Writers write gray only while every pixel still has R == G == B.
+    public var isGray: Bool
+    /// An embedded ICC profile, carried from input to output untouched.
+    public var iccProfile: [UInt8]?
+
+    public init(width: Int, height: Int, pixels: [UInt8], isPremultiplied: Bool = false,
+                hasAlpha: Bool = true, isGray: Bool = false, iccProfile: [UInt8]? = nil) {
+        precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4,
+                     "pixel buffer does not match \(width)×\(height) RGBA8")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+        self.isPremultiplied = isPremultiplied
+        self.hasAlpha = hasAlpha
+        self.isGray = isGray
+        self.iccProfile = iccProfile
+    }
+
+    /// A new image filled with one RGBA color (given in the image's own alpha convention).
+    public init(width: Int, height: Int, filledWith rgba: (UInt8, UInt8, UInt8, UInt8),
+                isPremultiplied: Bool = false) {
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for i in stride(from: 0, to: pixels.count, by: 4) {
+            pixels[i] = rgba.0; pixels[i + 1] = rgba.1; pixels[i + 2] = rgba.2; pixels[i + 3] = rgba.3
+        }
+        self.init(width: width, height: height, pixels: pixels, isPremultiplied: isPremultiplied,
+                  hasAlpha: rgba.3 != 255)
+    }
+
+    /// Bytes per row.
+    @inlinable public var rowBytes: Int { width * 4 }
+
+    /// The RGBA sample at (x, y).
+    public func pixel(x: Int, y: Int) -> SIMD4<UInt8> {
+        let i = (y * width + x) * 4
+        return SIMD4(pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
+    }
+
+    /// True when some pixel's alpha is below 255.
+    public var containsTransparency: Bool {
+        pixels.withUnsafeBufferPointer { p in
+            var i = 3
+            while i < p.count {
+                if p[i] != 255 { return true }
+                i += 4
+            }
+            return false
+        }
+    }
+
+    /// True when every pixel has R == G == B.
+    public var isVisuallyGray: Bool {
+        pixels.withUnsafeBufferPointer { p in
+            var i = 0
+            while i < p.count {
+                if p[i] != p[i + 1] || p[i] != p[i + 2] { return false }
+                i += 4
+            }
+            return true
+        }
+    }
+}
+
+extension Image: CustomStringConvertible {
+    /// Size and flags, never the pixels.
+    public var description: String {
+        "Image(\(width)×\(height)\(isPremultiplied ? " premultiplied" : "")\(hasAlpha ? " alpha" : "")"
+            + "\(isGray ? " gray" : "")\(iccProfile != nil ? " icc" : ""))"
+    }
+}

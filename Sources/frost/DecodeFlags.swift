@@ -1,0 +1,54 @@
+import ArgumentParser
+import FrostCodecs
+
+/// Reading options shared by every subcommand that opens images.
+struct DecodeFlags: ParsableArguments {
+    @Flag(name: .customLong("no-auto-orient"), help: "Keep JPEG pixels as stored; ignore the EXIF orientation.")
+    var noAutoOrient = false
+
+    @Flag(help: "Accept a truncated JPEG (the missing part decodes gray) instead of failing.")
+    var allowTruncated = false
+
+    @Option(help: "Refuse images with more pixels than this (default 256000000).")
+    var maxPixels: Int = DecodeOptions.defaultMaxPixels
+
+    var options: DecodeOptions {
+        DecodeOptions(maxPixels: maxPixels, autoOrient: !noAutoOrient, allowTruncated: allowTruncated)
+    }
+
+    func validate() throws {
+        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+    }
+}
+
+/// Writing options shared by every subcommand that writes images.
+struct EncodeFlags: ParsableArguments {
+    @Option(help: "JPEG quality 1-100; 4:4:4 chroma from 90 up, 4:2:0 below.")
+    var quality: Int = 90
+
+    @Flag(help: "Write a progressive JPEG.")
+    var progressive = false
+
+    @Option(help: "PNG zlib level 0-9 (default \(EncodeOptions.defaultCompressionLevel)).")
+    var compression: Int = EncodeOptions.defaultCompressionLevel
+
+    var options: EncodeOptions {
+        // An explicit level above the fast default also asks for libpng's adaptive filtering.
+        let filter = compression > EncodeOptions.defaultCompressionLevel ? nil : EncodeOptions.defaultPNGFilter
+        return EncodeOptions(quality: quality, progressive: progressive, compressionLevel: compression,
+                             pngFilter: filter)
+    }
+
+    func validate() throws {
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
+        guard (0...9).contains(compression) else { throw ValidationError("--compression must be between 0 and 9") }
+    }
+}
+
+/// Checks that an output path names a format Frost writes.
+func outputFormat(_ path: String) throws -> ImageFormat {
+    guard let format = ImageFormat(pathExtension: path) else {
+        throw ValidationError("output '\(path)' must end in .png, .jpg or .jpeg")
+    }
+    return format
+}

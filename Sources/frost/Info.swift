@@ -1,0 +1,63 @@
+import ArgumentParser
+import FrostCodecs
+
+struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print format, size, channels, bit depth, alpha, ICC and EXIF orientation of image files.")
+
+    @Flag(help: "One JSON object per file.")
+    var json = false
+
+    @Argument(help: "Image files.")
+    var files: [String]
+
+    func run() throws {
+        var failed = false
+        for file in files {
+            do {
+                let info = try ImageInfo(contentsOfFile: file)
+                print(json ? jsonLine(file, info) : textLine(file, info))
+            } catch {
+                report(file, error)
+                failed = true
+            }
+        }
+        if failed { throw ExitCode.failure }
+    }
+
+    private func textLine(_ file: String, _ i: ImageInfo) -> String {
+        "\(file): \(i.format.rawValue) \(i.width)x\(i.height) \(i.colorModel) channels=\(i.channels) "
+            + "depth=\(i.bitDepth) alpha=\(i.hasAlpha ? "yes" : "no") icc=\(i.hasICCProfile ? "yes" : "no") "
+            + "orientation=\(i.orientation)\(i.interlaced ? (i.format == .png ? " interlaced" : " progressive") : "")"
+    }
+
+    private func jsonLine(_ file: String, _ i: ImageInfo) -> String {
+        let fields: [(String, String)] = [
+            ("file", jsonString(file)), ("format", jsonString(i.format.rawValue)),
+            ("width", "\(i.width)"), ("height", "\(i.height)"), ("channels", "\(i.channels)"),
+            ("bit_depth", "\(i.bitDepth)"), ("alpha", "\(i.hasAlpha)"), ("icc", "\(i.hasICCProfile)"),
+            ("orientation", "\(i.orientation)"), ("color_model", jsonString(i.colorModel)),
+            ("interlaced", "\(i.interlaced)"),
+        ]
+        return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+    }
+}
+
+/// A JSON string literal (RFC 8259 §7 escapes).
+func jsonString(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case _ where scalar.value < 0x20:
+            let hex = String(scalar.value, radix: 16)
+            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
+}

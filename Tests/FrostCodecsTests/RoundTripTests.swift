@@ -1,0 +1,82 @@
+import FrostCodecs
+import FrostCore
+import FrostTestSupport
+import Foundation
+import Testing
+
+/// Encode → decode round trips and metadata pass-through.
+@Suite struct RoundTripTests {
+    /// PNG is lossless for every kind Frost writes, and the kind is kept.
+    @Test(arguments: [(true, true), (true, false), (false, true), (false, false)])
+    func pngRoundTripIsExact(gray: Bool, alpha: Bool) throws {
+        var image = noiseImage(width: 37, height: 23, opaque: !alpha)
+        if gray {
+            for i in stride(from: 0, to: image.pixels.count, by: 4) {
+                image.pixels[i + 1] = image.pixels[i]; image.pixels[i + 2] = image.pixels[i]
+            }
+            image.isGray = true
+        }
+        for level in [0, 2, 6, 9] {
+            let bytes = try image.encoded(as: .png, options: EncodeOptions(compressionLevel: level))
+            let info = try FrostCodecs.ImageInfo(bytes: bytes)
+            #expect(info.channels == (gray ? 1 : 3) + (alpha ? 1 : 0))
+            let back = try Image(decoding: bytes)
+            #expect(back.pixels == image.pixels)
+            #expect(back.isGray == gray && back.hasAlpha == alpha)
+        }
+    }
+
+    /// Every valid 8-bit-or-less PngSuite file survives decode → encode → decode unchanged.
+    @Test func pngSuiteRoundTripsExactly() throws {
+        for file in PNGSuiteTests.valid {
+            let image = try Image(contentsOfFile: Corpus.path("pngsuite/" + file))
+            let back = try Image(decoding: try image.encoded(as: .png))
+            #expect(back.pixels == image.pixels, "\(file)")
+        }
+    }
+
+    /// JPEG error on a real photo (coffee.png, measured): quality 90 4:4:4 → mean 2.44 levels,
+    /// quality 75 4:2:0 progressive → mean 4.02. The bounds leave 20% headroom.
+    @Test func jpegRoundTripIsClose() throws {
+        let photo = try Image(contentsOfFile: Corpus.path("photos/coffee.png"))
+        let q90 = try Image(decoding: try photo.encoded(as: .jpeg))
+        let d90 = PixelDifference(q90, photo, channels: 3)
+        #expect(d90.mean < 2.9, "\(d90)")
+        let q75 = try Image(decoding: try photo.encoded(as: .jpeg, options: EncodeOptions(quality: 75, progressive: true)))
+        let d75 = PixelDifference(q75, photo, channels: 3)
+        #expect(d75.mean < 4.8 && d75.mean > d90.mean, "\(d75)")
+    }
+
+    @Test func jpegSubsamplingFollowsQuality() throws {
+        let photo = try Image(contentsOfFile: Corpus.path("photos/coffee.png"))
+        // SOF0 component 1 sampling byte: 0x11 for 4:4:4, 0x22 for 4:2:0.
+        func lumaSampling(_ bytes: [UInt8]) -> UInt8? {
+            guard let sof = (0..<bytes.count - 1).first(where: { bytes[$0] == 0xFF && (bytes[$0 + 1] == 0xC0 || bytes[$0 + 1] == 0xC2) }) else { return nil }
+            return bytes[sof + 11]
+        }
+        #expect(lumaSampling(try photo.encoded(as: .jpeg, options: EncodeOptions(quality: 90))) == 0x11)
+        #expect(lumaSampling(try photo.encoded(as: .jpeg, options: EncodeOptions(quality: 89))) == 0x22)
+    }
+
+    @Test func grayStaysGrayInJPEG() throws {
+        let gray = try Image(contentsOfFile: Corpus.path("pillow/jpeg/hopper_gray.jpg"))
+        let info = try FrostCodecs.ImageInfo(bytes: try gray.encoded(as: .jpeg))
+        #expect(info.channels == 1)
+    }
+
+    @Test func iccProfileIsCarriedAcrossFormats() throws {
+        let source = try Image(contentsOfFile: Corpus.path("libjpeg-turbo/vgl_5674_0098.png"))
+        let profile = try #require(source.iccProfile)
+        for format in ImageFormat.allCases {
+            let back = try Image(decoding: try source.encoded(as: format))
+            #expect(back.iccProfile == profile, "\(format)")
+        }
+    }
+
+    @Test func premultipliedImagesAreWrittenStraight() throws {
+        let straight = Image(width: 1, height: 1, pixels: [200, 100, 50, 128])
+        let bytes = try straight.premultiplied().encoded(as: .png)
+        let back = try Image(decoding: bytes)
+        #expect(back.pixels.map(Int.init).elementsEqual([200, 100, 50, 128], by: { abs($0 - $1) <= 1 }))
+    }
+}

@@ -1,0 +1,66 @@
+import FrostCore
+import FrostTestSupport
+import Testing
+
+@Suite struct ImageTests {
+    /// A 3×2 grid whose pixels are numbered 0...5 in the red channel.
+    ///     0 1 2
+    ///     3 4 5
+    static let grid = Image(width: 3, height: 2, pixels: (0..<6).flatMap { [UInt8($0), 0, 0, 255] }, hasAlpha: false)
+
+    static func reds(_ image: Image) -> [[Int]] {
+        (0..<image.height).map { y in (0..<image.width).map { x in Int(image.pixel(x: x, y: y).x) } }
+    }
+
+    /// Each orientation's upright picture, worked out by hand from the EXIF definitions.
+    @Test(arguments: [
+        (1, [[0, 1, 2], [3, 4, 5]]),
+        (2, [[2, 1, 0], [5, 4, 3]]),          // mirrored horizontally
+        (3, [[5, 4, 3], [2, 1, 0]]),          // rotated 180°
+        (4, [[3, 4, 5], [0, 1, 2]]),          // mirrored vertically
+        (5, [[0, 3], [1, 4], [2, 5]]),        // transposed
+        (6, [[3, 0], [4, 1], [5, 2]]),        // stored rotated 90° CCW: turn 90° CW
+        (7, [[5, 2], [4, 1], [3, 0]]),        // transverse
+        (8, [[2, 5], [1, 4], [0, 3]]),        // stored rotated 90° CW: turn 90° CCW
+    ])
+    func orientationTurnsUpright(tag: Int, expected: [[Int]]) {
+        #expect(Self.reds(Self.grid.oriented(Orientation(exifValue: tag))) == expected)
+    }
+
+    @Test func invalidOrientationCountsAsUp() {
+        #expect(Orientation(exifValue: 0) == .up)
+        #expect(Orientation(exifValue: 9) == .up)
+        #expect(Orientation(exifValue: -1) == .up)
+    }
+
+    @Test func divideBy255RoundsExactly() {
+        for x in 0...(255 * 255) {
+            #expect(Int(divideBy255(UInt32(x))) == Int((Double(x) / 255).rounded()))
+        }
+    }
+
+    @Test func premultiplyRoundsAndUnpremultiplyInverts() {
+        let image = Image(width: 4, height: 1, pixels: [200, 100, 50, 128, 255, 255, 255, 0, 10, 20, 30, 255, 255, 0, 0, 1])
+        let pre = image.premultiplied()
+        #expect(pre.isPremultiplied)
+        #expect(Array(pre.pixels[0..<4]) == [100, 50, 25, 128])     // round(200·128/255) = 100
+        #expect(Array(pre.pixels[4..<8]) == [0, 0, 0, 0])           // transparent: color goes
+        #expect(Array(pre.pixels[8..<12]) == [10, 20, 30, 255])     // opaque: unchanged
+        #expect(Array(pre.pixels[12..<16]) == [1, 0, 0, 1])
+        let back = pre.unpremultiplied()
+        #expect(!back.isPremultiplied)
+        #expect(Array(back.pixels[8..<16]) == [10, 20, 30, 255, 255, 0, 0, 1])
+        for c in 0..<3 { #expect(abs(Int(back.pixels[c]) - Int(image.pixels[c])) <= 1) }
+    }
+
+    @Test func premultiplyRoundTripIsExactForEveryOpaqueAndWithinHalfAStepOtherwise() {
+        for a in 1...255 {
+            for c in stride(from: 0, through: 255, by: 5) {
+                let px = Image(width: 1, height: 1, pixels: [UInt8(c), 0, 0, UInt8(a)])
+                let back = px.premultiplied().unpremultiplied()
+                // Premultiplying quantises c to steps of 255/a: the trip is off by at most half a step.
+                #expect(Double(abs(Int(back.pixels[0]) - c)) <= 255.0 / Double(a) / 2 + 0.5)
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Runs the built `frost` binary ($FROST_BIN, else .build/debug/frost) and captures its output.
+public struct FrostRun: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+
+    public static let binary: String = ProcessInfo.processInfo.environment["FROST_BIN"]
+        ?? Corpus.repository + "/.build/debug/frost"
+
+    public static func run(_ arguments: [String], stdin: Data? = nil) throws -> FrostRun {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        // Read both pipes before waiting so a full pipe cannot block the child.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return FrostRun(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                        stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// A fresh temporary folder, removed by `remove()`.
+public struct TemporaryFolder {
+    public let path: String
+    public init() throws {
+        path = NSTemporaryDirectory() + "frost-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    public func file(_ name: String) -> String { path + "/" + name }
+    public func contents() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+    public func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
