@@ -1,0 +1,28 @@
+import Benchmark
+import FrostCodecs
+import FrostCore
+import Foundation
+
+/// The sample photo every benchmark starts from (SampleImages/ beside this package).
+let samplePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleImages/UNIS_EV0.jpg").path
+
+func codecBenchmarks() {
+    let jpegBytes = try! FileIO.read(samplePath)
+    let photo = try! Image(decoding: jpegBytes)
+    let pngBytes = try! photo.encoded(as: .png)
+    let configuration = Benchmark.Configuration(metrics: [.wallClock, .throughput], maxDuration: .seconds(3))
+
+    Benchmark("decode-jpeg-2048x1536", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try Image(decoding: jpegBytes)) }
+    }
+    Benchmark("decode-png-2048x1536", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try Image(decoding: pngBytes)) }
+    }
+    Benchmark("encode-png-default-2048x1536", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try photo.encoded(as: .png)) }
+    }
+    Benchmark("encode-jpeg-q90-2048x1536", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try photo.encoded(as: .jpeg)) }
+    }
+}

@@ -1,0 +1,5 @@
+import Benchmark
+
+let benchmarks: @Sendable () -> Void = {
+    codecBenchmarks()
+}
