@@ -17,6 +17,9 @@ APT_PACKAGES := libpng-dev libjpeg-dev
 
 .PHONY: deps build debug test run bench compare compare-deps clean
 
+VENV      := Benchmarks/.venv
+VENV_SIMD := Benchmarks/.venv-simd
+
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -38,19 +41,38 @@ test: deps
 	$(SWIFT) build --build-tests
 	FROST_BIN=$(CURDIR)/.build/debug/frost $(SWIFT) test
 
-# The main job of the moment on SampleImages/: inspect every sample and convert it both ways.
+# The main job of the moment on SampleImages/: inspect every sample, convert it, and run the
+# effects on it (ImageEffects' light preset and a gaussian blur).
 run: build
 	@mkdir -p $(OUT)
 	@$(FROST) info SampleImages/*.png SampleImages/*.jpg
 	@for f in SampleImages/*.png SampleImages/*.jpg; do \
 	  name=$$(basename "$${f%.*}"); \
-	  $(FROST) convert "$$f" "$(OUT)/$$name.png" && $(FROST) convert "$$f" "$(OUT)/$$name.jpg" || exit 1; \
-	  echo "wrote $(OUT)/$$name.png $(OUT)/$$name.jpg"; \
+	  $(FROST) convert "$$f" "$(OUT)/$$name.png" && \
+	  $(FROST) effect "$$f" "$(OUT)/$$name-light.png" --preset light && \
+	  $(FROST) blur "$$f" "$(OUT)/$$name-blur8.png" --sigma 8 || exit 1; \
+	  echo "wrote $(OUT)/$$name.png $(OUT)/$$name-light.png $(OUT)/$$name-blur8.png"; \
 	done
 
 # Regression benchmarks (package-benchmark, its own package under Benchmarks/).
 bench: deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark $(BENCH_ARGS)
+
+# Peer engines for `make compare`: OpenCV, Pillow, pyvips (with Debian's libvips), ImageMagick, and
+# Pillow-SIMD built from source with AVX2 in its own venv.
+compare-deps:
+	@SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	dpkg-query -W -f='$${Status}' libvips42 2>/dev/null | grep -q "install ok installed" && \
+	dpkg-query -W -f='$${Status}' imagemagick 2>/dev/null | grep -q "install ok installed" || \
+	{ $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libvips42 imagemagick zlib1g-dev libjpeg-dev; }
+	@[ -x $(VENV)/bin/python ] || python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q numpy opencv-python-headless pillow pyvips
+	@[ -x $(VENV_SIMD)/bin/python ] || python3 -m venv $(VENV_SIMD)
+	$(VENV_SIMD)/bin/python -c "import PIL" 2>/dev/null || CC="cc -mavx2" $(VENV_SIMD)/bin/pip install -q --no-binary pillow-simd pillow-simd
+
+# The bench cases side by side with the peers (ratios = peer / Frost); COMPARE_ARGS passes options.
+compare: build compare-deps
+	$(VENV)/bin/python Benchmarks/compare.py $(COMPARE_ARGS)
 
 clean:
 	rm -rf .build Benchmarks/.build $(OUT)

@@ -7,6 +7,9 @@ let package = Package(
     products: [
         .library(name: "FrostCore", targets: ["FrostCore"]),
         .library(name: "FrostCodecs", targets: ["FrostCodecs"]),
+        .library(name: "FrostEffects", targets: ["FrostEffects"]),
+        .library(name: "FrostBench", targets: ["FrostBench"]),
+        .library(name: "CFrostSystem", targets: ["CFrostSystem"]),
         .executable(name: "frost", targets: ["frost"]),
     ],
     dependencies: [
@@ -18,12 +21,17 @@ let package = Package(
             name: "CFrostCodecs",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
         ),
+        // Allocator policy for the tool and benchmarks (glibc mallopt).
+        .target(name: "CFrostSystem"),
         .target(name: "FrostCore"),
         .target(name: "FrostCodecs", dependencies: ["FrostCore", "CFrostCodecs"]),
+        .target(name: "FrostEffects", dependencies: ["FrostCore"]),
+        // The named benchmark cases, shared by `frost bench` and Benchmarks/.
+        .target(name: "FrostBench", dependencies: ["FrostCore", "FrostEffects"]),
         .executableTarget(
             name: "frost",
             dependencies: [
-                "FrostCore", "FrostCodecs",
+                "FrostCore", "FrostCodecs", "FrostEffects", "FrostBench", "CFrostSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -31,6 +39,7 @@ let package = Package(
         .target(name: "FrostTestSupport", dependencies: ["FrostCore", "FrostCodecs"], path: "Tests/FrostTestSupport"),
         .testTarget(name: "FrostCoreTests", dependencies: ["FrostCore", "FrostTestSupport"]),
         .testTarget(name: "FrostCodecsTests", dependencies: ["FrostCodecs", "FrostTestSupport"]),
+        .testTarget(name: "FrostEffectsTests", dependencies: ["FrostEffects", "FrostCodecs", "FrostTestSupport"]),
         .testTarget(name: "FrostCLITests", dependencies: ["FrostCodecs", "FrostTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -19,6 +19,8 @@ let package = Package(
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "FrostCore", package: "main"),
                 .product(name: "FrostCodecs", package: "main"),
+                .product(name: "FrostBench", package: "main"),
+                .product(name: "CFrostSystem", package: "main"),
             ],
             path: "Benchmarks/FrostBenchmarks",
             swiftSettings: [.unsafeFlags(["-Xcc", "-march=x86-64-v3"])],

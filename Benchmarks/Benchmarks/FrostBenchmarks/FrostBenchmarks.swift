@@ -2,4 +2,5 @@ import Benchmark
 
 let benchmarks: @Sendable () -> Void = {
     codecBenchmarks()
+    effectBenchmarks()
 }

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""make compare: the frost bench cases side by side with peer engines, same photo, same machine, same run.
+
+The photo is SampleImages/UNIS_EV0.jpg enlarged to SIZE x SIZE (bilinear), as RGB and as RGBA (a radial
+alpha ramp). Every engine runs in-process on the decoded image held in memory: one warm-up, then RUNS timed
+runs, median reported. Frost runs through `frost bench --json`; OpenCV, Pillow and pyvips in this process;
+Pillow-SIMD in its own venv (`--worker pillow-simd`); ImageMagick through its own `-bench`, which times the
+operation without decoding. Ratios are peer median / Frost median: above 1 means Frost is faster.
+"""
+import argparse, json, os, statistics, subprocess, sys, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+CASES = ["copy", "gauss-s2", "gauss-s4", "gauss-s20", "gauss-s200", "box-r40", "adjust"]
+
+
+SLOW_MS = 5000
+
+
+def median_ms(fn, runs):
+    t = time.perf_counter()
+    fn()
+    first = (time.perf_counter() - t) * 1000
+    if first > SLOW_MS:
+        return -first  # negative marks a single run: an O(σ) peer at large σ would take minutes per case
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+def make_photos(size, folder):
+    from PIL import Image
+    import numpy as np
+    os.makedirs(folder, exist_ok=True)
+    rgb_path, rgba_path = os.path.join(folder, f"photo{size}.png"), os.path.join(folder, f"photo{size}-rgba.png")
+    if not (os.path.exists(rgb_path) and os.path.exists(rgba_path)):
+        im = Image.open(os.path.join(ROOT, "SampleImages", "UNIS_EV0.jpg")).convert("RGB").resize((size, size), Image.BILINEAR)
+        im.save(rgb_path, compress_level=1)
+        y, x = np.mgrid[0:size, 0:size]
+        r = np.hypot(x - size / 2, y - size / 2) / (size / 2)
+        alpha = Image.fromarray(np.clip(255 * (1.2 - r), 0, 255).astype(np.uint8))
+        rgba = im.copy()
+        rgba.putalpha(alpha)
+        rgba.save(rgba_path, compress_level=1)
+    return {"RGB": rgb_path, "RGBA": rgba_path}
+
+
+def opencv_cases(path, threads, runs):
+    import cv2
+    cv2.setNumThreads(threads)
+    a = cv2.imread(path, cv2.IMREAD_UNCHANGED)
+    rep = cv2.BORDER_REPLICATE
+    ops = {
+        "copy": lambda: a.copy(),
+        "box-r40": lambda: cv2.blur(a, (81, 81), borderType=rep),
+        "adjust": lambda: cv2.add(a, (25, 25, 25, 0)),
+    }
+    for s in (2, 4, 20, 200):
+        ops[f"gauss-s{s}"] = (lambda s=s: cv2.GaussianBlur(a, (0, 0), sigmaX=s, borderType=rep))
+    return {name: median_ms(fn, runs) for name, fn in ops.items()}, f"OpenCV {cv2.__version__}"
+
+
+def pillow_cases(path, runs, label):
+    import PIL
+    from PIL import Image, ImageFilter, ImageEnhance
+    im = Image.open(path)
+    im.load()
+    ops = {
+        "copy": lambda: im.copy(),
+        "box-r40": lambda: im.filter(ImageFilter.BoxBlur(40)),
+        "adjust": lambda: ImageEnhance.Brightness(im).enhance(1.1),
+    }
+    for s in (2, 4, 20, 200):
+        ops[f"gauss-s{s}"] = (lambda s=s: im.filter(ImageFilter.GaussianBlur(s)))
+    return {name: median_ms(fn, runs) for name, fn in ops.items()}, f"{label} {PIL.__version__}"
+
+
+def vips_cases(path, threads, runs):
+    os.environ["VIPS_CONCURRENCY"] = str(threads)
+    import pyvips
+    pyvips.cache_set_max(0)
+    im = pyvips.Image.new_from_file(path, access="sequential").copy_memory()
+    def run(op):
+        return lambda: op(im).copy_memory()
+    ops = {"copy": run(lambda i: i.copy()), "adjust": run(lambda i: (i * 1.0 + 25).cast("uchar"))}
+    for s in (2, 4, 20, 200):
+        ops[f"gauss-s{s}"] = run(lambda i, s=s: i.gaussblur(s))
+    return {name: median_ms(fn, runs) for name, fn in ops.items()}, f"libvips {pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)}"
+
+
+def imagemagick_cases(path, threads, runs):
+    exe = "/usr/bin/convert"
+    if not os.path.exists(exe):
+        return {}, None
+    version = subprocess.run([exe, "-version"], capture_output=True, text=True).stdout.split("\n")[0]
+    if "ImageMagick" not in version:
+        return {}, None
+    # -bench N repeats the operation N times per thread count and prints
+    # "Performance[T]: Ni X.XXXips ..." (T threads, X iterations per second). Debian's policy.xml caps
+    # ImageMagick at 256 MiB, so a 4096² Q16 image may spill to its disk cache: that is the stock setup.
+    results = {}
+    for case, args in [("gauss-s2", ["-gaussian-blur", "0x2"]), ("gauss-s20", ["-blur", "0x20"])]:
+        out = subprocess.run([exe, path, "-limit", "thread", str(threads), "-bench", str(runs)] + args + ["null:"],
+                             capture_output=True, text=True)
+        for line in (out.stdout + out.stderr).splitlines():
+            if line.strip().startswith(f"Performance[{threads}]:"):
+                ips = float(line.split("ips")[0].split()[-1])
+                results[case] = 1000 / ips
+    return results, version.replace("Version: ", "").split(" https")[0]
+
+
+def worker(engine, path, threads, runs):
+    if engine == "opencv":
+        return opencv_cases(path, threads, runs)
+    if engine == "pillow":
+        return pillow_cases(path, runs, "Pillow")
+    if engine == "pillow-simd":
+        return pillow_cases(path, runs, "Pillow-SIMD")
+    if engine == "vips":
+        return vips_cases(path, threads, runs)
+    if engine == "imagemagick":
+        return imagemagick_cases(path, threads, runs)
+    raise SystemExit(f"unknown engine {engine}")
+
+
+def run_worker(python, engine, path, threads, runs):
+    """Each engine in its own process, so thread settings and allocators do not leak between engines."""
+    if not os.path.exists(python):
+        return {}, None
+    out = subprocess.run([python, __file__, "--worker", engine, "--path", path, "--threads", str(threads), "--runs", str(runs)],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        print(f"  ({engine} unavailable: {out.stderr.strip().splitlines()[-1] if out.stderr.strip() else 'failed'})", file=sys.stderr)
+        return {}, None
+    data = json.loads(out.stdout)
+    return data["results"], data["version"]
+
+
+def frost_cases(frost, path, threads, runs, cases):
+    args = [frost, "bench", "--image", path, "--threads", str(threads), "--runs", str(runs), "--json"]
+    for c in cases:
+        args += ["--case", c]
+    out = subprocess.run(args, capture_output=True, text=True, check=True)
+    return {json.loads(line)["case"]: json.loads(line)["median_ms"] for line in out.stdout.splitlines()}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--frost", default=os.path.join(ROOT, ".build", "release", "frost"))
+    p.add_argument("--size", type=int, default=4096)
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--threads", default="1,2")
+    p.add_argument("--case", action="append", dest="cases")
+    p.add_argument("--worker"), p.add_argument("--path")
+    args = p.parse_args()
+    if args.worker:
+        results, version = worker(args.worker, args.path, int(args.threads), args.runs)
+        print(json.dumps({"results": results, "version": version}))
+        return
+    cases = args.cases or CASES
+    photos = make_photos(args.size, os.path.join(ROOT, "out", "compare"))
+    venv = os.path.join(HERE, ".venv", "bin", "python")
+    simd = os.path.join(HERE, ".venv-simd", "bin", "python")
+    engines = [("OpenCV", venv, "opencv"), ("Pillow", venv, "pillow"), ("Pillow-SIMD", simd, "pillow-simd"),
+               ("libvips", venv, "vips"), ("ImageMagick", venv, "imagemagick")]
+    versions = {}
+    print(f"{args.size}x{args.size} photo (SampleImages/UNIS_EV0.jpg enlarged), median of {args.runs} runs, ms; ratio = peer / Frost")
+    for kind, path in photos.items():
+        for threads in [int(t) for t in args.threads.split(",")]:
+            frost = frost_cases(args.frost, path, threads, args.runs, cases)
+            peers = {}
+            for name, python, engine in engines:
+                if name.startswith("Pillow") and threads != 1:
+                    continue  # Pillow filters are single-threaded
+                results, version = run_worker(python, engine, path, threads, args.runs)
+                if version:
+                    versions[name] = version
+                    peers[name] = results
+            print(f"\n{kind}, {threads} thread{'s' if threads > 1 else ''}")
+            header = f"{'case':<12}{'Frost':>9}" + "".join(f"{n:>22}" for n in peers)
+            print(header)
+            for case in cases:
+                row = f"{case:<12}{frost.get(case, float('nan')):>9.1f}"
+                for name in peers:
+                    t = peers[name].get(case)
+                    if t is None:
+                        row += f"{'—':>22}"
+                    else:
+                        mark = "*" if t < 0 else " "
+                        row += f"{abs(t):>10.1f}{mark}({abs(t) / frost[case]:>6.2f}x)".rjust(22)
+                print(row)
+    print(f"\n* one run only: the warm-up took over {SLOW_MS / 1000:.0f} s")
+    print("versions: " + "; ".join(f"{k}: {v}" for k, v in versions.items()))
+    print("peer cases: gauss = cv2.GaussianBlur(sigma, BORDER_REPLICATE) / ImageFilter.GaussianBlur(sigma) / vips gaussblur(sigma)"
+          " / convert -gaussian-blur 0xS (s2) or -blur 0xS (s20); box = cv2.blur 81x81 / ImageFilter.BoxBlur(40);"
+          " adjust = cv2.add / ImageEnhance.Brightness / vips linear; copy = numpy copy / Image.copy / vips copy")
+
+
+if __name__ == "__main__":
+    main()

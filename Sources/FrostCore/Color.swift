@@ -1,0 +1,86 @@
+/// A straight-alpha sRGB color with components in 0...1, as UIColor holds it.
+public struct Color: Sendable, Equatable, Hashable, Codable {
+    public var red: Double
+    public var green: Double
+    public var blue: Double
+    public var alpha: Double
+
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    /// UIColor(white:alpha:).
+    public init(white: Double, alpha: Double = 1) {
+        self.init(red: white, green: white, blue: white, alpha: alpha)
+    }
+
+    /// 8-bit components.
+    public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
+        self.init(red: Double(r) / 255, green: Double(g) / 255, blue: Double(b) / 255, alpha: Double(a) / 255)
+    }
+
+    public static let white = Color(white: 1)
+    public static let black = Color(white: 0)
+    public static let clear = Color(white: 0, alpha: 0)
+
+    /// Secret's text-view background palette (DESIGN.md §4).
+    public static let palette: [String: Color] = [
+        "emerald-sea": Color(r: 18, g: 133, b: 116), "hopscotch": Color(r: 157, g: 105, b: 183),
+        "lavender": Color(r: 100, g: 57, b: 144), "burst": Color(r: 213, g: 100, b: 12),
+        "cupid": Color(r: 157, g: 30, b: 38), "peony": Color(r: 220, g: 72, b: 99),
+        "midnight": Color(r: 39, g: 36, b: 32), "default": .white,
+        "white": .white, "black": .black, "clear": .clear,
+    ]
+
+    /// The same color with another alpha.
+    public func withAlpha(_ alpha: Double) -> Color { Color(red: red, green: green, blue: blue, alpha: alpha) }
+
+    /// Parses `#RRGGBB`, `#RRGGBBAA`, `white:W@A` (or `white:W`) and palette names.
+    public init(parsing text: String) throws(ColorParseError) {
+        let s = text.trimmingCharacters(in: " ").lowercased()
+        if let named = Color.palette[s] {
+            self = named
+        } else if s.hasPrefix("#") {
+            let hex = Array(s.dropFirst())
+            guard hex.count == 6 || hex.count == 8,
+                  let value = UInt32(String(hex), radix: 16) else { throw ColorParseError(text: text) }
+            let v = hex.count == 6 ? value << 8 | 0xFF : value
+            self.init(r: UInt8(v >> 24), g: UInt8((v >> 16) & 0xFF), b: UInt8((v >> 8) & 0xFF), a: UInt8(v & 0xFF))
+        } else if s.hasPrefix("white:") {
+            let parts = s.dropFirst(6).split(separator: "@", omittingEmptySubsequences: false)
+            guard (1...2).contains(parts.count), let w = Double(parts[0]), (0...1).contains(w) else {
+                throw ColorParseError(text: text)
+            }
+            let a = parts.count == 2 ? Double(parts[1]) : 1
+            guard let a, (0...1).contains(a) else { throw ColorParseError(text: text) }
+            self.init(white: w, alpha: a)
+        } else {
+            throw ColorParseError(text: text)
+        }
+    }
+
+    /// Premultiplied components scaled to 0...255 (not rounded).
+    public var premultiplied255: SIMD4<Double> {
+        SIMD4(red * alpha, green * alpha, blue * alpha, alpha) * 255
+    }
+}
+
+public struct ColorParseError: Error, CustomStringConvertible, Sendable {
+    public let text: String
+    public var description: String {
+        "'\(text)' is not a color (use #RRGGBB, #RRGGBBAA, white:W@A or one of "
+            + Color.palette.keys.sorted().joined(separator: ", ") + ")"
+    }
+}
+
+private extension String {
+    func trimmingCharacters(in character: Character) -> String {
+        var s = Substring(self)
+        while s.first == character { s.removeFirst() }
+        while s.last == character { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,77 @@
+/// Byte ↔ Float conversions for SIMD lanes that compile to vector instructions.
+///
+/// Swift's generic `SIMDn<Float>(SIMDn<UInt8>)` and `SIMDn<Int32>(_:rounding:)` initializers
+/// become per-lane library calls (checked in the generated code). These use the 2²³ trick
+/// instead: for 0 ≤ x < 2²², the float x + 2²³ holds round-to-nearest-even(x) in its low
+/// mantissa bits, so a bit cast and an integer truncation finish the conversion; the reverse ORs
+/// the byte into the mantissa of 2²³ and subtracts 2²³. `Tests/FrostCoreTests` checks them
+/// against scalar `Float(UInt8)` and `(x).rounded()` over every input byte and clamped ranges.
+///
+/// Clamping uses compare-and-select: `pointwiseMin`/`pointwiseMax` honour IEEE minimum/maximum
+/// NaN rules and, against a non-constant vector, compile to a scalar loop over the lanes.
+public enum LaneConversion {
+    @usableFromInline static let magic: Float = 8_388_608      // 2²³
+    @usableFromInline static let magicBits: UInt32 = 0x4B00_0000
+
+    @inlinable @inline(__always)
+    public static func floats(_ v: SIMD4<UInt8>) -> SIMD4<Float> {
+        unsafeBitCast(SIMD4<UInt32>(truncatingIfNeeded: v) | magicBits, to: SIMD4<Float>.self) - magic
+    }
+
+    @inlinable @inline(__always)
+    public static func floats(_ v: SIMD16<UInt8>) -> SIMD16<Float> {
+        unsafeBitCast(SIMD16<UInt32>(truncatingIfNeeded: v) | magicBits, to: SIMD16<Float>.self) - magic
+    }
+
+    @inlinable @inline(__always)
+    public static func floats(_ v: SIMD32<UInt8>) -> SIMD32<Float> {
+        unsafeBitCast(SIMD32<UInt32>(truncatingIfNeeded: v) | magicBits, to: SIMD32<Float>.self) - magic
+    }
+
+    /// Clamped to 0…255 and rounded to nearest (ties to even).
+    @inlinable @inline(__always)
+    public static func bytes(_ v: SIMD4<Float>) -> SIMD4<UInt8> {
+        let c = clamp(v, upper: SIMD4(repeating: 255)) + magic
+        return SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(c, to: SIMD4<UInt32>.self))
+    }
+
+    @inlinable @inline(__always)
+    public static func bytes(_ v: SIMD16<Float>) -> SIMD16<UInt8> {
+        let c = clamp(v, upper: SIMD16(repeating: 255)) + magic
+        return SIMD16<UInt8>(truncatingIfNeeded: unsafeBitCast(c, to: SIMD16<UInt32>.self))
+    }
+
+    @inlinable @inline(__always)
+    public static func bytes(_ v: SIMD32<Float>) -> SIMD32<UInt8> {
+        let c = clamp(v, upper: SIMD32(repeating: 255)) + magic
+        return SIMD32<UInt8>(truncatingIfNeeded: unsafeBitCast(c, to: SIMD32<UInt32>.self))
+    }
+
+    /// Each lane limited to 0…upper (per lane).
+    @inlinable @inline(__always)
+    public static func clamp(_ v: SIMD4<Float>, upper: SIMD4<Float>) -> SIMD4<Float> {
+        var x = v.replacing(with: 0, where: v .< 0)
+        x.replace(with: upper, where: x .> upper)
+        return x
+    }
+
+    @inlinable @inline(__always)
+    public static func clamp(_ v: SIMD16<Float>, upper: SIMD16<Float>) -> SIMD16<Float> {
+        var x = v.replacing(with: 0, where: v .< 0)
+        x.replace(with: upper, where: x .> upper)
+        return x
+    }
+
+    @inlinable @inline(__always)
+    public static func clamp(_ v: SIMD32<Float>, upper: SIMD32<Float>) -> SIMD32<Float> {
+        var x = v.replacing(with: 0, where: v .< 0)
+        x.replace(with: upper, where: x .> upper)
+        return x
+    }
+
+    /// The scalar reference: what every lane must equal.
+    @inlinable
+    public static func byte(_ x: Float) -> UInt8 {
+        UInt8(min(max(x, 0), 255).rounded(.toNearestOrEven))
+    }
+}

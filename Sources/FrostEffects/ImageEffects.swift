@@ -1,0 +1,141 @@
+import FrostCore
+
+/// Apple's UIImage+ImageEffects v1.0 (WWDC 2013), the blur the seed apps shipped, with its
+/// exact semantics (DESIGN.md §3):
+/// - blur: radius r points × scale → d = ⌊r·scale·3·√(2π)/4 + 0.5⌋, made odd; three box passes
+///   of d×d (vImageBoxConvolve, edge extend), each rounded to 8 bits, premultiplied;
+/// - saturation s after the blur: the vImage matrix L + s(C − L) with Rec.709 luma, each
+///   coefficient rounded to 1/256 (including Apple's 0.7873 for red's own weight);
+/// - the effect image is drawn over the original (limited by the mask's coverage), then the
+///   tint color is drawn source-over across the whole image.
+/// One deliberate difference: saturated samples are clamped to their alpha as well as to 255,
+/// so a transparent image stays valid premultiplied data (opaque images are unaffected).
+extension Image {
+    public func applyBlur(radius: Double, tintColor: Color? = nil, saturationDeltaFactor: Double = 1,
+                          maskImage: Image? = nil, scale: Double = 1, threads: Int? = nil) -> Image {
+        let original = premultipliedForEffects()
+        let epsilon = Double(Float.ulpOfOne)  // __FLT_EPSILON__, as the Objective-C tests it
+        let hasBlur = radius > epsilon
+        let hasSaturationChange = abs(saturationDeltaFactor - 1) > epsilon
+        var output = original
+        if hasBlur || hasSaturationChange {
+            var effect = original
+            if hasBlur {
+                let boxRadius = ImageEffectsMath.boxRadius(radius: radius, scale: scale)
+                for _ in 0..<3 { effect = effect.boxBlurred(radius: boxRadius, threads: threads) }
+            }
+            if hasSaturationChange {
+                effect = effect.saturationMatrixApplied(ImageEffectsMath.saturationMatrix(saturationDeltaFactor), threads: threads)
+            }
+            output = effect.drawn(over: original, mask: maskImage)
+        }
+        if let tintColor {
+            output = output.filled(with: tintColor, threads: threads)
+        }
+        output.isGray = isGray && (tintColor.map { $0.red == $0.green && $0.green == $0.blue } ?? true)
+            && !hasSaturationChange
+        return output
+    }
+
+    /// `applyLightEffect`: radius 30, white α 0.3, saturation 1.8.
+    public func applyLightEffect(scale: Double = 1, threads: Int? = nil) -> Image {
+        applyBlur(radius: 30, tintColor: Color(white: 1, alpha: 0.3), saturationDeltaFactor: 1.8, scale: scale, threads: threads)
+    }
+
+    /// `applyExtraLightEffect`: radius 20, white 0.97 α 0.82, saturation 1.8.
+    public func applyExtraLightEffect(scale: Double = 1, threads: Int? = nil) -> Image {
+        applyBlur(radius: 20, tintColor: Color(white: 0.97, alpha: 0.82), saturationDeltaFactor: 1.8, scale: scale, threads: threads)
+    }
+
+    /// `applyDarkEffect`: radius 20, white 0.11 α 0.73, saturation 1.8.
+    public func applyDarkEffect(scale: Double = 1, threads: Int? = nil) -> Image {
+        applyBlur(radius: 20, tintColor: Color(white: 0.11, alpha: 0.73), saturationDeltaFactor: 1.8, scale: scale, threads: threads)
+    }
+
+    /// `applyTintEffectWithColor:`: radius 10, the color at α 0.6, saturation −1.
+    public func applyTintEffect(color: Color, scale: Double = 1, threads: Int? = nil) -> Image {
+        applyBlur(radius: 10, tintColor: color.withAlpha(0.6), saturationDeltaFactor: -1, scale: scale, threads: threads)
+    }
+}
+
+/// The numbers of UIImage+ImageEffects v1.0.
+public enum ImageEffectsMath {
+    /// The box radius (d − 1)/2 of each of the three passes for a blur radius in points.
+    public static func boxRadius(radius: Double, scale: Double) -> Int {
+        let inputRadius = radius * scale
+        var d = Int((inputRadius * 3 * (2 * Double.pi).squareRoot() / 4 + 0.5).rounded(.down))
+        if d % 2 != 1 { d += 1 }
+        return (d - 1) / 2
+    }
+
+    /// The 3×3 saturation matrix in 1/256 units, `m[out][in]` over (R, G, B): Apple's
+    /// floating-point matrix (written for BGRA memory order) transposed to RGBA and rounded.
+    public static func saturationMatrix(_ s: Double) -> [[Int32]] {
+        let float: [[Double]] = [
+            [0.2126 + 0.7873 * s, 0.7152 - 0.7152 * s, 0.0722 - 0.0722 * s],   // R out
+            [0.2126 - 0.2126 * s, 0.7152 + 0.2848 * s, 0.0722 - 0.0722 * s],   // G out
+            [0.2126 - 0.2126 * s, 0.7152 - 0.7152 * s, 0.0722 + 0.9278 * s],   // B out
+        ]
+        // roundf(x · 256) in single precision, as the Objective-C code does.
+        return float.map { $0.map { Int32((Float($0) * 256).rounded()) } }
+    }
+}
+
+extension Image {
+    /// vImageMatrixMultiply with divisor 256: out = ⌊(Σ m·in + 128) / 256⌋, clamped to 0…min(255, α).
+    func saturationMatrixApplied(_ m: [[Int32]], threads: Int?) -> Image {
+        var rows = m.map { $0.map { Float($0) / 256 } + [0] }
+        rows.append([0, 0, 0, 1])
+        return applying(AffineColorKernel(matrix: rows, bias: 1 / 512), threads: threads)
+    }
+
+    /// Runs an affine color kernel over a copy of the (premultiplied) pixels.
+    func applying(_ kernel: AffineColorKernel, threads: Int?) -> Image {
+        var out = self
+        out.pixels.withUnsafeMutableBufferPointer { kernel.apply($0.baseAddress!, pixels: width * height, threads: RowBands.threads(threads)) }
+        return out
+    }
+
+    /// self source-over `base` (both premultiplied), where `mask` allows; mask coverage is the
+    /// mask's alpha when it has one, else its gray level (CGContextClipToMask), resized to fit.
+    func drawn(over base: Image, mask: Image?) -> Image {
+        let coverage = mask.map { $0.coverage(width: width, height: height) }
+        var out = base
+        pixels.withUnsafeBufferPointer { top in
+            out.pixels.withUnsafeMutableBufferPointer { p in
+                for n in 0..<(width * height) {
+                    let i = 4 * n
+                    let t = SIMD4<Float>(Float(top[i]), Float(top[i + 1]), Float(top[i + 2]), Float(top[i + 3]))
+                    let b = SIMD4<Float>(Float(p[i]), Float(p[i + 1]), Float(p[i + 2]), Float(p[i + 3]))
+                    var v = t + b * (1 - t[3] / 255)
+                    if let coverage { v = b + (v - b) * (Float(coverage[n]) / 255) }
+                    for c in 0..<4 { p[i + c] = UInt8(min(max((v[c] + 0.5).rounded(.down), 0), 255)) }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The color drawn source-over every pixel: out = c + (1 − α_c)·v (premultiplied).
+    func filled(with color: Color, threads: Int?) -> Image {
+        let keep = Float(1 - color.alpha)
+        let matrix = (0..<4).map { r in (0..<4).map { c in r == c ? keep : 0 } }
+        var out = applying(AffineColorKernel(matrix: matrix, offset: SIMD4<Float>(color.premultiplied255)), threads: threads)
+        out.hasAlpha = hasAlpha && color.alpha < 1
+        return out
+    }
+
+    /// Per-pixel coverage 0…255 for use as a mask, resized to width × height.
+    func coverage(width w: Int, height h: Int) -> [UInt8] {
+        let fitted = (width == w && height == h) ? self : resized(width: w, height: h)
+        let straight = fitted.unpremultiplied()
+        let useAlpha = straight.hasAlpha || straight.containsTransparency
+        let p = straight.pixels
+        return (0..<(w * h)).map { n -> UInt8 in
+            if useAlpha { return p[4 * n + 3] }
+            // Rec.709 luma in 1/256 units (54 + 183 + 19 = 256).
+            let r = UInt32(p[4 * n]) * 54, g = UInt32(p[4 * n + 1]) * 183, b = UInt32(p[4 * n + 2]) * 19
+            return UInt8((r + g + b + 128) >> 8)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import FrostCore
+
+/// A borrowed RGBA raster of samples (UInt8 pixels or Float working values), row-major, no padding.
+struct Plane<Sample: PlaneSample> {
+    let base: UnsafeMutablePointer<Sample>
+    let width: Int
+    let height: Int
+
+    @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<Sample> { base + y * width * 4 }
+    @inline(__always) func pixel(_ x: Int, _ y: Int) -> UnsafeMutablePointer<Sample> { base + (y * width + x) * 4 }
+}
+
+/// Loads and stores of one pixel (SIMD4) or four adjacent pixels (SIMD16) as Float.
+/// UInt8 stores clamp to 0...255 and round to nearest (LaneConversion).
+protocol PlaneSample {
+    static func loadPixel(_ p: UnsafePointer<Self>) -> SIMD4<Float>
+    static func loadQuad(_ p: UnsafePointer<Self>) -> SIMD16<Float>
+    static func storePixel(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Self>)
+    static func storeQuad(_ v: SIMD16<Float>, _ p: UnsafeMutablePointer<Self>)
+}
+
+extension UInt8: PlaneSample {
+    @inline(__always) static func loadPixel(_ p: UnsafePointer<UInt8>) -> SIMD4<Float> {
+        LaneConversion.floats(UnsafeRawPointer(p).loadUnaligned(as: SIMD4<UInt8>.self))
+    }
+    @inline(__always) static func loadQuad(_ p: UnsafePointer<UInt8>) -> SIMD16<Float> {
+        LaneConversion.floats(UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self))
+    }
+    @inline(__always) static func storePixel(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<UInt8>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: LaneConversion.bytes(v), as: SIMD4<UInt8>.self)
+    }
+    @inline(__always) static func storeQuad(_ v: SIMD16<Float>, _ p: UnsafeMutablePointer<UInt8>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: LaneConversion.bytes(v), as: SIMD16<UInt8>.self)
+    }
+}
+
+extension Float: PlaneSample {
+    @inline(__always) static func loadPixel(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+    }
+    @inline(__always) static func loadQuad(_ p: UnsafePointer<Float>) -> SIMD16<Float> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Float>.self)
+    }
+    @inline(__always) static func storePixel(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
+    }
+    @inline(__always) static func storeQuad(_ v: SIMD16<Float>, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD16<Float>.self)
+    }
+}
+
+/// An owned Float RGBA raster for intermediate results.
+final class FloatPlane {
+    let storage: UnsafeMutablePointer<Float>
+    let width: Int
+    let height: Int
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        storage = .allocate(capacity: max(1, width * height * 4))
+    }
+
+    deinit { storage.deallocate() }
+
+    var plane: Plane<Float> { Plane(base: storage, width: width, height: height) }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import FrostBench
+import FrostCodecs
+import FrostCore
+import FrostEffects
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Time named cases in-process on an image held in memory: median and min in ms, Mpixel/s.",
+        discussion: "Cases: copy, box-r<R>, gauss-s<SIGMA>, effect-light, adjust. Default: "
+            + BenchCase.standard.map(\.description).joined(separator: ", ") + ".")
+
+    @Option(help: "Image to run on (resized to --size when both are given).")
+    var image: String?
+
+    @Option(help: "Size WxH (default 4096x4096 for the synthetic image).")
+    var size: String?
+
+    @Option(name: .customLong("case"), help: "A case to run (repeatable).")
+    var cases: [String] = []
+
+    @OptionGroup var threads: ThreadsFlag
+
+    @Option(help: "Timed runs per case (after one warm-up).")
+    var runs: Int = 7
+
+    @Flag(help: "One JSON object per case.")
+    var json = false
+
+    func validate() throws {
+        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+        if let size { _ = try parseSize(size) }
+        for name in cases where BenchCase(name: name) == nil {
+            throw ValidationError("unknown --case '\(name)' (copy, box-r<R>, gauss-s<SIGMA>, effect-light, adjust)")
+        }
+    }
+
+    func run() throws {
+        let picture: Image
+        if let image {
+            var loaded = try attempt(image) { try Image(contentsOfFile: image) }
+            if let size {
+                let (w, h) = try parseSize(size)
+                loaded = loaded.resized(width: w, height: h)
+            }
+            picture = loaded
+        } else {
+            let (w, h) = try parseSize(size ?? "4096x4096")
+            picture = BenchRunner.syntheticImage(width: w, height: h)
+        }
+        let selected = cases.isEmpty ? BenchCase.standard : cases.compactMap(BenchCase.init(name:))
+        let threadCount = RowBands.threads(threads.threads)
+        if !json {
+            print("image \(picture.width)x\(picture.height)\(picture.hasAlpha ? " RGBA" : " RGB"), threads \(threadCount), runs \(runs)")
+            print("case".padding(16) + "median ms".leftPadding(12) + "min ms".leftPadding(12) + "Mpixel/s".leftPadding(12))
+        }
+        for benchCase in selected {
+            let result = BenchRunner.measure(benchCase, on: picture, threads: threadCount, runs: runs)
+            if json {
+                print(result.json)
+            } else {
+                print(result.name.padding(16) + format(result.medianMilliseconds).leftPadding(12)
+                      + format(result.minimumMilliseconds).leftPadding(12) + format(result.megapixelsPerSecond).leftPadding(12))
+            }
+        }
+    }
+
+    private func parseSize(_ text: String) throws -> (Int, Int) {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w * h <= 1 << 28 else {
+            throw ValidationError("--size must be WxH, e.g. 4096x4096")
+        }
+        return (w, h)
+    }
+
+    private func format(_ x: Double) -> String { String((x * 10).rounded() / 10) }
+}
+
+private extension String {
+    func padding(_ n: Int) -> String { self + String(repeating: " ", count: max(0, n - count)) }
+    func leftPadding(_ n: Int) -> String { String(repeating: " ", count: max(0, n - count)) + self }
+}

@@ -1,0 +1,89 @@
+@testable import FrostEffects
+import FrostCore
+import FrostTestSupport
+import Testing
+
+/// Properties every blur must have: no fringe at alpha edges, SIMD equal to scalar, threads
+/// equal to one thread, O(1) plan.
+@Suite struct BlurPropertiesTests {
+    /// An opaque red disc on transparent black.
+    static let disc: Image = {
+        var pixels = [UInt8](repeating: 0, count: 80 * 80 * 4)
+        for y in 0..<80 {
+            for x in 0..<80 where (x - 40) * (x - 40) + (y - 40) * (y - 40) <= 20 * 20 {
+                pixels[(y * 80 + x) * 4] = 255
+                pixels[(y * 80 + x) * 4 + 3] = 255
+            }
+        }
+        return Image(width: 80, height: 80, pixels: pixels)
+    }()
+
+    /// Blurred in premultiplied space, the disc stays pure red wherever alpha > 0 (within 2
+    /// levels after un-premultiplying): no dark or colored halo.
+    @Test(arguments: ["gauss 1", "gauss 6", "gauss 20", "box 5", "effect"])
+    func redDiscHasNoFringe(_ name: String) {
+        let blurred: Image
+        switch name {
+        case "gauss 1": blurred = Self.disc.gaussianBlurred(sigma: 1)
+        case "gauss 6": blurred = Self.disc.gaussianBlurred(sigma: 6)
+        case "gauss 20": blurred = Self.disc.gaussianBlurred(sigma: 20)
+        case "box 5": blurred = Self.disc.boxBlurred(radius: 5)
+        default: blurred = Self.disc.applyBlur(radius: 6, saturationDeltaFactor: 1.8)
+        }
+        let straight = blurred.unpremultiplied()
+        var fringe = 0
+        var seen = 0
+        for i in stride(from: 0, to: straight.pixels.count, by: 4) where straight.pixels[i + 3] > 0 {
+            seen += 1
+            let (r, g, b) = (straight.pixels[i], straight.pixels[i + 1], straight.pixels[i + 2])
+            // Tolerance: 2 levels, plus the quantisation of premultiplied storage at low alpha.
+            let slack = 2 + Int((255.0 / Double(straight.pixels[i + 3]) / 2).rounded(.up))
+            if Int(r) < 255 - slack || Int(g) > slack || Int(b) > slack { fringe += 1 }
+        }
+        #expect(seen > 1300)
+        #expect(fringe == 0, "\(name): \(fringe) fringe pixels")
+    }
+
+    /// The streamed SIMD kernel equals a plain scalar separable convolution with the same
+    /// operation order (fused multiply-adds over pairs), byte for byte.
+    @Test(arguments: [0.5, 1.3, 2.0, 5.0])
+    func kernelEqualsScalarReference(sigma: Double) {
+        let image = noiseImage(width: 37, height: 23).premultiplied()
+        guard case .kernel(let w) = GaussianPlan(sigma: sigma, allowReduction: false).method else { return }
+        let W = image.width, H = image.height, r = w.count - 1
+        func px(_ x: Int, _ y: Int, _ c: Int) -> Float { Float(image.pixels[(min(max(y, 0), H - 1) * W + min(max(x, 0), W - 1)) * 4 + c]) }
+        var rows = [Float](repeating: 0, count: W * H * 4)
+        for y in 0..<H { for x in 0..<W { for c in 0..<4 {
+            var acc = px(x, y, c) * w[0]
+            for k in 1...r { acc = acc.addingProduct(px(x - k, y, c) + px(x + k, y, c), w[k]) }
+            rows[(y * W + x) * 4 + c] = acc
+        } } }
+        func row(_ x: Int, _ y: Int, _ c: Int) -> Float { rows[(min(max(y, 0), H - 1) * W + x) * 4 + c] }
+        var expected = [UInt8](repeating: 0, count: rows.count)
+        for y in 0..<H { for x in 0..<W { for c in 0..<4 {
+            var acc = row(x, y, c) * w[0]
+            for k in 1...r { acc = acc.addingProduct(row(x, y - k, c) + row(x, y + k, c), w[k]) }
+            expected[(y * W + x) * 4 + c] = LaneConversion.byte(acc)
+        } } }
+        let frost = image.gaussianBlurred(sigma: sigma, threads: 1).pixels
+        #expect(zip(frost, expected).filter { $0 != $1 }.count == 0)
+    }
+
+    @Test(arguments: [1.5, 6.0, 17.0, 90.0])
+    func threadsGiveIdenticalPixels(sigma: Double) {
+        let image = noiseImage(width: 211, height: 163)
+        let one = image.gaussianBlurred(sigma: sigma, threads: 1)
+        #expect(image.gaussianBlurred(sigma: sigma, threads: 2) == one)
+        #expect(image.gaussianBlurred(sigma: sigma, threads: 7) == one)
+        #expect(image.applyLightEffect(threads: 1) == image.applyLightEffect(threads: 2))
+    }
+
+    /// The plan keeps the kernel bounded: at most 49 taps whatever σ (cost O(1) in σ).
+    @Test func kernelLengthIsBoundedForEverySigma() {
+        var sigma = 0.3
+        while sigma <= 250 {
+            if case .kernel(let w) = GaussianPlan(sigma: sigma).method { #expect(w.count <= 25, "σ \(sigma)") }
+            sigma *= 1.07
+        }
+    }
+}

@@ -1,0 +1,65 @@
+@testable import FrostEffects
+import FrostCore
+import FrostTestSupport
+import Testing
+
+@Suite struct BoxBlurTests {
+    /// The definition: rounded mean of the window with clamped (edge-extended) coordinates.
+    static func naiveBox(_ image: Image, radius r: Int, axes: BlurAxes) -> [UInt8] {
+        let p = image.premultiplied().pixels
+        var out = [UInt8](repeating: 0, count: p.count)
+        let rx = axes == .vertical ? 0 : r, ry = axes == .horizontal ? 0 : r
+        let area = (2 * rx + 1) * (2 * ry + 1)
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                for c in 0..<4 {
+                    var sum = 0
+                    for dy in -ry...ry {
+                        for dx in -rx...rx {
+                            let sx = min(max(x + dx, 0), image.width - 1), sy = min(max(y + dy, 0), image.height - 1)
+                            sum += Int(p[(sy * image.width + sx) * 4 + c])
+                        }
+                    }
+                    out[(y * image.width + x) * 4 + c] = UInt8((2 * sum + area) / (2 * area))
+                }
+            }
+        }
+        return out
+    }
+
+    @Test(arguments: [(1, 1), (1, 7), (13, 5), (29, 17), (64, 3)], [0, 1, 2, 3, 7, 40])
+    func matchesNaiveDoubleLoop(size: (Int, Int), radius: Int) {
+        let image = noiseImage(width: size.0, height: size.1)
+        for axes in BlurAxes.allCases {
+            let fast = image.boxBlurred(radius: radius, axes: axes, threads: 1)
+            #expect(fast.pixels == Self.naiveBox(image, radius: radius, axes: axes), "\(size) r\(radius) \(axes)")
+            #expect(fast.isPremultiplied)
+        }
+    }
+
+    @Test func threadsGiveIdenticalPixels() {
+        let image = noiseImage(width: 203, height: 157)
+        let one = image.boxBlurred(radius: 9, threads: 1)
+        for threads in [2, 3, 8] {
+            #expect(image.boxBlurred(radius: 9, threads: threads).pixels == one.pixels)
+        }
+    }
+
+    @Test func constantImageStaysConstant() {
+        let image = Image(width: 50, height: 30, filledWith: (10, 200, 30, 255))
+        #expect(image.boxBlurred(radius: 25).pixels == image.pixels)
+    }
+
+    /// The rounding division is exact for every numerator the filter can produce.
+    @Test(arguments: [3, 2 * 3, 2 * 81, 2 * 6561, 2 * 2001 * 2001, 2 * 2001, 255])
+    func exactDivisionMatchesIntegerDivision(divisor: Int) {
+        let divide = ExactDivision(divisor: UInt64(divisor))
+        var n: UInt64 = 0
+        while n < (1 << 31) {
+            #expect(UInt64(divide.divide(UInt32(n))) == n / UInt64(divisor))
+            #expect(UInt64(divide.divide(UInt32(n + UInt64(divisor) - 1))) == (n + UInt64(divisor) - 1) / UInt64(divisor))
+            n = n * 3 + 1 + UInt64(divisor)
+        }
+        for n in UInt32(0)..<100_000 { #expect(divide.divide(n) == n / UInt32(divisor)) }
+    }
+}

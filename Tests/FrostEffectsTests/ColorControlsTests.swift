@@ -1,0 +1,78 @@
+@testable import FrostEffects
+import FrostCore
+import FrostTestSupport
+import Foundation
+import Testing
+
+/// Color controls against their formulas, on straight colors in Double.
+@Suite struct ColorControlsTests {
+    static func formula(_ c: SIMD3<Double>, _ a: ColorAdjustment) -> SIMD3<Double> {
+        let luma = (c * SIMD3(0.2126, 0.7152, 0.0722)).sum()
+        var v = SIMD3(repeating: luma) + a.saturation * (c - SIMD3(repeating: luma))
+        v += SIMD3(repeating: a.brightness)
+        v = (v - 0.5) * a.contrast + 0.5
+        v = v.replacing(with: 0, where: v .< 0).replacing(with: 1, where: v .> 1)
+        return SIMD3(pow(v.x, a.gamma), pow(v.y, a.gamma), pow(v.z, a.gamma))
+    }
+
+    static let adjustments = [
+        ColorAdjustment(brightness: 0.1), ColorAdjustment(brightness: -0.3), ColorAdjustment(contrast: 1.5),
+        ColorAdjustment(contrast: 0.4), ColorAdjustment(saturation: 0), ColorAdjustment(saturation: 2.5),
+        ColorAdjustment(gamma: 2.2), ColorAdjustment(gamma: 0.5),
+        ColorAdjustment(brightness: 0.1, contrast: 1.2, saturation: 1.3, gamma: 1.4),
+    ]
+
+    /// Within half a level, plus, with gamma, the affine result's rounding carried through the
+    /// slope of c^p (gamma runs on bytes): 0.5 + 0.5·max(1, p).
+    @Test(arguments: adjustments)
+    func opaquePixelsFollowTheFormulas(_ adjustment: ColorAdjustment) {
+        let image = noiseImage(width: 61, height: 7, opaque: true)
+        let out = image.adjusted(adjustment, threads: 1)
+        let bound = adjustment.gamma == 1 ? 0.51 : 0.5 + 0.5 * max(1, adjustment.gamma) + 0.01
+        for i in stride(from: 0, to: image.pixels.count, by: 4) {
+            let c = SIMD3(Double(image.pixels[i]), Double(image.pixels[i + 1]), Double(image.pixels[i + 2])) / 255
+            let e = Self.formula(c, adjustment) * 255
+            for k in 0..<3 { #expect(abs(Double(out.pixels[i + k]) - e[k]) <= bound, "\(adjustment) pixel \(i / 4)") }
+            #expect(out.pixels[i + 3] == 255)
+        }
+    }
+
+    /// On premultiplied pixels the formulas apply to the straight color: transparent pixels stay
+    /// transparent black, and a semi-transparent color is brightened relative to its own alpha.
+    @Test(arguments: adjustments)
+    func transparentPixelsAreNeverBrightened(_ adjustment: ColorAdjustment) {
+        let image = Image(width: 3, height: 1, pixels: [0, 0, 0, 0, 100, 50, 200, 128, 255, 255, 255, 0])
+        let out = image.adjusted(adjustment, threads: 1)
+        #expect(Array(out.pixels[0..<4]) == [0, 0, 0, 0])
+        #expect(Array(out.pixels[8..<12]) == [0, 0, 0, 0])
+        let straight = out.unpremultiplied()
+        let e = Self.formula(SIMD3(100, 50, 200) / 255, adjustment) * 255
+        for k in 0..<3 {
+            #expect(out.pixels[4 + k] <= 128)
+            // Premultiplied storage at alpha 128 quantises the straight color to steps of 2.
+            #expect(abs(Double(straight.pixels[4 + k]) - e[k]) <= 2.5, "\(adjustment)")
+        }
+    }
+
+    /// The SIMD kernel equals its scalar reference, byte for byte.
+    @Test(arguments: adjustments)
+    func simdKernelEqualsScalarReference(_ adjustment: ColorAdjustment) {
+        let image = noiseImage(width: 129, height: 5).premultiplied()
+        var simd = image.pixels, scalar = image.pixels
+        let kernel = adjustment.affineKernel
+        simd.withUnsafeMutableBufferPointer { kernel.apply($0.baseAddress!, pixels: 129 * 5, threads: 1) }
+        scalar.withUnsafeMutableBufferPointer { kernel.applyScalar($0.baseAddress!, pixels: 129 * 5) }
+        #expect(zip(simd, scalar).filter { $0 != $1 }.count == 0)
+    }
+
+    @Test func threadsGiveIdenticalPixels() {
+        let image = noiseImage(width: 300, height: 200)
+        let a = ColorAdjustment(brightness: 0.1, contrast: 1.2, saturation: 1.3, gamma: 1.4)
+        #expect(image.adjusted(a, threads: 1) == image.adjusted(a, threads: 2))
+        #expect(image.adjusted(a, threads: 1) == image.adjusted(a, threads: 5))
+    }
+}
+
+extension ColorAdjustment: CustomTestStringConvertible {
+    public var testDescription: String { "b\(brightness) k\(contrast) s\(saturation) g\(gamma)" }
+}
