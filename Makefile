@@ -41,18 +41,22 @@ test: deps
 	$(SWIFT) build --build-tests
 	FROST_BIN=$(CURDIR)/.build/debug/frost $(SWIFT) test
 
-# The main job of the moment on SampleImages/: inspect every sample, convert it, and run the
-# effects on it (ImageEffects' light preset and a gaussian blur).
+# The blur-cache demo on SampleImages/: a 10-level cache of every sample (batch, resumable), its
+# contact sheet, a 12-frame fade sweep, Twitter's banner set for one photo and the light effect.
 run: build
 	@mkdir -p $(OUT)
 	@$(FROST) info SampleImages/*.png SampleImages/*.jpg
+	@$(FROST) cache --batch SampleImages -o $(OUT)/caches
 	@for f in SampleImages/*.png SampleImages/*.jpg; do \
-	  name=$$(basename "$${f%.*}"); \
-	  $(FROST) convert "$$f" "$(OUT)/$$name.png" && \
-	  $(FROST) effect "$$f" "$(OUT)/$$name-light.png" --preset light && \
-	  $(FROST) blur "$$f" "$(OUT)/$$name-blur8.png" --sigma 8 || exit 1; \
-	  echo "wrote $(OUT)/$$name.png $(OUT)/$$name-light.png $(OUT)/$$name-blur8.png"; \
+	  name=$$(basename "$$f"); cache=$(OUT)/caches/$$name.frost; \
+	  $(FROST) sheet $$cache -o $(OUT)/$$name-sheet.png --columns 4 > /dev/null && \
+	  $(FROST) fade $$cache --frames 12 -o $(OUT)/$$name-fade > /dev/null && \
+	  $(FROST) effect "$$f" $(OUT)/$$name-light.png --preset light || exit 1; \
+	  echo "wrote $$cache/ $(OUT)/$$name-sheet.png $(OUT)/$$name-fade/frame-0000…0011.png $(OUT)/$$name-light.png"; \
 	done
+	@$(FROST) cache SampleImages/rocket.jpg -o $(OUT)/rocket-twitter --preset twitter | head -1
+	@$(FROST) fade $(OUT)/rocket-twitter --offset 130 --start 100 --end 160 --mode nearest -o $(OUT)/rocket-twitter-scrolled.png
+	@echo "wrote $(OUT)/rocket-twitter/ (Twitter's 11 banners) $(OUT)/rocket-twitter-scrolled.png (scrolled 30 pt)"
 
 # Regression benchmarks (package-benchmark, its own package under Benchmarks/).
 bench: deps

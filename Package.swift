@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "FrostCore", targets: ["FrostCore"]),
         .library(name: "FrostCodecs", targets: ["FrostCodecs"]),
         .library(name: "FrostEffects", targets: ["FrostEffects"]),
+        .library(name: "FrostCache", targets: ["FrostCache"]),
+        .library(name: "FrostCrossfade", targets: ["FrostCrossfade"]),
         .library(name: "FrostBench", targets: ["FrostBench"]),
         .library(name: "CFrostSystem", targets: ["CFrostSystem"]),
         .executable(name: "frost", targets: ["frost"]),
@@ -26,12 +28,14 @@ let package = Package(
         .target(name: "FrostCore"),
         .target(name: "FrostCodecs", dependencies: ["FrostCore", "CFrostCodecs"]),
         .target(name: "FrostEffects", dependencies: ["FrostCore"]),
+        .target(name: "FrostCache", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs"]),
+        .target(name: "FrostCrossfade", dependencies: ["FrostCore", "FrostEffects", "FrostCache"]),
         // The named benchmark cases, shared by `frost bench` and Benchmarks/.
-        .target(name: "FrostBench", dependencies: ["FrostCore", "FrostEffects"]),
+        .target(name: "FrostBench", dependencies: ["FrostCore", "FrostEffects", "FrostCache", "FrostCrossfade"]),
         .executableTarget(
             name: "frost",
             dependencies: [
-                "FrostCore", "FrostCodecs", "FrostEffects", "FrostBench", "CFrostSystem",
+                "FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostBench", "CFrostSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -40,6 +44,7 @@ let package = Package(
         .testTarget(name: "FrostCoreTests", dependencies: ["FrostCore", "FrostTestSupport"]),
         .testTarget(name: "FrostCodecsTests", dependencies: ["FrostCodecs", "FrostTestSupport"]),
         .testTarget(name: "FrostEffectsTests", dependencies: ["FrostEffects", "FrostCodecs", "FrostTestSupport"]),
+        .testTarget(name: "FrostCacheTests", dependencies: ["FrostCache", "FrostCrossfade", "FrostEffects", "FrostCodecs", "FrostTestSupport"]),
         .testTarget(name: "FrostCLITests", dependencies: ["FrostCodecs", "FrostTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,9 +1,11 @@
+import FrostCache
 import FrostCore
+import FrostCrossfade
 import FrostEffects
 
 /// A named, parametric benchmark case (`frost bench --case NAME`): `copy`, `box-r<R>`,
-/// `gauss-s<σ>`, `effect-light`, `adjust`. The same cases run in Benchmarks/ and in
-/// `make compare`, so numbers line up.
+/// `gauss-s<σ>`, `effect-light`, `adjust`, `cache-10`, `fade`. The same cases run in
+/// Benchmarks/ and in `make compare`, so numbers line up.
 public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     /// A plain copy of the same bytes: the memory floor, measured in the same run.
     case copy
@@ -13,10 +15,18 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     case effectLight
     /// Color controls: brightness 0.1, contrast 1.2, saturation 1.3.
     case adjust
+    /// Rendering the default cache plan: ten levels up to σ = 40 (no file I/O).
+    case cache10
+    /// One blended frame at p = 0.37 from a compact cache rendered beforehand.
+    case fade
 
     /// The cases `frost bench` runs when none is named.
     public static let standard: [BenchCase] = [.copy, .box(radius: 40), .gaussian(sigma: 2), .gaussian(sigma: 4),
-                                               .gaussian(sigma: 20), .gaussian(sigma: 200), .effectLight, .adjust]
+                                               .gaussian(sigma: 20), .gaussian(sigma: 40), .gaussian(sigma: 200),
+                                               .effectLight, .adjust, .cache10, .fade]
+
+    /// The cache the `cache-10` and `fade` cases use.
+    public static let cachePlan = CachePlan(count: 10, maxSigma: 40)
 
     public static let adjustment = ColorAdjustment(brightness: 0.1, contrast: 1.2, saturation: 1.3)
 
@@ -25,6 +35,8 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case "copy": self = .copy
         case "effect-light": self = .effectLight
         case "adjust": self = .adjust
+        case "cache-10": self = .cache10
+        case "fade": self = .fade
         default:
             if name.hasPrefix("box-r"), let r = Int(name.dropFirst(5)), (0...1000).contains(r) {
                 self = .box(radius: r)
@@ -43,11 +55,21 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case .gaussian(let s): "gauss-s\(s == s.rounded() ? String(Int(s)) : String(s))"
         case .effectLight: "effect-light"
         case .adjust: "adjust"
+        case .cache10: "cache-10"
+        case .fade: "fade"
         }
     }
 
-    /// Runs the case once on `image`; the result is returned so the work cannot be elided.
-    public func run(_ image: Image, threads: Int) -> Image {
+    /// Work done once before timing (the `fade` case's cache); nil when the case needs none.
+    public func prepare(_ image: Image, threads: Int) -> CrossfadeCache? {
+        guard self == .fade else { return nil }
+        return CrossfadeCache(plan: Self.cachePlan, levels: CacheRenderer(plan: Self.cachePlan, threads: threads).render(image),
+                              width: image.width, height: image.height)
+    }
+
+    /// Runs the case once on `image` (with what `prepare` made); the result is returned so the
+    /// work cannot be elided.
+    public func run(_ image: Image, threads: Int, prepared: CrossfadeCache? = nil) -> Image {
         switch self {
         case .copy:
             var copy = image
@@ -57,6 +79,8 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case .gaussian(let s): return image.gaussianBlurred(sigma: s, threads: threads)
         case .effectLight: return image.applyLightEffect(threads: threads)
         case .adjust: return image.adjusted(Self.adjustment, threads: threads)
+        case .cache10: return CacheRenderer(plan: Self.cachePlan, threads: threads).render(image).last!
+        case .fade: return (prepared ?? prepare(image, threads: threads)!).frame(at: 0.37, threads: threads)
         }
     }
 }

@@ -27,11 +27,12 @@ public struct BenchResult: Sendable {
 public enum BenchRunner {
     /// One warm-up run, then `runs` timed runs; median and minimum wall-clock time.
     public static func measure(_ benchCase: BenchCase, on image: Image, threads: Int, runs: Int) -> BenchResult {
-        var sink = benchCase.run(image, threads: threads).pixels.count
+        let prepared = benchCase.prepare(image, threads: threads)
+        var sink = benchCase.run(image, threads: threads, prepared: prepared).pixels.count
         var times: [Double] = []
         for _ in 0..<runs {
             let start = DispatchTime.now().uptimeNanoseconds
-            let result = benchCase.run(image, threads: threads)
+            let result = benchCase.run(image, threads: threads, prepared: prepared)
             let end = DispatchTime.now().uptimeNanoseconds
             sink &+= Int(result.pixels[result.pixels.count / 2])
             times.append(Double(end - start) / 1e6)

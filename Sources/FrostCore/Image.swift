@@ -12,8 +12,9 @@ public struct Image: Sendable, Equatable {
     public var pixels: [UInt8]
     /// True when R, G and B are already multiplied by A / 255.
     public var isPremultiplied: Bool
-    /// The source had an alpha channel (or tRNS transparency). Writers also keep alpha whenever a
-    /// pixel is not opaque, so an effect that makes transparency never loses it.
+    /// The source had an alpha channel (or tRNS transparency). `false` promises that every alpha
+    /// is 255: decoders and effects keep that promise, so effects need not scan for it. Writers
+    /// still check pixels before dropping alpha, so an image built by hand never loses it.
     public var hasAlpha: Bool
     /// The source was grayscale. Writers write gray only while every pixel still has R == G == B.
     public var isGray: Bool

@@ -5,11 +5,12 @@
 /// which is why a plain convert never premultiplies.
 extension Image {
     /// The same picture with premultiplied samples (a copy, or self when already premultiplied).
+    /// Without alpha (every alpha 255, the `hasAlpha` promise) only the flag changes.
     public func premultiplied() -> Image {
         guard !isPremultiplied else { return self }
         var out = self
         out.isPremultiplied = true
-        out.pixels.withUnsafeMutableBufferPointer { premultiplyInPlace($0) }
+        if hasAlpha { out.pixels.withUnsafeMutableBufferPointer { premultiplyInPlace($0) } }
         return out
     }
 

@@ -14,7 +14,7 @@ extension Image {
     /// result is premultiplied. `radius` is limited to 1000 so that sums stay below 2³¹.
     public func boxBlurred(radius: Int, axes: BlurAxes = .both, threads: Int? = nil) -> Image {
         precondition((0...BoxBlur.maximumRadius).contains(radius), "box radius must be in 0...\(BoxBlur.maximumRadius)")
-        var source = premultipliedForEffects()
+        var source = premultiplied()
         guard radius > 0, width > 0, height > 0 else { return source }
         let output = [UInt8](unsafeUninitializedCapacity: pixels.count) { out, count in
             source.pixels.withUnsafeBufferPointer { input in
@@ -25,17 +25,6 @@ extension Image {
         }
         source.pixels = output
         return source
-    }
-
-    /// Premultiplied pixels for an effect; an image without alpha only changes its flag.
-    func premultipliedForEffects() -> Image {
-        if isPremultiplied { return self }
-        if !hasAlpha && !containsTransparency {
-            var copy = self
-            copy.isPremultiplied = true
-            return copy
-        }
-        return premultiplied()
     }
 }
 

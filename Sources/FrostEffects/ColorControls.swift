@@ -46,7 +46,7 @@ public struct ColorAdjustment: Sendable, Equatable {
 extension Image {
     /// The image with `adjustment` applied, premultiplied, clamped.
     public func adjusted(_ adjustment: ColorAdjustment, threads: Int? = nil) -> Image {
-        var out = premultipliedForEffects()
+        var out = premultiplied()
         guard !adjustment.isIdentity else { return out }
         let threads = RowBands.threads(threads)
         let kernel = adjustment.affineKernel

@@ -8,7 +8,7 @@ extension Image {
     /// 0.3 to 250; σ < 0.3 returns a copy. The cost per pixel does not grow with σ (GaussianPlan).
     public func gaussianBlurred(sigma: Double, threads: Int? = nil) -> Image {
         precondition(sigma.isFinite && sigma >= 0, "sigma must be a finite number ≥ 0")
-        var source = premultipliedForEffects()
+        var source = premultiplied()
         let plan = GaussianPlan(sigma: sigma)
         guard plan.method != .copy, width > 0, height > 0 else { return source }
         let threads = RowBands.threads(threads)

@@ -32,14 +32,21 @@ public struct GaussianPlan: Sendable, Equatable {
     /// max error 2.0 at σ = 6; 4 keeps it at 1.
     public static let minimumReducedSigma = 4.0
 
+    /// The largest power of two f with σ/f ≥ 4: the coarsest resolution that holds a blur of σ
+    /// within a third of a level (also how compact caches store their levels).
+    public static func storageFactor(sigma: Double) -> Int {
+        var f = 1
+        while sigma / Double(2 * f) >= minimumReducedSigma { f *= 2 }
+        return f
+    }
+
     public init(sigma: Double, allowReduction: Bool = true) {
         self.sigma = sigma
         guard sigma >= 0.3 else {
             (factor, workingSigma, method) = (1, sigma, .copy)
             return
         }
-        var f = 1
-        while allowReduction && sigma / Double(2 * f) >= Self.minimumReducedSigma { f *= 2 }
+        let f = allowReduction ? Self.storageFactor(sigma: sigma) : 1
         factor = f
         let fd = Double(f)
         workingSigma = f == 1 ? sigma : (sigma * sigma - (fd * fd - 1) / 12).squareRoot() / fd

@@ -13,7 +13,7 @@ import FrostCore
 extension Image {
     public func applyBlur(radius: Double, tintColor: Color? = nil, saturationDeltaFactor: Double = 1,
                           maskImage: Image? = nil, scale: Double = 1, threads: Int? = nil) -> Image {
-        let original = premultipliedForEffects()
+        let original = premultiplied()
         let epsilon = Double(Float.ulpOfOne)  // __FLT_EPSILON__, as the Objective-C tests it
         let hasBlur = radius > epsilon
         let hasSaturationChange = abs(saturationDeltaFactor - 1) > epsilon

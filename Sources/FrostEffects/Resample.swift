@@ -43,8 +43,9 @@ enum Resample {
     }
 
     /// Bilinear enlargement of a reduced plane (with its margin) into `dst`: output pixel x
-    /// samples the reduced grid at u = (x + ½)/f − ½ + m, pixel centers aligned.
-    static func bilinearEnlarge(_ src: Plane<Float>, factor f: Int, margin m: Int, into dst: Plane<UInt8>, threads: Int) {
+    /// samples the reduced grid at u = (x + ½)/f − ½ + m, pixel centers aligned; beyond the
+    /// outermost centers the edge pixel repeats.
+    static func bilinearEnlarge<S: PlaneSample>(_ src: Plane<S>, factor f: Int, margin m: Int, into dst: Plane<UInt8>, threads: Int) {
         // Per output column: left reduced index and weight, computed once.
         let columns = (0..<dst.width).map { x in position(x, factor: f, margin: m, limit: src.width) }
         RowBands.run(dst.height, threads: threads) { rows in
@@ -52,24 +53,27 @@ enum Resample {
             defer { line.deallocate() }
             for y in rows {
                 let (j, t) = position(y, factor: f, margin: m, limit: src.height)
-                let a = src.row(j), b = src.row(j + 1)
+                let a = src.row(j), b = src.row(min(j + 1, src.height - 1))
                 for i in 0..<src.width {
-                    let p = Float.loadPixel(a + 4 * i), q = Float.loadPixel(b + 4 * i)
+                    let p = S.loadPixel(a + 4 * i), q = S.loadPixel(b + 4 * i)
                     line[i] = p + (q - p) * t
                 }
                 let out = dst.row(y)
+                let last = src.width - 1
                 for (x, (i, s)) in columns.enumerated() {
                     let p = line[i]
-                    UInt8.storePixel(p + (line[i + 1] - p) * s, out + 4 * x)
+                    UInt8.storePixel(p + (line[min(i + 1, last)] - p) * s, out + 4 * x)
                 }
             }
         }
     }
 
-    /// Reduced index i (with i + 1 also valid) and weight t of output coordinate x.
+    /// Reduced index i and weight t (of i + 1) for output coordinate x, clamped to the edges.
     static func position(_ x: Int, factor f: Int, margin m: Int, limit: Int) -> (Int, Float) {
         let u = (Double(x) + 0.5) / Double(f) - 0.5 + Double(m)
-        let i = min(max(Int(u.rounded(.down)), 0), limit - 2)
+        if u <= 0 || limit == 1 { return (0, 0) }
+        if u >= Double(limit - 1) { return (limit - 1, 0) }
+        let i = Int(u.rounded(.down))
         return (i, Float(u - Double(i)))
     }
 }

@@ -7,7 +7,7 @@ extension Image {
     public func resized(width w: Int, height h: Int) -> Image {
         precondition(w > 0 && h > 0, "size must be positive")
         if w == width && h == height { return self }
-        let source = premultipliedForEffects()
+        let source = premultiplied()
         let xs = Self.taps(from: width, to: w), ys = Self.taps(from: height, to: h)
         var out = [UInt8](repeating: 0, count: w * h * 4)
         source.pixels.withUnsafeBufferPointer { src in

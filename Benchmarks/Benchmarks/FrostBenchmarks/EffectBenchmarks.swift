@@ -11,8 +11,9 @@ func effectBenchmarks() {
     let configuration = Benchmark.Configuration(metrics: [.wallClock, .throughput], maxDuration: .seconds(2), maxIterations: 50)
     for benchCase in BenchCase.standard {
         for threads in [1, RowBands.availableThreads] {
+            let prepared = benchCase.prepare(image, threads: threads)
             Benchmark("\(benchCase)-2048-t\(threads)", configuration: configuration) { benchmark in
-                for _ in benchmark.scaledIterations { blackHole(benchCase.run(image, threads: threads)) }
+                for _ in benchmark.scaledIterations { blackHole(benchCase.run(image, threads: threads, prepared: prepared)) }
             }
         }
     }

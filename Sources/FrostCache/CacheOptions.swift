@@ -1,0 +1,54 @@
+import FrostCodecs
+import FrostCore
+
+/// Everything a user chooses about a cache; recorded in the manifest, compared on resume.
+public struct CacheOptions: Sendable, Equatable, Codable {
+    public enum Preset: String, Sendable, Codable, CaseIterable { case twitter, secret }
+
+    public var levels: Int
+    public var maxSigma: Double?
+    public var maxRadius: Double?
+    public var spacing: CachePlan.Spacing
+    public var tint: Color?
+    public var saturation: Double
+    public var ramp: Bool
+    public var scale: Double
+    public var preset: Preset?
+    public var compact: Bool
+    public var format: ImageFormat
+    public var quality: Int
+
+    /// The default top of the blur when neither --max-sigma nor --max-radius is given.
+    public static let defaultMaxSigma = 40.0
+
+    public init(levels: Int = 10, maxSigma: Double? = nil, maxRadius: Double? = nil, spacing: CachePlan.Spacing = .geometric,
+                tint: Color? = nil, saturation: Double = 1, ramp: Bool = false, scale: Double = 1, preset: Preset? = nil,
+                compact: Bool = true, format: ImageFormat = .png, quality: Int = 90) {
+        self.levels = levels
+        self.maxSigma = maxSigma
+        self.maxRadius = maxRadius
+        self.spacing = spacing
+        self.tint = tint
+        self.saturation = saturation
+        self.ramp = ramp
+        self.scale = scale
+        self.preset = preset
+        self.compact = compact
+        self.format = format
+        self.quality = quality
+    }
+
+    public var plan: CachePlan {
+        switch preset {
+        case .twitter: return .twitter(scale: scale, compact: compact)
+        case .secret: return .secret(scale: scale, compact: compact)
+        case nil:
+            return CachePlan(count: levels, maxSigma: maxRadius == nil ? (maxSigma ?? Self.defaultMaxSigma) : nil,
+                             maxRadius: maxRadius, spacing: spacing, tint: tint, saturation: saturation, ramp: ramp,
+                             scale: scale, compact: compact)
+        }
+    }
+
+    /// Level files: PNG at the fast default, or JPEG at `quality` (4:4:4 from 90 up).
+    public var encodeOptions: EncodeOptions { EncodeOptions(quality: quality) }
+}

@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FrostCore
+import FrostEffects
+
+/// Which blur levels a cache holds and how each is made (DESIGN.md §3–4).
+///
+/// Level 0 is the source; levels 1…N grow to the maximum blur. Two renderers:
+/// - `gaussian`: exact gaussians at σᵢ (geometric spacing by default: neighbouring σ ratio ≤ 1.5,
+///   first level small, so blending two neighbours stays close to a true gaussian);
+/// - `imageEffects`: UIImage+ImageEffects at radius rᵢ from the source, for plans given in
+///   ImageEffects radius with linear spacing: Twitter's 11 banners, exactly.
+/// Tint and saturation apply per level as in ImageEffects; with `ramp` they grow with the level
+/// (tint alpha × i/N, saturation 1 + (s − 1)·i/N), so level 0 is the untouched source.
+public struct CachePlan: Sendable, Equatable, Codable {
+    public enum Spacing: String, Sendable, Codable, CaseIterable { case geometric, linear }
+    public enum Renderer: String, Sendable, Codable { case gaussian, imageEffects }
+
+    public struct Level: Sendable, Equatable, Codable {
+        public let index: Int
+        /// Gaussian σ in pixels (for ImageEffects levels, the σ of its three boxes).
+        public let sigma: Double
+        /// ImageEffects radius in points (for gaussian levels, the radius whose boxes have this σ).
+        public let radius: Double
+        public let tint: Color?
+        public let saturation: Double
+        /// Stored at 1/factor of the source size (compact storage), 1 for full size.
+        public let factor: Int
+    }
+
+    public let levels: [Level]
+    public let renderer: Renderer
+    public let spacing: Spacing
+    public let scale: Double
+
+    /// Blocks of edge margin around every level stored at a reduced size, so enlarging it for use
+    /// interpolates right up to the border.
+    public static let storageMargin = 1
+
+    /// The largest ratio between neighbouring σ in the geometric spacing.
+    public static let maximumRatio = 1.5
+    /// The smallest first level of a geometric plan (when many levels would push it lower).
+    public static let minimumFirstSigma = 0.5
+
+    /// A plan of `count` levels above the source, up to `maxSigma` (pixels) or `maxRadius`
+    /// (ImageEffects points × scale).
+    public init(count: Int = 10, maxSigma: Double? = nil, maxRadius: Double? = nil, spacing: Spacing = .geometric,
+                tint: Color? = nil, saturation: Double = 1, ramp: Bool = false, scale: Double = 1, compact: Bool = true) {
+        precondition(count >= 1, "a cache has at least one level above the source")
+        let renderer: Renderer = (spacing == .linear && maxRadius != nil) ? .imageEffects : .gaussian
+        let top = maxSigma ?? Self.sigma(forRadius: maxRadius ?? 30, scale: scale)
+        let sigmas: [Double]
+        switch (renderer, spacing) {
+        case (.imageEffects, _):
+            sigmas = (0...count).map { Self.sigma(forRadius: maxRadius! * Double($0) / Double(count), scale: scale) }
+        case (.gaussian, .linear):
+            sigmas = (0...count).map { top * Double($0) / Double(count) }
+        case (.gaussian, .geometric):
+            var ratio = Self.maximumRatio
+            var first = top / pow(ratio, Double(count - 1))
+            if first < Self.minimumFirstSigma && count > 1 {
+                first = min(top, Self.minimumFirstSigma)
+                ratio = pow(top / first, 1 / Double(count - 1))
+            }
+            sigmas = [0] + (1...count).map { first * pow(ratio, Double($0 - 1)) }
+        }
+        levels = sigmas.enumerated().map { i, sigma in
+            let share = ramp ? Double(i) / Double(count) : 1
+            let radius = renderer == .imageEffects ? maxRadius! * Double(i) / Double(count) : Self.radius(forSigma: sigma, scale: scale)
+            return Level(index: i, sigma: sigma, radius: radius,
+                         tint: tint.map { $0.withAlpha($0.alpha * share) }.flatMap { $0.alpha > 0 ? $0 : nil },
+                         saturation: 1 + (saturation - 1) * share,
+                         factor: compact ? GaussianPlan.storageFactor(sigma: sigma) : 1)
+        }
+        self.renderer = renderer
+        self.spacing = spacing
+        self.scale = scale
+    }
+
+    /// Twitter's profile header: 11 banners, ImageEffects radius 30·i/10, white α0.2, saturation 1.5.
+    public static func twitter(scale: Double = 1, compact: Bool = true) -> CachePlan {
+        CachePlan(count: 10, maxRadius: 30, spacing: .linear, tint: Color(white: 1, alpha: 0.2), saturation: 1.5,
+                  scale: scale, compact: compact)
+    }
+
+    /// Secret's viewer: one blurred snapshot, radius 12, white 0.8 α0.4, saturation 1.8.
+    public static func secret(scale: Double = 1, compact: Bool = true) -> CachePlan {
+        CachePlan(count: 1, maxRadius: 12, spacing: .linear, tint: Color(white: 0.8, alpha: 0.4), saturation: 1.8,
+                  scale: scale, compact: compact)
+    }
+
+    public var maxSigma: Double { levels.last!.sigma }
+
+    /// σ of ImageEffects' three d×d boxes for a radius in points: 3·(d² − 1)/12 = σ².
+    public static func sigma(forRadius radius: Double, scale: Double) -> Double {
+        guard radius > Double(Float.ulpOfOne) else { return 0 }
+        let d = Double(2 * ImageEffectsMath.boxRadius(radius: radius, scale: scale) + 1)
+        return ((d * d - 1) / 4).squareRoot()
+    }
+
+    /// The (continuous) ImageEffects radius whose three boxes have variance σ².
+    public static func radius(forSigma sigma: Double, scale: Double) -> Double {
+        guard sigma > 0 else { return 0 }
+        let d = (4 * sigma * sigma + 1).squareRoot()
+        return (d - 0.5) * 4 / (3 * (2 * Double.pi).squareRoot()) / scale
+    }
+}

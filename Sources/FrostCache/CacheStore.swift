@@ -1,0 +1,128 @@
+import Foundation
+import FrostCodecs
+import FrostCore
+
+/// A cache folder on disk: one image per level plus `manifest.json`.
+public enum CacheStore {
+    public static let manifestName = "manifest.json"
+
+    /// A verified cache: manifest, plan and decoded levels (premultiplied, at stored sizes).
+    public struct Loaded: Sendable {
+        public let manifest: CacheManifest
+        public let levels: [Image]
+        public var plan: CachePlan { manifest.plan }
+        public var width: Int { manifest.source.width }
+        public var height: Int { manifest.source.height }
+    }
+
+    /// Renders `source` (the file at `sourcePath`) with `options` and writes the cache into
+    /// `folder`: level files first, each atomically, then the manifest, atomically.
+    @discardableResult
+    public static func build(sourcePath: String, into folder: String, options: CacheOptions,
+                             decode: DecodeOptions = DecodeOptions(), threads: Int? = nil) throws -> CacheManifest {
+        let bytes = try FileIO.read(sourcePath)
+        let image = try Image(decoding: bytes, options: decode)
+        if options.format == .jpeg && (image.hasAlpha || image.containsTransparency) {
+            throw CodecError(.encode, "JPEG levels cannot keep this image's alpha (use --format png)")
+        }
+        let plan = options.plan
+        let levels = CacheRenderer(plan: plan, threads: threads).render(image)
+        try prepare(folder)
+        var entries: [CacheManifest.Level] = []
+        for (level, picture) in zip(plan.levels, levels) {
+            let encoded = try picture.encoded(as: options.format, options: options.encodeOptions)
+            let file = String(format: "level-%02d.%@", level.index, options.format.fileExtension)
+            try FileIO.writeAtomically(encoded, to: folder + "/" + file)
+            entries.append(CacheManifest.Level(index: level.index, sigma: level.sigma, radius: level.radius, factor: level.factor,
+                                               width: picture.width, height: picture.height, file: file,
+                                               sha256: SHA256.hex(encoded)))
+        }
+        let manifest = CacheManifest(
+            format: CacheManifest.formatName, version: CacheManifest.currentVersion,
+            source: .init(file: (sourcePath as NSString).lastPathComponent, bytes: bytes.count, sha256: SHA256.hex(bytes),
+                          width: image.width, height: image.height),
+            parameters: options, plan: plan, levels: entries)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try FileIO.writeAtomically(Array(try encoder.encode(manifest)) + [0x0A], to: folder + "/" + manifestName)
+        return manifest
+    }
+
+    /// Reads and verifies a cache: the manifest's format and version, every level file inside the
+    /// folder, its SHA-256 and its size.
+    public static func load(_ folder: String, decode: DecodeOptions = DecodeOptions()) throws -> Loaded {
+        let manifest = try readManifest(folder)
+        var images: [Image] = []
+        for level in manifest.levels {
+            let bytes = try levelBytes(folder, level)
+            let image = try Image(decoding: bytes, options: DecodeOptions(maxPixels: decode.maxPixels, autoOrient: false))
+            guard image.width == level.width, image.height == level.height else {
+                throw CodecError(.corrupt, "\(level.file) is \(image.width)x\(image.height), the manifest says \(level.width)x\(level.height)")
+            }
+            images.append(image.premultiplied())
+        }
+        return Loaded(manifest: manifest, levels: images)
+    }
+
+    /// True when `folder` holds a complete cache made from these source bytes with these options
+    /// (every level file present and matching its hash): what a batch resume skips.
+    public static func isComplete(_ folder: String, sourceSHA256: String, options: CacheOptions) -> Bool {
+        guard let manifest = try? readManifest(folder), manifest.source.sha256 == sourceSHA256,
+              manifest.parameters == options, manifest.plan == options.plan else { return false }
+        return manifest.levels.allSatisfy { (try? levelBytes(folder, $0)) != nil }
+    }
+
+    /// The manifest, checked for format, version and level count.
+    public static func readManifest(_ folder: String) throws -> CacheManifest {
+        let path = folder + "/" + manifestName
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CodecError(.corrupt, "not a cache (no \(manifestName))")
+        }
+        let manifest: CacheManifest
+        do {
+            manifest = try JSONDecoder().decode(CacheManifest.self, from: Data(try FileIO.read(path)))
+        } catch let error as CodecError {
+            throw error
+        } catch {
+            throw CodecError(.corrupt, "not a cache (\(manifestName) is not a valid manifest)")
+        }
+        guard manifest.format == CacheManifest.formatName else {
+            throw CodecError(.corrupt, "not a cache (format '\(manifest.format)')")
+        }
+        guard manifest.version == CacheManifest.currentVersion else {
+            throw CodecError(.unsupported, "cache version \(manifest.version) is not supported (this frost reads \(CacheManifest.currentVersion))")
+        }
+        guard !manifest.levels.isEmpty, manifest.levels.count == manifest.plan.levels.count else {
+            throw CodecError(.corrupt, "not a cache (levels do not match the plan)")
+        }
+        return manifest
+    }
+
+    /// A level file's bytes, refusing names that leave the folder and contents that fail the hash.
+    static func levelBytes(_ folder: String, _ level: CacheManifest.Level) throws -> [UInt8] {
+        let name = level.file
+        guard !name.isEmpty, !name.contains("/"), !name.contains("\0"), name != ".", name != ".." else {
+            throw CodecError(.corrupt, "level file '\(name)' is outside the cache folder")
+        }
+        let bytes = try FileIO.read(folder + "/" + name)
+        guard SHA256.hex(bytes) == level.sha256 else {
+            throw CodecError(.corrupt, "\(name) does not match its SHA-256 in the manifest")
+        }
+        return bytes
+    }
+
+    /// Creates the folder; removes a previous manifest (so a half-rebuilt folder is never taken
+    /// for a cache) and temporary files an interrupted run left behind.
+    static func prepare(_ folder: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CodecError(.io, "cannot create the cache folder \(folder)")
+        }
+        let manifest = folder + "/" + manifestName
+        if FileManager.default.fileExists(atPath: manifest) { try? FileManager.default.removeItem(atPath: manifest) }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".") && name.contains(".frost-") {
+            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+        }
+    }
+}

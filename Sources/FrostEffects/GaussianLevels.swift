@@ -1,0 +1,96 @@
+import FrostCore
+
+/// Renders a rising sequence of gaussian blurs of one image, as the blur cache needs them
+/// (DESIGN.md §3): each level at the coarsest power-of-two reduction its σ allows.
+///
+/// Full-resolution levels (σ < 8) follow the semigroup G(σa) ∗ G(σb) = G(√(σa² + σb²)): each is the
+/// previous one blurred by σ_inc = √(σᵢ² − σᵢ₋₁²), kept in Float between levels so rounding does
+/// not accumulate. The chain runs on the source edge-extended by the sum of its kernels' reaches:
+/// re-extending a blurred level's own border would differ from blurring the extended source.
+/// Reduced levels blur one box-reduced copy of the source per factor (with an
+/// edge-extended margin, as `gaussianBlurred` does): at 1/4 of the pixels and less they cost little.
+public struct GaussianLevels: Sendable {
+    public let sigmas: [Double]
+    public let threads: Int
+
+    public init(sigmas: [Double], threads: Int? = nil) {
+        precondition(zip(sigmas, sigmas.dropFirst()).allSatisfy { $0 < $1 }, "sigmas must rise")
+        self.sigmas = sigmas
+        self.threads = RowBands.threads(threads)
+    }
+
+    /// One image per σ: level i at 1/factors[i] of the source size (factor 1 is full size;
+    /// `storageFactor(σ)` is the coarsest allowed; a factor below it is reached by enlarging).
+    /// Reduced levels carry one block of edge margin on every side (see `Image.reduced(by:margin:)`).
+    public func render(_ image: Image, factors: [Int]) -> [Image] {
+        precondition(factors.count == sigmas.count)
+        let source = image.premultiplied()
+        var out: [Image] = []
+        let chain = chainWeights()
+        let reach = chain.compactMap { $0.map { $0.count - 1 } }.reduce(0, +)
+        let extended = source.extended(by: reach)
+        var previous: FloatPlane? = nil
+        var reductions: [Int: (plane: FloatPlane, margin: Int)] = [:]
+        for (i, (sigma, stored)) in zip(sigmas, factors).enumerated() {
+            let render = GaussianPlan.storageFactor(sigma: sigma)
+            if sigma < 0.3 {
+                out.append(stored == 1 ? source : source.reduced(by: stored, margin: 1, threads: threads))
+                continue
+            }
+            if render == 1 {
+                let next = FloatPlane(width: extended.width, height: extended.height)
+                let kernel = SeparableKernel(weights: chain[i]!, threads: threads)
+                if let previous { kernel.run(previous.plane, next.plane) } else { extended.withPlane { kernel.run($0, next.plane) } }
+                previous = next
+                let level = Image(plane: next.plane, crop: reach, like: source, threads: threads)
+                out.append(stored == 1 ? level : level.reduced(by: stored, margin: 1, threads: threads))
+                continue
+            }
+            // Reduced: σ' at 1/render, from the source's reduction (margin for the widest kernel).
+            let working = (sigma * sigma - Double(render * render - 1) / 12).squareRoot() / Double(render)
+            let weights = GaussianPlan.kernelWeights(sigma: working)
+            if reductions[render] == nil {
+                let margin = maximumPadding(at: render) + 1
+                reductions[render] = (source.withPlane { Resample.boxReduce($0, factor: render, margin: margin, threads: threads) }, margin)
+            }
+            let (reduced, margin) = reductions[render]!
+            let blurred = FloatPlane(width: reduced.width, height: reduced.height)
+            SeparableKernel(weights: weights, threads: threads).run(reduced.plane, blurred.plane)
+            out.append(level(from: blurred, margin: margin, render: render, stored: stored, like: source))
+        }
+        return out
+    }
+
+    /// For each full-resolution level, the kernel taking the previous one to it (σ_inc), nil elsewhere.
+    private func chainWeights() -> [[Float]?] {
+        var last = 0.0
+        return sigmas.map { sigma in
+            guard sigma >= 0.3, GaussianPlan.storageFactor(sigma: sigma) == 1 else { return nil }
+            defer { last = sigma }
+            return GaussianPlan.kernelWeights(sigma: (sigma * sigma - last * last).squareRoot())
+        }
+    }
+
+    /// The widest kernel reach among the levels rendered at factor f.
+    private func maximumPadding(at f: Int) -> Int {
+        sigmas.filter { $0 >= 0.3 && GaussianPlan.storageFactor(sigma: $0) == f }.map { sigma in
+            let working = (sigma * sigma - Double(f * f - 1) / 12).squareRoot() / Double(f)
+            return GaussianPlan.kernelWeights(sigma: working).count - 1
+        }.max() ?? 0
+    }
+
+    /// The blurred reduced plane at 1/stored of the source size, with one block of margin.
+    private func level(from blurred: FloatPlane, margin m: Int, render f: Int, stored: Int, like source: Image) -> Image {
+        if stored == f {
+            return Image(plane: blurred.plane, crop: m - 1, like: source, threads: threads)
+        }
+        // A finer storage than the render: enlarge to full size, then reduce to the stored factor.
+        let pixels = [UInt8](unsafeUninitializedCapacity: source.width * source.height * 4) { out, count in
+            Resample.bilinearEnlarge(blurred.plane, factor: f, margin: m, into: Plane(base: out.baseAddress!, width: source.width, height: source.height), threads: threads)
+            count = source.width * source.height * 4
+        }
+        let full = Image(width: source.width, height: source.height, pixels: pixels, isPremultiplied: true,
+                         hasAlpha: source.hasAlpha, isGray: source.isGray, iccProfile: source.iccProfile)
+        return stored == 1 ? full : full.reduced(by: stored, margin: 1, threads: threads)
+    }
+}

@@ -1,0 +1,75 @@
+import FrostCore
+
+extension Image {
+    /// The image averaged over f×f blocks of the edge-extended image, premultiplied:
+    /// ⌈w/f⌉ + 2m × ⌈h/f⌉ + 2m pixels, where block (i, j) covers pixels [f·(i−m), f·(i−m)+f) ×
+    /// [f·(j−m), f·(j−m)+f). The m blocks of margin hold the picture's edges, so enlarging back
+    /// with the same margin interpolates right up to the border.
+    public func reduced(by f: Int, margin m: Int = 0, threads: Int? = nil) -> Image {
+        precondition(f >= 1 && m >= 0)
+        let source = premultiplied()
+        guard f > 1 || m > 0 else { return source }
+        let threads = RowBands.threads(threads)
+        return source.withPlane { plane in
+            let reduced = Resample.boxReduce(plane, factor: f, margin: m, threads: threads)
+            return Image(plane: reduced.plane, like: source, threads: threads)
+        }
+    }
+
+    /// A reduced image (see `reduced(by:margin:)`) enlarged bilinearly to `width` × `height`,
+    /// pixel centers aligned: how compact cache levels are shown.
+    public func enlarged(by f: Int, margin m: Int = 0, toWidth w: Int, height h: Int, threads: Int? = nil) -> Image {
+        let source = premultiplied()
+        if f == 1 && m == 0 && w == width && h == height { return source }
+        let threads = RowBands.threads(threads)
+        let pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { out, count in
+            source.withPlane { plane in
+                Resample.bilinearEnlarge(plane, factor: f, margin: m, into: Plane(base: out.baseAddress!, width: w, height: h), threads: threads)
+            }
+            count = w * h * 4
+        }
+        return Image(width: w, height: h, pixels: pixels, isPremultiplied: true, hasAlpha: hasAlpha, isGray: isGray, iccProfile: iccProfile)
+    }
+
+    /// The image with m pixels of edge extension on every side.
+    func extended(by m: Int) -> Image {
+        guard m > 0 else { return self }
+        let (w, h) = (width + 2 * m, height + 2 * m)
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        pixels.withUnsafeBytes { src in
+            out.withUnsafeMutableBytes { dst in
+                let s = src.bindMemory(to: UInt32.self), d = dst.bindMemory(to: UInt32.self)
+                for y in 0..<h {
+                    let sy = min(max(y - m, 0), height - 1) * width
+                    for x in 0..<w { d[y * w + x] = s[sy + min(max(x - m, 0), width - 1)] }
+                }
+            }
+        }
+        return Image(width: w, height: h, pixels: out, isPremultiplied: isPremultiplied, hasAlpha: hasAlpha, isGray: isGray, iccProfile: iccProfile)
+    }
+
+    /// Runs `body` over the pixels as a plane (read-only use).
+    func withPlane<R>(_ body: (Plane<UInt8>) -> R) -> R {
+        pixels.withUnsafeBufferPointer { p in
+            body(Plane(base: UnsafeMutablePointer(mutating: p.baseAddress!), width: width, height: height))
+        }
+    }
+
+    /// An image quantised (rounded, clamped) from a Float plane, less `crop` pixels on every
+    /// side, with `like`'s flags.
+    init(plane: Plane<Float>, crop c: Int = 0, like: Image, threads: Int) {
+        let (w, h) = (plane.width - 2 * c, plane.height - 2 * c)
+        let pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { out, count in
+            let dst = Plane(base: out.baseAddress!, width: w, height: h)
+            RowBands.run(h, threads: threads, minimumBand: 16) { rows in
+                for y in rows {
+                    let s = plane.pixel(c, y + c), d = dst.row(y)
+                    for x in 0..<w { UInt8.storePixel(Float.loadPixel(s + 4 * x), d + 4 * x) }
+                }
+            }
+            count = w * h * 4
+        }
+        self.init(width: w, height: h, pixels: pixels, isPremultiplied: true, hasAlpha: like.hasAlpha,
+                  isGray: like.isGray, iccProfile: like.iccProfile)
+    }
+}

@@ -1,0 +1,160 @@
+import ArgumentParser
+import Dispatch
+import FrostCache
+import FrostCodecs
+import FrostCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Cache: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Pre-render N blur levels of an image (or, with --batch, of every image in a folder or list).",
+        discussion: """
+        Writes DIR/level-NN.png (or .jpg) and DIR/manifest.json (written last). Levels 1…N grow geometrically \
+        (neighbouring σ ratio ≤ 1.5) up to --max-sigma (default 40) or --max-radius; --spacing linear with \
+        --max-radius renders with ImageEffects itself, as Twitter did. With --batch, every input gets \
+        OUTDIR/<relative path>.frost/; complete, matching caches are skipped, so an interrupted run resumes.
+        """)
+
+    @Argument(help: "Input image (omit with --batch).")
+    var input: String?
+
+    @Option(name: .customShort("o"), help: "Cache folder (with --batch: the output root).")
+    var output: String
+
+    @Option(help: "A folder of images, or a text file listing one image path per line.")
+    var batch: String?
+
+    @Option(help: "Levels above the source.")
+    var levels: Int = 10
+
+    @Option(help: "Largest blur as an ImageEffects radius in points (× --scale).")
+    var maxRadius: Double?
+
+    @Option(help: "Largest blur as a gaussian sigma in pixels.")
+    var maxSigma: Double?
+
+    @Option(help: "geometric (default) or linear.")
+    var spacing: CachePlan.Spacing = .geometric
+
+    @Option(help: "Tint drawn over each level: #RRGGBB, #RRGGBBAA, white:W@A or a palette name.")
+    var tint: Color?
+
+    @Option(help: "Saturation delta factor for each level.")
+    var saturation: Double = 1
+
+    @Flag(help: "Grow tint and saturation with the level, so level 0 stays the source.")
+    var ramp = false
+
+    @Option(help: "Pixels per point for --max-radius.")
+    var scale: Double = 1
+
+    @Option(help: "twitter (11 banners, radius 30·i/10, white α0.2, saturation 1.5) or secret (radius 12, white 0.8 α0.4, saturation 1.8).")
+    var preset: CacheOptions.Preset?
+
+    @Option(help: "Level file format: png or jpg.")
+    var format: String = "png"
+
+    @Option(help: "JPEG quality for --format jpg.")
+    var quality: Int = 90
+
+    @Flag(help: "Store every level at full size instead of the coarsest size its blur allows.")
+    var fullSize = false
+
+    @Option(help: "Images built at once with --batch.")
+    var jobs: Int = 1
+
+    @Option(help: "K/N: build only shard K (0…N-1) of N, split by a hash of each relative path.")
+    var shard: String?
+
+    @Flag(help: "Rebuild caches that are already complete.")
+    var force = false
+
+    @OptionGroup var decode: DecodeFlags
+    @OptionGroup var threads: ThreadsFlag
+
+    func validate() throws {
+        guard (input == nil) != (batch == nil) else { throw ValidationError("give an input image or --batch, not both") }
+        guard (1...64).contains(levels) else { throw ValidationError("--levels must be between 1 and 64") }
+        guard maxRadius == nil || maxSigma == nil else { throw ValidationError("give --max-radius or --max-sigma, not both") }
+        if let maxSigma { guard maxSigma.isFinite, (0.3...250).contains(maxSigma) else { throw ValidationError("--max-sigma must be between 0.3 and 250") } }
+        if let maxRadius { guard maxRadius.isFinite, maxRadius > 0, maxRadius <= 500 else { throw ValidationError("--max-radius must be between 0 and 500") } }
+        guard ["png", "jpg", "jpeg"].contains(format) else { throw ValidationError("--format must be png or jpg") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
+        guard scale.isFinite, scale > 0, scale <= 4 else { throw ValidationError("--scale must be between 0 and 4") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if let shard { _ = try parseShard(shard) }
+        if batch == nil, shard != nil || jobs != 1 { throw ValidationError("--shard and --jobs need --batch") }
+    }
+
+    var options: CacheOptions {
+        CacheOptions(levels: levels, maxSigma: maxSigma, maxRadius: maxRadius, spacing: spacing, tint: tint,
+                     saturation: saturation, ramp: ramp, scale: scale, preset: preset, compact: !fullSize,
+                     format: format == "png" ? .png : .jpeg, quality: quality)
+    }
+
+    func run() throws {
+        if let batch { return try runBatch(batch) }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let manifest = try attempt(input!) {
+            try CacheStore.build(sourcePath: input!, into: output, options: options, decode: decode.options, threads: threads.threads)
+        }
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        print("\(output): \(manifest.levels.count) levels of \(manifest.source.width)x\(manifest.source.height) in \(Int(ms)) ms")
+        for level in manifest.levels {
+            print("  \(level.file)  sigma \(rounded(level.sigma))  radius \(rounded(level.radius))  \(level.width)x\(level.height)")
+        }
+    }
+
+    private func runBatch(_ source: String) throws {
+        var inputs = try attempt(source) { try BatchBuild.inputs(from: source) }
+        if let shard {
+            let (k, n) = try parseShard(shard)
+            inputs = BatchBuild.shard(inputs, index: k, of: n)
+        }
+        var build = BatchBuild(inputs: inputs, output: output, options: options)
+        build.decode = decode.options
+        build.force = force
+        build.jobs = jobs
+        let terminal = isatty(2) != 0
+        let total = inputs.count
+        let outcomes = build.run { input, outcome, done in
+            if case .failed(let reason) = outcome {
+                if terminal { writeError("\r\u{1B}[K") }
+                report(input.path, CodecError(.corrupt, reason))
+            }
+            if terminal {
+                let width = 30, filled = total == 0 ? width : width * done / total
+                writeError("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(total) \(input.relative)\u{1B}[K")
+            } else {
+                let word = switch outcome { case .built: "built"; case .skipped: "skipped"; case .failed: "failed" }
+                print("[\(done)/\(total)] \(word) \(input.relative)")
+            }
+        }
+        if terminal { writeError("\r\u{1B}[K") }
+        let built = outcomes.filter { $0 == .built }.count, skipped = outcomes.filter { $0 == .skipped }.count
+        let failed = outcomes.count - built - skipped
+        print("built \(built), skipped \(skipped), failed \(failed)")
+        if failed > 0 { throw ExitCode.failure }
+    }
+
+    private func parseShard(_ text: String) throws -> (Int, Int) {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (0..<n).contains(k) else {
+            throw ValidationError("--shard must be K/N with 0 <= K < N, e.g. 0/4")
+        }
+        return (k, n)
+    }
+
+    private func rounded(_ x: Double) -> String { String((x * 100).rounded() / 100) }
+}
+
+extension CachePlan.Spacing: ExpressibleByArgument {}
+extension CacheOptions.Preset: ExpressibleByArgument {}
+
+/// Raw text on stderr (progress bars).
+func writeError(_ text: String) {
+    var text = text
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}

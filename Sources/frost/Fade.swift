@@ -1,0 +1,86 @@
+import ArgumentParser
+import FrostCache
+import FrostCodecs
+import FrostCore
+import FrostCrossfade
+import Foundation
+
+struct Fade: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "A frame of a blur cache at a fraction or scroll offset, a sweep of frames, or a blend of two images.",
+        discussion: """
+        frost fade DIR --fraction P -o OUT             (P in 0…1)
+        frost fade DIR --offset Y --start A --end B [--ease] -o OUT
+        frost fade DIR --frames K -o FOLDER             (frame-0000.png … over P = 0…1)
+        frost fade A B --fraction P -o OUT             (two images of one size)
+        """)
+
+    @Argument(help: "A cache folder, or two images.")
+    var inputs: [String]
+
+    @Option(name: .customShort("o"), help: "Output image (a folder with --frames).")
+    var output: String
+
+    @Option(help: "Fraction 0…1 (0 the source, 1 the most blurred level).")
+    var fraction: Double?
+
+    @Option(help: "Scroll offset, mapped to a fraction by --start and --end.")
+    var offset: Double?
+
+    @Option(help: "Offset where the fade starts.")
+    var start: Double?
+
+    @Option(help: "Offset where the fade ends.")
+    var end: Double?
+
+    @Flag(help: "Ease the mapped fraction in and out (smoothstep).")
+    var ease = false
+
+    @Option(help: "blend (variance-matched, default), nearest (Twitter's buckets) or alpha (Secret's fade).")
+    var mode: FadeMode = .blend
+
+    @Option(help: "Write K frames over the whole fade.")
+    var frames: Int?
+
+    @OptionGroup var encode: EncodeFlags
+    @OptionGroup var threads: ThreadsFlag
+
+    func validate() throws {
+        guard (1...2).contains(inputs.count) else { throw ValidationError("give a cache folder, or two images") }
+        let ways = [fraction != nil, offset != nil, frames != nil].filter { $0 }.count
+        guard ways == 1 else { throw ValidationError("give one of --fraction, --offset (with --start and --end) or --frames") }
+        if offset != nil, start == nil || end == nil { throw ValidationError("--offset needs --start and --end") }
+        if let fraction { guard fraction.isFinite, (0...1).contains(fraction) else { throw ValidationError("--fraction must be between 0 and 1") } }
+        if let frames { guard (2...10_000).contains(frames) else { throw ValidationError("--frames must be between 2 and 10000") } }
+        if inputs.count == 2, fraction == nil { throw ValidationError("two images blend with --fraction") }
+        if frames == nil { _ = try outputFormat(output) }
+    }
+
+    func run() throws {
+        if inputs.count == 2 {
+            let a = try attempt(inputs[0]) { try Image(contentsOfFile: inputs[0]) }
+            let b = try attempt(inputs[1]) { try Image(contentsOfFile: inputs[1]) }
+            guard a.width == b.width, a.height == b.height else {
+                report(inputs[1], CodecError(.corrupt, "is \(b.width)x\(b.height), \(inputs[0]) is \(a.width)x\(a.height): blending needs one size"))
+                throw ExitCode.failure
+            }
+            return try attempt(output) { try a.blended(with: b, fraction: fraction!, threads: threads.threads).write(toFile: output, options: encode.options) }
+        }
+        let folder = inputs[0]
+        let cache = CrossfadeCache(try attempt(folder) { try CacheStore.load(folder) })
+        if let frames {
+            try attempt(output) { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) }
+            for k in 0..<frames {
+                let path = output + "/" + String(format: "frame-%04d.png", k)
+                let frame = cache.frame(at: Double(k) / Double(frames - 1), mode: mode, threads: threads.threads)
+                try attempt(path) { try frame.write(toFile: path, options: encode.options) }
+            }
+            print("\(output): \(frames) frames")
+            return
+        }
+        let p = fraction ?? ScrollMapping.fraction(offset: offset!, start: start!, end: end!, ease: ease)
+        try attempt(output) { try cache.frame(at: p, mode: mode, threads: threads.threads).write(toFile: output, options: encode.options) }
+    }
+}
+
+extension FadeMode: ExpressibleByArgument {}

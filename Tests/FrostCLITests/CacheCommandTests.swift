@@ -1,0 +1,103 @@
+import FrostCodecs
+import FrostCore
+import FrostTestSupport
+import Foundation
+import Testing
+
+/// `frost cache`, `fade` and `sheet` as a user runs them.
+@Suite struct CacheCommandTests {
+    static let photo = Corpus.path("pillow/jpeg/hopper.jpg")
+
+    @Test func cacheFadeAndSheet() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let cache = folder.file("c")
+        let built = try FrostRun.run(["cache", Self.photo, "-o", cache, "--levels", "5", "--max-sigma", "12"])
+        #expect(built.status == 0, "\(built.stderr)")
+        #expect(built.stdout.contains("6 levels of 128x128"))
+        let fade = try FrostRun.run(["fade", cache, "--fraction", "0.37", "-o", folder.file("f.png")])
+        #expect(fade.status == 0, "\(fade.stderr)")
+        #expect(try Image(contentsOfFile: folder.file("f.png")).width == 128)
+        for mode in ["nearest", "alpha"] {
+            let run = try FrostRun.run(["fade", cache, "--offset", "30", "--start", "0", "--end", "100", "--ease", "--mode", mode, "-o", folder.file("\(mode).jpg")])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let frames = try FrostRun.run(["fade", cache, "--frames", "5", "-o", folder.file("sweep")])
+        #expect(frames.status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("sweep")).sorted() == (0..<5).map { String(format: "frame-%04d.png", $0) })
+        let sheet = try FrostRun.run(["sheet", cache, "-o", folder.file("sheet.png"), "--columns", "3", "--cell-width", "64"])
+        #expect(sheet.status == 0, "\(sheet.stderr)")
+        let info = try ImageInfo(contentsOfFile: folder.file("sheet.png"))
+        #expect(info.width == 3 * 64 + 4 * 8 && info.height == 2 * 64 + 3 * 8)
+    }
+
+    @Test func presetsAndTwoImageFade() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for preset in ["twitter", "secret"] {
+            let run = try FrostRun.run(["cache", Self.photo, "-o", folder.file(preset), "--preset", preset, "--format", "jpg", "--quality", "85"])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let twitter = try String(contentsOfFile: folder.file("twitter/manifest.json"), encoding: .utf8)
+        #expect(twitter.contains("\"imageEffects\"") && twitter.contains("level-10.jpg"))
+        let blend = try FrostRun.run(["fade", Self.photo, Corpus.path("pillow/jpeg/hopper_gray.jpg"), "--fraction", "0.5", "-o", folder.file("mix.png")])
+        #expect(blend.status == 0, "\(blend.stderr)")
+        let mismatch = try FrostRun.run(["fade", Self.photo, Corpus.path("photos/coffee.png"), "--fraction", "0.5", "-o", folder.file("no.png")])
+        #expect(mismatch.status == 1 && mismatch.stderr.contains("blending needs one size"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("no.png")))
+    }
+
+    @Test func usageAndCacheErrors() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let both = try FrostRun.run(["cache", Self.photo, "-o", folder.file("x"), "--max-sigma", "3", "--max-radius", "3"])
+        #expect(both.status != 0 && both.status != 1 && both.stderr.contains("--max-radius"))
+        let notACache = try FrostRun.run(["fade", folder.path, "--fraction", "0.5", "-o", folder.file("o.png")])
+        #expect(notACache.status == 1)
+        #expect(notACache.stderr == "frost: \(folder.path): not a cache (no manifest.json)\n")
+        let badShard = try FrostRun.run(["cache", "--batch", folder.path, "-o", folder.file("out"), "--shard", "4/4"])
+        #expect(badShard.status != 0 && badShard.stderr.contains("--shard"))
+    }
+
+    @Test func batchReportsFailuresAndSummarises() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        defer { input.remove(); output.remove() }
+        try FileManager.default.copyItem(atPath: Self.photo, toPath: input.file("good.jpg"))
+        try Data("junk".utf8).write(to: URL(fileURLWithPath: input.file("bad.png")))
+        let run = try FrostRun.run(["cache", "--batch", input.path, "-o", output.path, "--levels", "2", "--jobs", "2"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("frost: \(input.file("bad.png")): not a PNG or JPEG file"))
+        #expect(run.stdout.contains("built 1, skipped 0, failed 1"))
+        let again = try FrostRun.run(["cache", "--batch", input.path, "-o", output.path, "--levels", "2"])
+        #expect(again.stdout.contains("built 0, skipped 1, failed 1"))
+        // Two shards cover the catalog once.
+        let shard0 = try FrostRun.run(["cache", "--batch", input.path, "-o", output.path, "--levels", "2", "--shard", "0/2", "--force"])
+        let shard1 = try FrostRun.run(["cache", "--batch", input.path, "-o", output.path, "--levels", "2", "--shard", "1/2", "--force"])
+        let lines = (shard0.stdout + shard1.stdout).split(separator: "\n").filter { $0.hasPrefix("[") }
+        #expect(lines.count == 2)
+    }
+
+    /// kill -9 at several moments of a batch, then a rerun: every cache ends complete and valid.
+    @Test(arguments: [0.05, 0.2, 0.5])
+    func killedBatchResumes(after seconds: Double) throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        defer { input.remove(); output.remove() }
+        for i in 0..<6 { try FileManager.default.copyItem(atPath: Corpus.path("pillow/jpeg/hopper.jpg"), toPath: input.file("p\(i).png")) }
+        let args = ["cache", "--batch", input.path, "-o", output.path, "--levels", "4", "--max-sigma", "16"]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: FrostRun.binary)
+        process.arguments = args
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: seconds)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let rerun = try FrostRun.run(args)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        for i in 0..<6 {
+            let verify = try FrostRun.run(["fade", output.file("p\(i).png.frost"), "--fraction", "1", "-o", output.file("check\(i).png")])
+            #expect(verify.status == 0, "cache \(i): \(verify.stderr)")
+        }
+    }
+}

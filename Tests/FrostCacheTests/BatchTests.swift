@@ -1,0 +1,81 @@
+@testable import FrostCache
+import FrostCodecs
+import FrostCore
+import FrostTestSupport
+import Foundation
+import Testing
+
+@Suite struct BatchTests {
+    /// A folder with three good images (one nested) and two bad ones.
+    static func catalog() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("nested"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Corpus.path("pillow/jpeg/hopper.jpg"), toPath: folder.file("a.jpg"))
+        try FileManager.default.copyItem(atPath: Corpus.path("pngsuite/basn6a08.png"), toPath: folder.file("nested/b.png"))
+        try FileManager.default.copyItem(atPath: Corpus.path("photos/coffee.png"), toPath: folder.file("c.PNG"))
+        try FileManager.default.copyItem(atPath: Corpus.path("pngsuite/xcsn0g01.png"), toPath: folder.file("broken.png"))
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: folder.file("text.jpg")))
+        return folder
+    }
+
+    static let options = CacheOptions(levels: 3, maxSigma: 10)
+
+    @Test func badInputsFailAloneAndTheRestIsBuilt() throws {
+        let input = try Self.catalog(), output = try TemporaryFolder()
+        defer { input.remove(); output.remove() }
+        var build = BatchBuild(inputs: try BatchBuild.inputs(from: input.path), output: output.path, options: Self.options)
+        build.jobs = 2
+        let outcomes = build.run { _, _, _ in }
+        let byName = Dictionary(uniqueKeysWithValues: zip(build.inputs.map(\.relative), outcomes))
+        #expect(byName["a.jpg"] == .built && byName["nested/b.png"] == .built && byName["c.PNG"] == .built)
+        guard case .failed = byName["broken.png"], case .failed = byName["text.jpg"] else {
+            Issue.record("bad inputs must fail: \(byName)")
+            return
+        }
+        #expect(FileManager.default.fileExists(atPath: output.file("nested/b.png.frost/manifest.json")))
+        #expect(!FileManager.default.fileExists(atPath: output.file("broken.png.frost/manifest.json")))
+    }
+
+    /// An interrupted run (a cache half written, another with a stale manifest) resumes: complete
+    /// caches are skipped, the rest rebuilt, and every cache ends complete and valid.
+    @Test func resumeAfterAnInterruptedRun() throws {
+        let input = try Self.catalog(), output = try TemporaryFolder()
+        defer { input.remove(); output.remove() }
+        try FileManager.default.removeItem(atPath: input.file("broken.png"))
+        try FileManager.default.removeItem(atPath: input.file("text.jpg"))
+        let build = BatchBuild(inputs: try BatchBuild.inputs(from: input.path), output: output.path, options: Self.options)
+        #expect(build.run { _, _, _ in } == [.built, .built, .built])
+        // Interrupt: cache a.jpg loses its manifest mid-rebuild, c.PNG gets a corrupted level and
+        // a leftover temporary file.
+        try FileManager.default.removeItem(atPath: output.file("a.jpg.frost/manifest.json"))
+        try FileIO.writeAtomically([1, 2, 3], to: output.file("c.PNG.frost/level-02.png"))
+        try Data([0]).write(to: URL(fileURLWithPath: output.file("c.PNG.frost/.level-03.png.frost-AbCdEf")))
+        let outcomes = build.run { _, _, _ in }
+        let byName = Dictionary(uniqueKeysWithValues: zip(build.inputs.map(\.relative), outcomes))
+        #expect(byName == ["a.jpg": .built, "c.PNG": .built, "nested/b.png": .skipped])
+        for input in build.inputs { #expect(throws: Never.self) { _ = try CacheStore.load(build.folder(for: input)) } }
+        #expect(!FileManager.default.fileExists(atPath: output.file("c.PNG.frost/.level-03.png.frost-AbCdEf")))
+        #expect(build.run { _, _, _ in } == [.skipped, .skipped, .skipped])
+    }
+
+    @Test func shardsAreDisjointAndComplete() {
+        let inputs = (0..<500).map { BatchBuild.Input(relative: "photos/\($0 % 7)/img-\($0).jpg", path: "/x/\($0)") }
+        for n in [1, 2, 3, 8] {
+            let shards = (0..<n).map { BatchBuild.shard(inputs, index: $0, of: n) }
+            #expect(shards.map(\.count).reduce(0, +) == inputs.count)
+            #expect(Set(shards.flatMap { $0.map(\.relative) }).count == inputs.count)
+            if n > 1 { #expect(shards.allSatisfy { !$0.isEmpty }) }
+        }
+        // Deterministic: the FNV-1a hash is fixed, not Swift's per-process seeded hash.
+        #expect(BatchBuild.fnv1a("a") == 0xaf63dc4c8601ec8c)
+    }
+
+    @Test func listFilesNameInputsRelativeToTheList() throws {
+        let input = try Self.catalog()
+        defer { input.remove() }
+        try "# catalog\na.jpg\n\nnested/b.png\n".write(toFile: input.file("list.txt"), atomically: true, encoding: .utf8)
+        let inputs = try BatchBuild.inputs(from: input.file("list.txt"))
+        #expect(inputs.map(\.relative) == ["a.jpg", "nested/b.png"])
+        #expect(inputs[1].path == input.file("nested/b.png"))
+    }
+}
