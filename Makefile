@@ -60,7 +60,7 @@ run: build
 
 # Regression benchmarks (package-benchmark, its own package under Benchmarks/).
 bench: deps
-	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark $(BENCH_ARGS)
+	cd Benchmarks && $(SWIFT) package $(CPU_FLAGS) --allow-writing-to-package-directory benchmark $(BENCH_ARGS)
 
 # Peer engines for `make compare`: OpenCV, Pillow, pyvips (with Debian's libvips), ImageMagick, and
 # Pillow-SIMD built from source with AVX2 in its own venv.

@@ -11,7 +11,10 @@ import argparse, json, os, statistics, subprocess, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-CASES = ["copy", "gauss-s2", "gauss-s4", "gauss-s20", "gauss-s200", "box-r40", "adjust"]
+CASES = ["copy", "gauss-s2", "gauss-s4", "gauss-s20", "gauss-s40", "gauss-s200", "box-r40", "adjust", "cache-10"]
+# The default cache plan's levels (frost cache: 10 levels, ratio 1.5 up to sigma 40). Peers render them
+# as ten independent blurs; Frost's cache-10 renders the same ten levels from each other.
+CACHE_SIGMAS = [40 / 1.5 ** (9 - i) for i in range(10)]
 
 
 SLOW_MS = 5000
@@ -58,8 +61,9 @@ def opencv_cases(path, threads, runs):
         "box-r40": lambda: cv2.blur(a, (81, 81), borderType=rep),
         "adjust": lambda: cv2.add(a, (25, 25, 25, 0)),
     }
-    for s in (2, 4, 20, 200):
+    for s in (2, 4, 20, 40, 200):
         ops[f"gauss-s{s}"] = (lambda s=s: cv2.GaussianBlur(a, (0, 0), sigmaX=s, borderType=rep))
+    ops["cache-10"] = lambda: [cv2.GaussianBlur(a, (0, 0), sigmaX=s, borderType=rep) for s in CACHE_SIGMAS]
     return {name: median_ms(fn, runs) for name, fn in ops.items()}, f"OpenCV {cv2.__version__}"
 
 
@@ -73,8 +77,9 @@ def pillow_cases(path, runs, label):
         "box-r40": lambda: im.filter(ImageFilter.BoxBlur(40)),
         "adjust": lambda: ImageEnhance.Brightness(im).enhance(1.1),
     }
-    for s in (2, 4, 20, 200):
+    for s in (2, 4, 20, 40, 200):
         ops[f"gauss-s{s}"] = (lambda s=s: im.filter(ImageFilter.GaussianBlur(s)))
+    ops["cache-10"] = lambda: [im.filter(ImageFilter.GaussianBlur(s)) for s in CACHE_SIGMAS]
     return {name: median_ms(fn, runs) for name, fn in ops.items()}, f"{label} {PIL.__version__}"
 
 
@@ -86,8 +91,9 @@ def vips_cases(path, threads, runs):
     def run(op):
         return lambda: op(im).copy_memory()
     ops = {"copy": run(lambda i: i.copy()), "adjust": run(lambda i: (i * 1.0 + 25).cast("uchar"))}
-    for s in (2, 4, 20, 200):
+    for s in (2, 4, 20, 40, 200):
         ops[f"gauss-s{s}"] = run(lambda i, s=s: i.gaussblur(s))
+    ops["cache-10"] = lambda: [i.gaussblur(s).copy_memory() for i in [im] for s in CACHE_SIGMAS]
     return {name: median_ms(fn, runs) for name, fn in ops.items()}, f"libvips {pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)}"
 
 
@@ -196,7 +202,8 @@ def main():
     print("versions: " + "; ".join(f"{k}: {v}" for k, v in versions.items()))
     print("peer cases: gauss = cv2.GaussianBlur(sigma, BORDER_REPLICATE) / ImageFilter.GaussianBlur(sigma) / vips gaussblur(sigma)"
           " / convert -gaussian-blur 0xS (s2) or -blur 0xS (s20); box = cv2.blur 81x81 / ImageFilter.BoxBlur(40);"
-          " adjust = cv2.add / ImageEnhance.Brightness / vips linear; copy = numpy copy / Image.copy / vips copy")
+          " adjust = cv2.add / ImageEnhance.Brightness / vips linear; copy = numpy copy / Image.copy / vips copy;"
+          " cache-10 = ten independent gaussian blurs at the default plan's sigmas (1.04 ... 40)")
 
 
 if __name__ == "__main__":

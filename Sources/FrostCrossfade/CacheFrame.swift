@@ -61,17 +61,22 @@ public struct CrossfadeCache: Sendable {
 
     /// Level i at full size (compact levels are enlarged bilinearly on the fly).
     public func level(_ i: Int, threads: Int? = nil) -> Image {
-        let factor = plan.levels[i].factor
-        return levels[i].enlarged(by: factor, margin: factor > 1 ? CachePlan.storageMargin : 0, toWidth: width, height: height, threads: threads)
+        levels[i].enlarged(by: plan.levels[i].factor, margin: margin(i), toWidth: width, height: height, threads: threads)
     }
 
-    /// The frame for fraction p.
+    /// The frame for fraction p: one level, or two enlarged and blended in a single pass
+    /// (t = 0 and t = 1 return the levels themselves, bit for bit).
     public func frame(at p: Double, mode: FadeMode = .blend, threads: Int? = nil) -> Image {
         let s = plan.selection(at: p, mode: mode)
         if s.lower == s.upper || s.t == 0 { return level(s.lower, threads: threads) }
         if s.t == 1 { return level(s.upper, threads: threads) }
-        return level(s.lower, threads: threads).blended(with: level(s.upper, threads: threads), fraction: s.t, threads: threads)
+        let (a, b) = (s.lower, s.upper)
+        return Image.enlargedBlend(levels[a], factor: plan.levels[a].factor, margin: margin(a),
+                                   levels[b], factor: plan.levels[b].factor, margin: margin(b),
+                                   fraction: s.t, width: width, height: height, threads: threads)
     }
+
+    private func margin(_ i: Int) -> Int { plan.levels[i].factor > 1 ? CachePlan.storageMargin : 0 }
 }
 
 extension CrossfadeCache {

@@ -27,7 +27,9 @@ extension Image {
             if hasSaturationChange {
                 effect = effect.saturationMatrixApplied(ImageEffectsMath.saturationMatrix(saturationDeltaFactor), threads: threads)
             }
-            output = effect.drawn(over: original, mask: maskImage)
+            // Source-over of an opaque effect is the effect itself: skip the pass when nothing
+            // (no mask, no transparency) can let the original show through.
+            output = maskImage == nil && !effect.hasAlpha ? effect : effect.drawn(over: original, mask: maskImage)
         }
         if let tintColor {
             output = output.filled(with: tintColor, threads: threads)

@@ -73,3 +73,45 @@ extension Image {
                   isGray: like.isGray, iccProfile: like.iccProfile)
     }
 }
+
+extension Image {
+    /// (1 − t)·A + t·B where A and B are reduced images (see `reduced(by:margin:)`) enlarged
+    /// bilinearly to `width` × `height`: one pass, each output row made from the two enlarged rows
+    /// and blended in Float before the single rounding. How a crossfade frame is drawn.
+    public static func enlargedBlend(_ a: Image, factor fa: Int, margin ma: Int, _ b: Image, factor fb: Int, margin mb: Int,
+                                     fraction t: Double, width w: Int, height h: Int, threads: Int? = nil) -> Image {
+        let a = a.premultiplied(), b = b.premultiplied()
+        let threads = RowBands.threads(threads)
+        let weight = Float(t)
+        let pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { out, count in
+            a.withPlane { pa in
+                b.withPlane { pb in
+                    let rowsA = EnlargedRows(pa, factor: fa, margin: ma, width: w), rowsB = EnlargedRows(pb, factor: fb, margin: mb, width: w)
+                    let dst = Plane(base: out.baseAddress!, width: w, height: h)
+                    RowBands.run(h, threads: threads) { band in
+                        let scratchA = rowsA.makeScratch(), scratchB = rowsB.makeScratch()
+                        defer { scratchA.deallocate(); scratchB.deallocate() }
+                        for y in band {
+                            let ra = rowsA.row(y, scratchA), rb = rowsB.row(y, scratchB)
+                            let o = dst.row(y)
+                            var x = 0
+                            while x + 4 <= w {
+                                let p = Float.loadQuad(ra + 4 * x)
+                                UInt8.storeQuad(p + (Float.loadQuad(rb + 4 * x) - p) * weight, o + 4 * x)
+                                x += 4
+                            }
+                            while x < w {
+                                let p = Float.loadPixel(ra + 4 * x)
+                                UInt8.storePixel(p + (Float.loadPixel(rb + 4 * x) - p) * weight, o + 4 * x)
+                                x += 1
+                            }
+                        }
+                    }
+                }
+            }
+            count = w * h * 4
+        }
+        return Image(width: w, height: h, pixels: pixels, isPremultiplied: true, hasAlpha: a.hasAlpha || b.hasAlpha,
+                     isGray: a.isGray && b.isGray, iccProfile: a.iccProfile)
+    }
+}

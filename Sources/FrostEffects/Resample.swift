@@ -46,24 +46,19 @@ enum Resample {
     /// samples the reduced grid at u = (x + ½)/f − ½ + m, pixel centers aligned; beyond the
     /// outermost centers the edge pixel repeats.
     static func bilinearEnlarge<S: PlaneSample>(_ src: Plane<S>, factor f: Int, margin m: Int, into dst: Plane<UInt8>, threads: Int) {
-        // Per output column: left reduced index and weight, computed once.
-        let columns = (0..<dst.width).map { x in position(x, factor: f, margin: m, limit: src.width) }
-        RowBands.run(dst.height, threads: threads) { rows in
-            let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: src.width)
-            defer { line.deallocate() }
-            for y in rows {
-                let (j, t) = position(y, factor: f, margin: m, limit: src.height)
-                let a = src.row(j), b = src.row(min(j + 1, src.height - 1))
-                for i in 0..<src.width {
-                    let p = S.loadPixel(a + 4 * i), q = S.loadPixel(b + 4 * i)
-                    line[i] = p + (q - p) * t
-                }
+        let rows = EnlargedRows(src, factor: f, margin: m, width: dst.width)
+        RowBands.run(dst.height, threads: threads) { band in
+            let scratch = rows.makeScratch()
+            defer { scratch.deallocate() }
+            for y in band {
+                let line = rows.row(y, scratch)
                 let out = dst.row(y)
-                let last = src.width - 1
-                for (x, (i, s)) in columns.enumerated() {
-                    let p = line[i]
-                    UInt8.storePixel(p + (line[min(i + 1, last)] - p) * s, out + 4 * x)
+                var x = 0
+                while x + 4 <= dst.width {
+                    UInt8.storeQuad(Float.loadQuad(line + 4 * x), out + 4 * x)
+                    x += 4
                 }
+                while x < dst.width { UInt8.storePixel(Float.loadPixel(line + 4 * x), out + 4 * x); x += 1 }
             }
         }
     }
@@ -75,5 +70,84 @@ enum Resample {
         if u >= Double(limit - 1) { return (limit - 1, 0) }
         let i = Int(u.rounded(.down))
         return (i, Float(u - Double(i)))
+    }
+}
+
+/// Rows of a reduced plane enlarged bilinearly by f (see `Resample.bilinearEnlarge`), one at a
+/// time as Float RGBA: the vertical lerp runs at the reduced width, the horizontal one as runs of
+/// f outputs between two reduced centers with the fixed weights (k + ½)/f, one FMA per pixel.
+struct EnlargedRows<S: PlaneSample> {
+    let src: Plane<S>
+    let factor: Int
+    let margin: Int
+    let width: Int
+
+    init(_ src: Plane<S>, factor f: Int, margin m: Int, width: Int) {
+        precondition(f == 1 || f % 2 == 0, "factor must be 1 or even")
+        self.src = src
+        self.factor = f
+        self.margin = m
+        self.width = width
+    }
+
+    /// Scratch for one band: the vertical lerp line and the output row.
+    func makeScratch() -> UnsafeMutablePointer<Float> {
+        .allocate(capacity: 4 * (src.width + width + 8))
+    }
+
+    /// Output row y as Float RGBA (valid until the next call with the same scratch).
+    func row(_ y: Int, _ scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> {
+        let line = scratch, out = scratch + 4 * (src.width + 4)
+        let (j, t) = Resample.position(y, factor: factor, margin: margin, limit: src.height)
+        let a = src.row(j), b = src.row(min(j + 1, src.height - 1))
+        var i = 0
+        while i + 4 <= src.width {
+            let p = S.loadQuad(a + 4 * i)
+            Float.storeQuad(p + (S.loadQuad(b + 4 * i) - p) * t, line + 4 * i)
+            i += 4
+        }
+        while i < src.width {
+            let p = S.loadPixel(a + 4 * i)
+            Float.storePixel(p + (S.loadPixel(b + 4 * i) - p) * t, line + 4 * i)
+            i += 1
+        }
+        guard factor > 1 else {
+            (out).update(from: line + 4 * margin, count: 4 * width)
+            return out
+        }
+        // Interval i (between reduced centers i and i+1) covers outputs x = f·(i − m) + f/2 + k,
+        // k = 0…f−1, at weight (k + ½)/f. Output 0 lies in interval m − 1 at k = f/2; without a
+        // margin that interval does not exist and the edge pixel repeats instead.
+        let f = factor
+        var x = 0, interval = margin - 1, k = f / 2
+        if interval < 0 {
+            let first = Float.loadPixel(line)
+            while x < min(f / 2, width) { Float.storePixel(first, out + 4 * x); x += 1 }
+            (interval, k) = (0, 0)
+        }
+        let step = 1 / Float(f)
+        while x < width && interval + 1 < src.width {
+            let p = Float.loadPixel(line + 4 * interval)
+            let d = Float.loadPixel(line + 4 * (interval + 1)) - p
+            // Two outputs per step: (p, p) + (d, d)·(t_k, t_k+1).
+            let p2 = SIMD8(lowHalf: p, highHalf: p), d2 = SIMD8(lowHalf: d, highHalf: d)
+            while k + 2 <= f && x + 2 <= width {
+                let t0 = (Float(k) + 0.5) * step, t1 = t0 + step
+                let weights = SIMD8<Float>(t0, t0, t0, t0, t1, t1, t1, t1)
+                UnsafeMutableRawPointer(out + 4 * x).storeBytes(of: p2 + d2 * weights, as: SIMD8<Float>.self)
+                k += 2
+                x += 2
+            }
+            while k < f && x < width {
+                Float.storePixel(p + d * ((Float(k) + 0.5) * step), out + 4 * x)
+                k += 1
+                x += 1
+            }
+            interval += 1
+            k = 0
+        }
+        let last = Float.loadPixel(line + 4 * (src.width - 1))
+        while x < width { Float.storePixel(last, out + 4 * x); x += 1 }
+        return out
     }
 }

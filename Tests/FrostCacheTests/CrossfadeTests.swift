@@ -79,7 +79,9 @@ import Testing
         let cache = CrossfadeCache(plan: plan, levels: CacheRenderer(plan: plan, threads: 1).render(photo), width: 40, height: 30)
         #expect(cache.frame(at: 0, mode: .alpha, threads: 1) == cache.level(0, threads: 1))
         #expect(cache.frame(at: 1, mode: .alpha, threads: 1).pixels == cache.level(1, threads: 1).pixels)
-        #expect(cache.frame(at: 0.4, mode: .alpha, threads: 1) == cache.level(0, threads: 1).blended(with: cache.level(1, threads: 1), fraction: 0.4, threads: 1))
+        // Frames blend in Float in one pass; the 1/256-step integer blend agrees within a level.
+        let expected = cache.level(0, threads: 1).blended(with: cache.level(1, threads: 1), fraction: 0.4, threads: 1)
+        #expect(PixelDifference(cache.frame(at: 0.4, mode: .alpha, threads: 1), expected).max <= 1)
     }
 
     @Test func scrollMappings() {
