@@ -4,8 +4,9 @@ extension Image {
     /// A gaussian blur of standard deviation `sigma` pixels (CIGaussianBlur's inputRadius is σ),
     /// edges extended, in premultiplied space; the result is premultiplied.
     ///
-    /// Accuracy against an exact float64 gaussian: at most 2 levels, mean under 0.25, for σ from
-    /// 0.3 to 250; σ < 0.3 returns a copy. The cost per pixel does not grow with σ (GaussianPlan).
+    /// Measured against an exact float64 gaussian (rounded to 8 bits) on photo crops for σ from 0.3
+    /// to 250: at most 1 level off, mean 0.08 (GaussianAccuracyTests). σ < 0.3 returns a copy. The
+    /// kernel never exceeds 49 taps, so the cost per pixel is bounded whatever σ (GaussianPlan).
     public func gaussianBlurred(sigma: Double, threads: Int? = nil) -> Image {
         precondition(sigma.isFinite && sigma >= 0, "sigma must be a finite number ≥ 0")
         var source = premultiplied()
@@ -13,10 +14,8 @@ extension Image {
         guard plan.method != .copy, width > 0, height > 0 else { return source }
         let threads = RowBands.threads(threads)
         let output = [UInt8](unsafeUninitializedCapacity: pixels.count) { out, count in
-            source.pixels.withUnsafeBufferPointer { input in
-                let src = Plane(base: UnsafeMutablePointer(mutating: input.baseAddress!), width: width, height: height)
-                let dst = Plane(base: out.baseAddress!, width: width, height: height)
-                GaussianBlur(plan: plan, threads: threads).run(src, dst)
+            source.withPlane { src in
+                GaussianBlur(plan: plan, threads: threads).run(src, Plane(base: out.baseAddress!, width: width, height: height))
             }
             count = pixels.count
         }

@@ -26,9 +26,8 @@ extension Image {
                 }
             }
         }
-        var result = source
-        result = Image(width: w, height: h, pixels: out, isPremultiplied: true, hasAlpha: hasAlpha,
-                       isGray: isGray, iccProfile: iccProfile)
+        let result = Image(width: w, height: h, pixels: out, isPremultiplied: true, hasAlpha: hasAlpha,
+                           isGray: isGray, iccProfile: iccProfile)
         return isPremultiplied ? result : result.unpremultiplied()
     }
 
