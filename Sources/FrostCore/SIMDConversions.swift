@@ -19,6 +19,11 @@ public enum LaneConversion {
     }
 
     @inlinable @inline(__always)
+    public static func floats(_ v: SIMD8<UInt8>) -> SIMD8<Float> {
+        unsafeBitCast(SIMD8<UInt32>(truncatingIfNeeded: v) | magicBits, to: SIMD8<Float>.self) - magic
+    }
+
+    @inlinable @inline(__always)
     public static func floats(_ v: SIMD16<UInt8>) -> SIMD16<Float> {
         unsafeBitCast(SIMD16<UInt32>(truncatingIfNeeded: v) | magicBits, to: SIMD16<Float>.self) - magic
     }
@@ -36,6 +41,12 @@ public enum LaneConversion {
     }
 
     @inlinable @inline(__always)
+    public static func bytes(_ v: SIMD8<Float>) -> SIMD8<UInt8> {
+        let c = clamp(v, upper: SIMD8(repeating: 255)) + magic
+        return SIMD8<UInt8>(truncatingIfNeeded: unsafeBitCast(c, to: SIMD8<UInt32>.self))
+    }
+
+    @inlinable @inline(__always)
     public static func bytes(_ v: SIMD16<Float>) -> SIMD16<UInt8> {
         let c = clamp(v, upper: SIMD16(repeating: 255)) + magic
         return SIMD16<UInt8>(truncatingIfNeeded: unsafeBitCast(c, to: SIMD16<UInt32>.self))
@@ -50,6 +61,13 @@ public enum LaneConversion {
     /// Each lane limited to 0…upper (per lane).
     @inlinable @inline(__always)
     public static func clamp(_ v: SIMD4<Float>, upper: SIMD4<Float>) -> SIMD4<Float> {
+        var x = v.replacing(with: 0, where: v .< 0)
+        x.replace(with: upper, where: x .> upper)
+        return x
+    }
+
+    @inlinable @inline(__always)
+    public static func clamp(_ v: SIMD8<Float>, upper: SIMD8<Float>) -> SIMD8<Float> {
         var x = v.replacing(with: 0, where: v .< 0)
         x.replace(with: upper, where: x .> upper)
         return x

@@ -8,6 +8,7 @@ import Testing
             let v = LaneConversion.floats(SIMD16<UInt8>(repeating: UInt8(b)))
             #expect(v == SIMD16(repeating: Float(b)))
             #expect(LaneConversion.floats(SIMD4<UInt8>(repeating: UInt8(b))) == SIMD4(repeating: Float(b)))
+            #expect(LaneConversion.floats(SIMD8<UInt8>(repeating: UInt8(b))) == SIMD8(repeating: Float(b)))
         }
     }
 
@@ -18,6 +19,7 @@ import Testing
             #expect(LaneConversion.bytes(SIMD16<Float>(repeating: x)) == SIMD16(repeating: expected), "\(x)")
             #expect(LaneConversion.bytes(SIMD32<Float>(repeating: x)) == SIMD32(repeating: expected), "\(x)")
             #expect(LaneConversion.bytes(SIMD4<Float>(repeating: x)) == SIMD4(repeating: expected), "\(x)")
+            #expect(LaneConversion.bytes(SIMD8<Float>(repeating: x)) == SIMD8(repeating: expected), "\(x)")
             x += 0.0625
         }
         #expect(LaneConversion.byte(2.5) == 2 && LaneConversion.byte(3.5) == 4)   // ties to even
