@@ -89,11 +89,10 @@ public struct BatchBuild: Sendable {
     func build(_ input: Input, threads: Int) -> Outcome {
         do {
             let destination = folder(for: input)
-            if !force {
-                let sha = SHA256.hex(try FileIO.read(input.path))
-                if CacheStore.isComplete(destination, sourceSHA256: sha, options: options) { return .skipped }
-            }
-            try CacheStore.build(sourcePath: input.path, into: destination, options: options, decode: decode, threads: threads)
+            let bytes = try FileIO.read(input.path)
+            if !force && CacheStore.isComplete(destination, sourceSHA256: SHA256.hex(bytes), options: options) { return .skipped }
+            try CacheStore.build(source: bytes, named: (input.path as NSString).lastPathComponent, into: destination,
+                                 options: options, decode: decode, threads: threads)
             return .built
         } catch {
             return .failed((error as? CodecError)?.message ?? "\(error)")

@@ -15,12 +15,19 @@ public enum CacheStore {
         public var height: Int { manifest.source.height }
     }
 
-    /// Renders `source` (the file at `sourcePath`) with `options` and writes the cache into
-    /// `folder`: level files first, each atomically, then the manifest, atomically.
+    /// Renders the image file at `sourcePath` with `options` and writes the cache into `folder`:
+    /// level files first, each atomically, then the manifest, atomically.
     @discardableResult
     public static func build(sourcePath: String, into folder: String, options: CacheOptions,
                              decode: DecodeOptions = DecodeOptions(), threads: Int? = nil) throws -> CacheManifest {
-        let bytes = try FileIO.read(sourcePath)
+        try build(source: try FileIO.read(sourcePath), named: (sourcePath as NSString).lastPathComponent, into: folder,
+                  options: options, decode: decode, threads: threads)
+    }
+
+    /// The same from the source file's bytes, already read (a batch has hashed them).
+    @discardableResult
+    public static func build(source bytes: [UInt8], named name: String, into folder: String, options: CacheOptions,
+                             decode: DecodeOptions = DecodeOptions(), threads: Int? = nil) throws -> CacheManifest {
         let image = try Image(decoding: bytes, options: decode)
         if options.format == .jpeg && (image.hasAlpha || image.containsTransparency) {
             throw CodecError(.encode, "JPEG levels cannot keep this image's alpha (use --format png)")
@@ -39,7 +46,7 @@ public enum CacheStore {
         }
         let manifest = CacheManifest(
             format: CacheManifest.formatName, version: CacheManifest.currentVersion,
-            source: .init(file: (sourcePath as NSString).lastPathComponent, bytes: bytes.count, sha256: SHA256.hex(bytes),
+            source: .init(file: name, bytes: bytes.count, sha256: SHA256.hex(bytes),
                           width: image.width, height: image.height),
             parameters: options, plan: plan, levels: entries)
         let encoder = JSONEncoder()
