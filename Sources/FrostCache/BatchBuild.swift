@@ -90,9 +90,10 @@ public struct BatchBuild: Sendable {
         do {
             let destination = folder(for: input)
             let bytes = try FileIO.read(input.path)
-            if !force && CacheStore.isComplete(destination, sourceSHA256: SHA256.hex(bytes), options: options) { return .skipped }
-            try CacheStore.build(source: bytes, named: (input.path as NSString).lastPathComponent, into: destination,
-                                 options: options, decode: decode, threads: threads)
+            let sha = SHA256.hex(bytes)
+            if !force && CacheStore.isComplete(destination, sourceSHA256: sha, options: options) { return .skipped }
+            try CacheStore.build(source: bytes, named: (input.path as NSString).lastPathComponent, sha256: sha,
+                                 into: destination, options: options, decode: decode, threads: threads)
             return .built
         } catch {
             return .failed((error as? CodecError)?.message ?? "\(error)")

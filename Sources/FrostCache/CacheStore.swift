@@ -24,10 +24,11 @@ public enum CacheStore {
                   options: options, decode: decode, threads: threads)
     }
 
-    /// The same from the source file's bytes, already read (a batch has hashed them).
+    /// The same from the source file's bytes, already read, and their SHA-256 when the caller has
+    /// it (a batch hashes them for its resume check).
     @discardableResult
-    public static func build(source bytes: [UInt8], named name: String, into folder: String, options: CacheOptions,
-                             decode: DecodeOptions = DecodeOptions(), threads: Int? = nil) throws -> CacheManifest {
+    public static func build(source bytes: [UInt8], named name: String, sha256: String? = nil, into folder: String,
+                             options: CacheOptions, decode: DecodeOptions = DecodeOptions(), threads: Int? = nil) throws -> CacheManifest {
         let image = try Image(decoding: bytes, options: decode)
         if options.format == .jpeg && (image.hasAlpha || image.containsTransparency) {
             throw CodecError(.encode, "JPEG levels cannot keep this image's alpha (use --format png)")
@@ -46,7 +47,7 @@ public enum CacheStore {
         }
         let manifest = CacheManifest(
             format: CacheManifest.formatName, version: CacheManifest.currentVersion,
-            source: .init(file: name, bytes: bytes.count, sha256: SHA256.hex(bytes),
+            source: .init(file: name, bytes: bytes.count, sha256: sha256 ?? SHA256.hex(bytes),
                           width: image.width, height: image.height),
             parameters: options, plan: plan, levels: entries)
         let encoder = JSONEncoder()

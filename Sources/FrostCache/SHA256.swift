@@ -50,7 +50,11 @@ public struct SHA256: Sendable {
     }
 
     private mutating func compress(_ block: ArraySlice<UInt8>) {
-        var w = [UInt32](repeating: 0, count: 64)
+        // The message schedule lives on the stack: this runs once per 64 bytes of every level file.
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { compress(block, schedule: $0) }
+    }
+
+    private mutating func compress(_ block: ArraySlice<UInt8>, schedule w: UnsafeMutableBufferPointer<UInt32>) {
         let base = block.startIndex
         for t in 0..<16 {
             w[t] = (0..<4).reduce(0) { $0 << 8 | UInt32(block[base + 4 * t + $1]) }

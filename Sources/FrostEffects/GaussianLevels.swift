@@ -85,12 +85,8 @@ public struct GaussianLevels: Sendable {
             return Image(plane: blurred.plane, crop: m - 1, like: source, threads: threads)
         }
         // A finer storage than the render: enlarge to full size, then reduce to the stored factor.
-        let pixels = [UInt8](unsafeUninitializedCapacity: source.width * source.height * 4) { out, count in
-            Resample.bilinearEnlarge(blurred.plane, factor: f, margin: m, into: Plane(base: out.baseAddress!, width: source.width, height: source.height), threads: threads)
-            count = source.width * source.height * 4
-        }
-        let full = Image(width: source.width, height: source.height, pixels: pixels, isPremultiplied: true,
-                         hasAlpha: source.hasAlpha, isGray: source.isGray, iccProfile: source.iccProfile)
+        let full = Image(enlarging: blurred.plane, factor: f, margin: m, width: source.width, height: source.height,
+                         like: source, threads: threads)
         return stored == 1 ? full : full.reduced(by: stored, margin: 1, threads: threads)
     }
 }

@@ -21,14 +21,18 @@ extension Image {
     public func enlarged(by f: Int, margin m: Int = 0, toWidth w: Int, height h: Int, threads: Int? = nil) -> Image {
         let source = premultiplied()
         if f == 1 && m == 0 && w == width && h == height { return source }
-        let threads = RowBands.threads(threads)
+        return source.withPlane { Image(enlarging: $0, factor: f, margin: m, width: w, height: h, like: source, threads: RowBands.threads(threads)) }
+    }
+
+    /// A plane enlarged bilinearly (`Resample.bilinearEnlarge`) into a new premultiplied image
+    /// with `like`'s flags.
+    init<S: PlaneSample>(enlarging plane: Plane<S>, factor f: Int, margin m: Int, width w: Int, height h: Int, like: Image, threads: Int) {
         let pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { out, count in
-            source.withPlane { plane in
-                Resample.bilinearEnlarge(plane, factor: f, margin: m, into: Plane(base: out.baseAddress!, width: w, height: h), threads: threads)
-            }
+            Resample.bilinearEnlarge(plane, factor: f, margin: m, into: Plane(base: out.baseAddress!, width: w, height: h), threads: threads)
             count = w * h * 4
         }
-        return Image(width: w, height: h, pixels: pixels, isPremultiplied: true, hasAlpha: hasAlpha, isGray: isGray, iccProfile: iccProfile)
+        self.init(width: w, height: h, pixels: pixels, isPremultiplied: true, hasAlpha: like.hasAlpha, isGray: like.isGray,
+                  iccProfile: like.iccProfile)
     }
 
     /// The image with m pixels of edge extension on every side.
