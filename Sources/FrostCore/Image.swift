@@ -37,9 +37,10 @@ public struct Image: Sendable, Equatable {
     /// A new image filled with one RGBA color (given in the image's own alpha convention).
     public init(width: Int, height: Int, filledWith rgba: (UInt8, UInt8, UInt8, UInt8),
                 isPremultiplied: Bool = false) {
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        for i in stride(from: 0, to: pixels.count, by: 4) {
-            pixels[i] = rgba.0; pixels[i + 1] = rgba.1; pixels[i + 2] = rgba.2; pixels[i + 3] = rgba.3
+        let word = UInt32(rgba.0) | UInt32(rgba.1) << 8 | UInt32(rgba.2) << 16 | UInt32(rgba.3) << 24
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+            UnsafeMutableRawPointer(buffer.baseAddress!).initializeMemory(as: UInt32.self, repeating: word.littleEndian, count: width * height)
+            count = width * height * 4
         }
         self.init(width: width, height: height, pixels: pixels, isPremultiplied: isPremultiplied,
                   hasAlpha: rgba.3 != 255)

@@ -2,52 +2,137 @@ import FrostCore
 
 extension Image {
     /// The image resampled to `width` × `height`: bilinear with pixel centers aligned, and, where
-    /// an axis shrinks, an area average first (a box of the shrink factor) so it does not alias.
-    /// Works in premultiplied space; keeps the image's alpha convention flag.
-    public func resized(width w: Int, height h: Int) -> Image {
+    /// an axis shrinks, an area average (a triangle as wide as the shrink factor) so it does not
+    /// alias. Works in premultiplied space; keeps the image's alpha convention flag.
+    public func resized(width w: Int, height h: Int, threads: Int? = nil) -> Image {
         precondition(w > 0 && h > 0, "size must be positive")
         if w == width && h == height { return self }
+        var result = resampled(over: Rect(x: 0, y: 0, width: Double(w), height: Double(h)),
+                               region: PixelBounds(x: 0, y: 0, width: w, height: h), threads: threads)
+        result.isGray = isGray
+        result.iccProfile = iccProfile
+        return isPremultiplied ? result : result.unpremultiplied()
+    }
+
+    /// The image stretched over `rect` (fractional destination pixel coordinates) and sampled at
+    /// the destination pixels of `region`, with the same filter as `resized`. Pixels of `region`
+    /// outside `rect` repeat the image's edge (callers clip with a coverage). Premultiplied result.
+    public func resampled(over rect: Rect, region: PixelBounds, threads: Int? = nil) -> Image {
+        precondition(width > 0 && height > 0 && rect.width > 0 && rect.height > 0 && !region.isEmpty,
+                     "resampling needs a non-empty image, rectangle and region")
+        // Shrinking by f ≥ 2 on both axes: an f×f box average first (the reducing step Pillow calls
+        // reducing_gap), so the triangle taps stay short. The box grid covers f·⌈n/f⌉ source pixels.
+        let f = Int(min(Double(width) / rect.width, Double(height) / rect.height))
+        if f >= 2 {
+            let small = reduced(by: f, threads: threads)
+            let covered = Rect(x: rect.x, y: rect.y, width: rect.width * Double(small.width * f) / Double(width),
+                               height: rect.height * Double(small.height * f) / Double(height))
+            return small.resampled(over: covered, region: region, threads: threads)
+        }
         let source = premultiplied()
-        let xs = Self.taps(from: width, to: w), ys = Self.taps(from: height, to: h)
-        var out = [UInt8](repeating: 0, count: w * h * 4)
+        let xs = ResampleAxis(sourceCount: width, origin: rect.x, length: rect.width, outputStart: region.x, outputCount: region.width)
+        let ys = ResampleAxis(sourceCount: height, origin: rect.y, length: rect.height, outputStart: region.y, outputCount: region.height)
+        let rows = ys.sourceRange
+        let threads = RowBands.threads(threads)
+        // Horizontal pass over the source rows the vertical taps read, into Float; then vertical.
+        let across = FloatPlane(width: region.width, height: rows.count)
+        var out = [UInt8](repeating: 0, count: region.width * region.height * 4)
         source.pixels.withUnsafeBufferPointer { src in
+            RowBands.run(rows.count, threads: threads) { band in
+                for r in band {
+                    xs.apply(src.baseAddress! + (rows.lowerBound + r) * width * 4, into: across.plane.row(r), count: region.width)
+                }
+            }
             out.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<h {
-                    for x in 0..<w {
-                        var acc = SIMD4<Float>(repeating: 0)
-                        for (sy, wy) in ys[y] {
-                            for (sx, wx) in xs[x] {
-                                let i = (sy * width + sx) * 4
-                                acc += SIMD4<Float>(Float(src[i]), Float(src[i + 1]), Float(src[i + 2]), Float(src[i + 3])) * (wx * wy)
-                            }
-                        }
-                        UInt8.storePixel(acc, dst.baseAddress! + (y * w + x) * 4)
+                let plane = Plane(base: dst.baseAddress!, width: region.width, height: region.height)
+                RowBands.run(region.height, threads: threads) { band in
+                    for y in band {
+                        ys.applyVertically(across.plane, output: y, firstRow: rows.lowerBound, into: plane.row(y))
                     }
                 }
             }
         }
-        let result = Image(width: w, height: h, pixels: out, isPremultiplied: true, hasAlpha: hasAlpha,
-                           isGray: isGray, iccProfile: iccProfile)
-        return isPremultiplied ? result : result.unpremultiplied()
+        return Image(width: region.width, height: region.height, pixels: out, isPremultiplied: true, hasAlpha: hasAlpha)
+    }
+}
+
+/// The taps of one resampling axis: for each output index a run of `span` source indices from
+/// `first`, with weights summing to 1 (a triangle of half-width max(1, shrink factor), clamped
+/// at the edges by folding outside weights onto the edge sample).
+struct ResampleAxis {
+    let first: [Int]
+    let span: Int
+    let weights: [Float]
+
+    init(sourceCount n: Int, origin: Double, length: Double, outputStart: Int, outputCount m: Int) {
+        let scale = Double(n) / length
+        let support = max(1, scale)
+        var runs: [(Int, [Double])] = []
+        for o in 0..<m {
+            let center = (Double(outputStart + o) + 0.5 - origin) * scale - 0.5
+            let lo = Int((center - support).rounded(.up)), hi = Int((center + support).rounded(.down))
+            var taps: [Int: Double] = [:]
+            for s in lo...max(lo, hi) {
+                let weight = max(0, 1 - abs(Double(s) - center) / support)
+                if weight > 0 { taps[min(max(s, 0), n - 1), default: 0] += weight }
+            }
+            if taps.isEmpty { taps[min(max(Int(center.rounded()), 0), n - 1)] = 1 }
+            let start = taps.keys.min()!, end = taps.keys.max()!
+            let total = taps.values.reduce(0, +)
+            runs.append((start, (start...end).map { (taps[$0] ?? 0) / total }))
+        }
+        span = runs.map(\.1.count).max() ?? 1
+        // Every run lies inside 0..<n and is at most span ≤ n long, so this keeps it inside too.
+        let span = self.span
+        let firsts = runs.map { min($0.0, n - span) }
+        var w = [Float](repeating: 0, count: m * span)
+        for (o, run) in runs.enumerated() {
+            // Runs shorter than `span` are placed inside [first, first + span) at their offset.
+            let shift = run.0 - firsts[o]
+            for (k, weight) in run.1.enumerated() { w[o * span + shift + k] = Float(weight) }
+        }
+        first = firsts
+        weights = w
     }
 
-    /// For each output coordinate, the source samples and weights along one axis: a triangle
-    /// (bilinear) stretched by the shrink factor when shrinking (area averaging), clamped at edges.
-    static func taps(from n: Int, to m: Int) -> [[(Int, Float)]] {
-        let scale = Double(n) / Double(m)
-        let support = max(1, scale)          // triangle half-width in source pixels
-        return (0..<m).map { o in
-            let center = (Double(o) + 0.5) * scale - 0.5
-            let lo = Int((center - support).rounded(.up)), hi = Int((center + support).rounded(.down))
-            var taps: [(Int, Float)] = []
-            var total = 0.0
-            for s in lo...hi {
-                let weight = max(0, 1 - abs(Double(s) - center) / support)
-                guard weight > 0 else { continue }
-                taps.append((min(max(s, 0), n - 1), Float(weight)))
-                total += weight
+    /// The source indices the taps read.
+    var sourceRange: Range<Int> { (first.min() ?? 0)..<((first.max() ?? 0) + span) }
+
+    /// One output row from a source row of RGBA samples.
+    func apply(_ src: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<Float>, count: Int) {
+        first.withUnsafeBufferPointer { first in
+            weights.withUnsafeBufferPointer { w in
+                for o in 0..<count {
+                    let p = src + first[o] * 4, taps = w.baseAddress! + o * span
+                    var acc = UInt8.loadPixel(p) * taps[0]
+                    for k in 1..<span { acc += UInt8.loadPixel(p + k * 4) * taps[k] }
+                    Float.storePixel(acc, dst + 4 * o)
+                }
             }
-            return taps.map { ($0.0, Float(Double($0.1) / total)) }
+        }
+    }
+
+    /// Output row `output` of the vertical pass over the horizontally resampled rows: the rows a
+    /// tap reads are summed whole, eight samples per step, then rounded to bytes.
+    func applyVertically(_ rows: Plane<Float>, output: Int, firstRow: Int, into dst: UnsafeMutablePointer<UInt8>) {
+        let top = first[output] - firstRow, samples = rows.width * 4
+        let raw = UnsafeMutableRawPointer(dst)
+        weights.withUnsafeBufferPointer { w in
+            var i = 0
+            while i + 8 <= samples {
+                var acc = SIMD8<Float>(repeating: 0)
+                for k in 0..<span {
+                    acc += UnsafeRawPointer(rows.row(top + k) + i).loadUnaligned(as: SIMD8<Float>.self) * w[output * span + k]
+                }
+                raw.storeBytes(of: LaneConversion.bytes(acc), toByteOffset: i, as: SIMD8<UInt8>.self)
+                i += 8
+            }
+            while i < samples {
+                var acc: Float = 0
+                for k in 0..<span { acc += rows.row(top + k)[i] * w[output * span + k] }
+                dst[i] = LaneConversion.byte(acc)
+                i += 1
+            }
         }
     }
 }

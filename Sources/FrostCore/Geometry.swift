@@ -1,0 +1,62 @@
+/// A rectangle with fractional coordinates (points in a scene, or pixels once scaled).
+public struct Rect: Sendable, Equatable, Hashable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+    public var midX: Double { x + width / 2 }
+    public var midY: Double { y + height / 2 }
+
+    /// The same rectangle shrunk by `d` on every side (never below zero size).
+    public func insetBy(_ d: Double) -> Rect {
+        Rect(x: x + d, y: y + d, width: max(0, width - 2 * d), height: max(0, height - 2 * d))
+    }
+
+    /// The smallest whole-pixel bounds that contain the rectangle.
+    public var pixelBounds: PixelBounds {
+        let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
+        return PixelBounds(x: x0, y: y0, width: max(0, Int(maxX.rounded(.up)) - x0),
+                           height: max(0, Int(maxY.rounded(.up)) - y0))
+    }
+}
+
+/// A rectangle of whole pixels.
+public struct PixelBounds: Sendable, Equatable, Hashable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+
+    /// The pixels both bounds contain (empty when they do not meet).
+    public func intersection(_ other: PixelBounds) -> PixelBounds {
+        let x0 = max(x, other.x), y0 = max(y, other.y)
+        return PixelBounds(x: x0, y: y0, width: max(0, min(maxX, other.maxX) - x0),
+                           height: max(0, min(maxY, other.maxY) - y0))
+    }
+
+    /// Grown by `d` pixels on every side.
+    public func outset(by d: Int) -> PixelBounds {
+        PixelBounds(x: x - d, y: y - d, width: width + 2 * d, height: height + 2 * d)
+    }
+}
