@@ -39,24 +39,62 @@ extension Image {
         return output
     }
 
+    /// `applyBlur` with a parameter set (a preset or the parameters of a scene's backdrop).
+    public func applyEffect(_ effect: EffectParameters, maskImage: Image? = nil, scale: Double = 1, threads: Int? = nil) -> Image {
+        applyBlur(radius: effect.radius, tintColor: effect.tint, saturationDeltaFactor: effect.saturation,
+                  maskImage: maskImage, scale: scale, threads: threads)
+    }
+
     /// `applyLightEffect`: radius 30, white α 0.3, saturation 1.8.
     public func applyLightEffect(scale: Double = 1, threads: Int? = nil) -> Image {
-        applyBlur(radius: 30, tintColor: Color(white: 1, alpha: 0.3), saturationDeltaFactor: 1.8, scale: scale, threads: threads)
+        applyEffect(.light, scale: scale, threads: threads)
     }
 
     /// `applyExtraLightEffect`: radius 20, white 0.97 α 0.82, saturation 1.8.
     public func applyExtraLightEffect(scale: Double = 1, threads: Int? = nil) -> Image {
-        applyBlur(radius: 20, tintColor: Color(white: 0.97, alpha: 0.82), saturationDeltaFactor: 1.8, scale: scale, threads: threads)
+        applyEffect(.extraLight, scale: scale, threads: threads)
     }
 
     /// `applyDarkEffect`: radius 20, white 0.11 α 0.73, saturation 1.8.
     public func applyDarkEffect(scale: Double = 1, threads: Int? = nil) -> Image {
-        applyBlur(radius: 20, tintColor: Color(white: 0.11, alpha: 0.73), saturationDeltaFactor: 1.8, scale: scale, threads: threads)
+        applyEffect(.dark, scale: scale, threads: threads)
     }
 
     /// `applyTintEffectWithColor:`: radius 10, the color at α 0.6, saturation −1.
     public func applyTintEffect(color: Color, scale: Double = 1, threads: Int? = nil) -> Image {
-        applyBlur(radius: 10, tintColor: color.withAlpha(0.6), saturationDeltaFactor: -1, scale: scale, threads: threads)
+        applyEffect(.tint(color), scale: scale, threads: threads)
+    }
+}
+
+/// UIImage+ImageEffects parameters: blur radius in points, tint drawn over, saturation factor.
+public struct EffectParameters: Sendable, Equatable {
+    public var radius: Double
+    public var tint: Color?
+    public var saturation: Double
+
+    public init(radius: Double, tint: Color? = nil, saturation: Double = 1) {
+        self.radius = radius
+        self.tint = tint
+        self.saturation = saturation
+    }
+
+    public static let light = EffectParameters(radius: 30, tint: Color(white: 1, alpha: 0.3), saturation: 1.8)
+    public static let extraLight = EffectParameters(radius: 20, tint: Color(white: 0.97, alpha: 0.82), saturation: 1.8)
+    public static let dark = EffectParameters(radius: 20, tint: Color(white: 0.11, alpha: 0.73), saturation: 1.8)
+    public static func tint(_ color: Color) -> EffectParameters {
+        EffectParameters(radius: 10, tint: color.withAlpha(0.6), saturation: -1)
+    }
+
+    /// A preset by its command-line name: light, extra-light, dark or tint:COLOR.
+    public init?(preset name: String) {
+        switch name {
+        case "light": self = .light
+        case "extra-light": self = .extraLight
+        case "dark": self = .dark
+        default:
+            guard name.hasPrefix("tint:"), let color = try? Color(parsing: String(name.dropFirst(5))) else { return nil }
+            self = .tint(color)
+        }
     }
 }
 

@@ -10,7 +10,7 @@ struct Effect: ParsableCommand {
     @OptionGroup var job: ImageJob
 
     @Option(help: "Preset: light, extra-light, dark or tint:COLOR.")
-    var preset: Preset?
+    var preset: EffectParameters?
 
     @Option(help: "Blur radius in points (× --scale pixels).")
     var radius: Double = 0
@@ -29,21 +29,6 @@ struct Effect: ParsableCommand {
 
     @OptionGroup var threads: ThreadsFlag
 
-    enum Preset: ExpressibleByArgument {
-        case light, extraLight, dark, tint(Color)
-
-        init?(argument: String) {
-            switch argument {
-            case "light": self = .light
-            case "extra-light": self = .extraLight
-            case "dark": self = .dark
-            default:
-                guard argument.hasPrefix("tint:"), let color = Color(argument: String(argument.dropFirst(5))) else { return nil }
-                self = .tint(color)
-            }
-        }
-    }
-
     func validate() throws {
         guard radius.isFinite, radius >= 0, radius <= 500 else { throw ValidationError("--radius must be between 0 and 500") }
         guard scale.isFinite, scale > 0, scale <= 4 else { throw ValidationError("--scale must be between 0 and 4") }
@@ -53,17 +38,11 @@ struct Effect: ParsableCommand {
     func run() throws {
         let image = try job.read()
         let maskImage = try mask.map { path in try attempt(path) { try Image(contentsOfFile: path, options: job.decode.options) } }
-        let t = threads.threads
-        let result: Image
-        switch preset {
-        case .light: result = image.applyLightEffect(scale: scale, threads: t)
-        case .extraLight: result = image.applyExtraLightEffect(scale: scale, threads: t)
-        case .dark: result = image.applyDarkEffect(scale: scale, threads: t)
-        case .tint(let color): result = image.applyTintEffect(color: color, scale: scale, threads: t)
-        case nil:
-            result = image.applyBlur(radius: radius, tintColor: tint, saturationDeltaFactor: saturation,
-                                     maskImage: maskImage, scale: scale, threads: t)
-        }
-        try job.write(result)
+        let effect = preset ?? EffectParameters(radius: radius, tint: tint, saturation: saturation)
+        try job.write(image.applyEffect(effect, maskImage: maskImage, scale: scale, threads: threads.threads))
     }
+}
+
+extension EffectParameters: ExpressibleByArgument {
+    public init?(argument: String) { self.init(preset: argument) }
 }
