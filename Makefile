@@ -13,7 +13,7 @@ RELEASE := -c release $(CPU_FLAGS)
 FROST   := .build/release/frost
 OUT     := out
 # Debian packages the build, the tests and the demo need.
-APT_PACKAGES := libpng-dev libjpeg-dev
+APT_PACKAGES := libpng-dev libjpeg-dev libfreetype-dev fonts-dejavu-core pkgconf
 
 .PHONY: deps build debug test run bench compare compare-deps clean
 
@@ -42,7 +42,8 @@ test: deps
 	FROST_BIN=$(CURDIR)/.build/debug/frost $(SWIFT) test
 
 # The blur-cache demo on SampleImages/: a 10-level cache of every sample (batch, resumable), its
-# contact sheet, a 12-frame fade sweep, Twitter's banner set for one photo and the light effect.
+# contact sheet, a 12-frame fade sweep, Twitter's banner set for one photo and the light effect;
+# then the sample scenes (SampleImages/scenes/*.json) rendered by `frost compose`.
 run: build
 	@mkdir -p $(OUT)
 	@$(FROST) info SampleImages/*.png SampleImages/*.jpg
@@ -57,6 +58,11 @@ run: build
 	@$(FROST) cache SampleImages/rocket.jpg -o $(OUT)/rocket-twitter --preset twitter | head -1
 	@$(FROST) fade $(OUT)/rocket-twitter --offset 130 --start 100 --end 160 --mode nearest -o $(OUT)/rocket-twitter-scrolled.png
 	@echo "wrote $(OUT)/rocket-twitter/ (Twitter's 11 banners) $(OUT)/rocket-twitter-scrolled.png (scrolled 30 pt)"
+	@for s in SampleImages/scenes/*.json; do \
+	  name=$$(basename "$$s" .json); \
+	  $(FROST) compose "$$s" -o $(OUT)/$$name.png || exit 1; \
+	  echo "wrote $(OUT)/$$name.png (scene $$s)"; \
+	done
 
 # Regression benchmarks (package-benchmark, its own package under Benchmarks/).
 bench: deps

@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "FrostEffects", targets: ["FrostEffects"]),
         .library(name: "FrostCache", targets: ["FrostCache"]),
         .library(name: "FrostCrossfade", targets: ["FrostCrossfade"]),
+        .library(name: "FrostCompose", targets: ["FrostCompose"]),
         .library(name: "FrostBench", targets: ["FrostBench"]),
         .library(name: "CFrostSystem", targets: ["CFrostSystem"]),
         .executable(name: "frost", targets: ["frost"]),
@@ -30,12 +31,15 @@ let package = Package(
         .target(name: "FrostEffects", dependencies: ["FrostCore"]),
         .target(name: "FrostCache", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs"]),
         .target(name: "FrostCrossfade", dependencies: ["FrostCore", "FrostEffects", "FrostCache"]),
+        // FreeType 2 for text (Debian libfreetype-dev; flags from freetype2.pc).
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .target(name: "FrostCompose", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "CFreeType"]),
         // The named benchmark cases, shared by `frost bench` and Benchmarks/.
-        .target(name: "FrostBench", dependencies: ["FrostCore", "FrostEffects", "FrostCache", "FrostCrossfade"]),
+        .target(name: "FrostBench", dependencies: ["FrostCore", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose"]),
         .executableTarget(
             name: "frost",
             dependencies: [
-                "FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostBench", "CFrostSystem",
+                "FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose", "FrostBench", "CFrostSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -45,6 +49,7 @@ let package = Package(
         .testTarget(name: "FrostCodecsTests", dependencies: ["FrostCodecs", "FrostTestSupport"]),
         .testTarget(name: "FrostEffectsTests", dependencies: ["FrostEffects", "FrostCodecs", "FrostTestSupport"]),
         .testTarget(name: "FrostCacheTests", dependencies: ["FrostCache", "FrostCrossfade", "FrostEffects", "FrostCodecs", "FrostTestSupport"]),
+        .testTarget(name: "FrostComposeTests", dependencies: ["FrostCompose", "FrostEffects", "FrostCodecs", "FrostTestSupport"]),
         .testTarget(name: "FrostCLITests", dependencies: ["FrostCodecs", "FrostTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

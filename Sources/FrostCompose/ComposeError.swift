@@ -1,0 +1,12 @@
+/// A scene problem, named by where it is: a JSON path (`layers[3].frame`) or a file.
+public struct ComposeError: Error, CustomStringConvertible, Sendable, Equatable {
+    public let subject: String
+    public let message: String
+
+    public init(_ subject: String, _ message: String) {
+        self.subject = subject
+        self.message = message
+    }
+
+    public var description: String { subject.isEmpty ? message : "\(subject): \(message)" }
+}

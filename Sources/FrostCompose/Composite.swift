@@ -1,0 +1,42 @@
+import FrostCore
+
+extension Image {
+    /// Draws `layer` (premultiplied) with its top-left pixel at (x, y) onto this premultiplied
+    /// image with a blend mode and opacity; whatever falls outside is clipped. An opaque layer
+    /// drawn normally is copied. Rows run in parallel bands.
+    mutating func draw(_ layer: Image, x: Int, y: Int, mode: BlendMode, opacity: Double = 1, threads: Int) {
+        let area = PixelBounds(x: x, y: y, width: layer.width, height: layer.height)
+            .intersection(PixelBounds(x: 0, y: 0, width: width, height: height))
+        let k = UInt8(min(max((opacity * 255).rounded(), 0), 255))
+        guard !area.isEmpty, k > 0 else { return }
+        let canvasWidth = width, layerWidth = layer.width, copies = mode == .normal && k == 255 && !layer.hasAlpha
+        let table = mode == .normal ? [] : BlendTable.mixed(mode, opacity: k)
+        layer.pixels.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                let s = src.baseAddress!, d = dst.baseAddress!
+                RowBands.run(area.height, threads: threads, minimumBand: 32) { rows in
+                    for j in rows {
+                        let row = area.y + j
+                        let from = s + ((row - y) * layerWidth + area.x - x) * 4, to = d + (row * canvasWidth + area.x) * 4
+                        if copies {
+                            to.update(from: from, count: area.width * 4)
+                        } else if mode == .normal {
+                            SourceOver.run(from, to, pixels: area.width, opacity: k)
+                        } else {
+                            BlendComposite.run(from, to, pixels: area.width, mode: mode, opacity: k, table: table)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every pixel times its coverage (0…255): clips, masks and borders take effect this way.
+    mutating func scale(byCoverage coverage: [UInt8]) {
+        precondition(coverage.count == width * height, "coverage does not match the image")
+        hasAlpha = true
+        pixels.withUnsafeMutableBufferPointer { p in
+            coverage.withUnsafeBufferPointer { c in CoverageScale.run(p.baseAddress!, coverage: c.baseAddress!, count: c.count) }
+        }
+    }
+}

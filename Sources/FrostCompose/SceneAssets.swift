@@ -1,0 +1,97 @@
+import FrostCodecs
+import FrostCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The files a scene refers to (images, textures, masks, fonts), read once before rendering so
+/// that rendering itself does no I/O and every missing file is reported with its JSON path.
+public struct SceneAssets: Sendable {
+    /// Decoded images by the path written in the scene.
+    public var images: [String: Image] = [:]
+    /// Font file bytes by the path written in the scene; `SceneAssets.defaultFontKey` is DejaVu Sans.
+    public var fonts: [String: [UInt8]] = [:]
+
+    public static let defaultFontKey = ""
+
+    public init() {}
+
+    /// Where DejaVu Sans lives on Debian (fonts-dejavu-core), Fedora and Arch.
+    public static let defaultFontPaths = [
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf",
+        "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    ]
+
+    /// Reads every file `scene` names; relative paths are relative to `directory`.
+    public init(for scene: Scene, relativeTo directory: String) throws(ComposeError) {
+        try load(scene.layers, path: "layers", directory: directory)
+    }
+
+    private mutating func load(_ layers: [Layer], path: String, directory: String) throws(ComposeError) {
+        for (i, layer) in layers.enumerated() {
+            let here = "\(path)[\(i)]"
+            switch layer.content {
+            case .image(.file(let file), _), .texture(.tiled(.file(let file))):
+                try loadImage(file, subject: "\(here).file", directory: directory)
+            case .text(let text):
+                try loadFont(text.font, subject: "\(here).font", directory: directory)
+            case .group(let children):
+                try load(children, path: "\(here).layers", directory: directory)
+            default:
+                break
+            }
+            if case .image(.file(let file), _) = layer.mask {
+                try loadImage(file, subject: "\(here).mask.file", directory: directory)
+            }
+        }
+    }
+
+    private mutating func loadImage(_ file: String, subject: String, directory: String) throws(ComposeError) {
+        guard images[file] == nil else { return }
+        let resolved = Self.resolve(file, directory)
+        do {
+            images[file] = try Image(contentsOfFile: resolved)
+        } catch {
+            throw ComposeError(subject, "cannot read \(resolved): \(error)")
+        }
+    }
+
+    private mutating func loadFont(_ file: String?, subject: String, directory: String) throws(ComposeError) {
+        let key = file ?? Self.defaultFontKey
+        guard fonts[key] == nil else { return }
+        let path: String
+        if let file {
+            path = Self.resolve(file, directory)
+        } else if let found = Self.defaultFontPaths.first(where: { access($0, R_OK) == 0 }) {
+            path = found
+        } else {
+            throw ComposeError(subject, "the default font DejaVu Sans was not found (looked in "
+                + Self.defaultFontPaths.joined(separator: ", ") + "; install Debian's fonts-dejavu-core or set \"font\")")
+        }
+        do {
+            let bytes = try FileIO.read(path)
+            // Opened once here so that a broken font is reported with its path, before rendering.
+            _ = try FontFace(bytes: bytes, name: path, pixelSize: 12)
+            fonts[key] = bytes
+        } catch let error as ComposeError {
+            throw ComposeError(subject, "\(path): \(error.message)")
+        } catch {
+            throw ComposeError(subject, "cannot read \(path): \(error)")
+        }
+    }
+
+    private static func resolve(_ file: String, _ directory: String) -> String {
+        file.hasPrefix("/") || directory.isEmpty ? file : directory + "/" + file
+    }
+
+    /// The image for a source: pixels built in Swift, or a file loaded here.
+    func image(_ source: ImageSource, subject: String) throws(ComposeError) -> Image {
+        switch source {
+        case .pixels(let image): return image
+        case .file(let file):
+            guard let image = images[file] else { throw ComposeError(subject, "\(file) was not loaded (use SceneAssets(for:relativeTo:))") }
+            return image
+        }
+    }
+}

@@ -1,0 +1,199 @@
+import FrostCore
+import FrostEffects
+
+extension Scene {
+    /// Renders the scene to a premultiplied image of `pixelWidth` × `pixelHeight`. Files the scene
+    /// names come from `assets`; an opaque background gives an opaque image (no alpha when written).
+    public func rendered(assets: SceneAssets = SceneAssets(), threads: Int? = nil) throws(ComposeError) -> Image {
+        guard width > 0, height > 0, scale > 0, pixelWidth > 0, pixelHeight > 0 else {
+            throw ComposeError("canvas", "the size in pixels must be positive (\(width)×\(height) points at scale \(scale))")
+        }
+        let c = background.premultiplied255
+        let fill = (0..<4).map { UInt8(min(max(c[$0].rounded(), 0), 255)) }
+        var canvas = Image(width: pixelWidth, height: pixelHeight, filledWith: (fill[0], fill[1], fill[2], fill[3]), isPremultiplied: true)
+        canvas.hasAlpha = fill[3] < 255
+        let space = LayerSpace(originX: 0, originY: 0, pixelsPerPoint: scale, zoom: 1, width: width, height: height)
+        try SceneRenderer(assets: assets, threads: RowBands.threads(threads)).draw(layers, into: &canvas, space: space, path: "layers")
+        return canvas
+    }
+}
+
+/// A parent's coordinate system: where its point (0, 0) falls in the target's pixels, pixels per
+/// point, the product of the transform scales above (`zoom`), and its bounds' size in points.
+struct LayerSpace {
+    var originX: Double
+    var originY: Double
+    var pixelsPerPoint: Double
+    var zoom: Double
+    var width: Double
+    var height: Double
+}
+
+/// Draws layers the way Core Animation composites a layer tree: each layer's content is rendered
+/// for the pixels its (transformed) frame touches, clipped to its rounded frame, bordered, masked,
+/// then its shadow and the layer itself are composited with the layer's opacity and blend mode.
+struct SceneRenderer {
+    let assets: SceneAssets
+    let threads: Int
+
+    func draw(_ layers: [Layer], into canvas: inout Image, space: LayerSpace, path: String) throws(ComposeError) {
+        for (i, layer) in layers.enumerated() {
+            try draw(layer, into: &canvas, space: space, path: "\(path)[\(i)]")
+        }
+    }
+
+    private func draw(_ layer: Layer, into canvas: inout Image, space: LayerSpace, path: String) throws(ComposeError) {
+        let frame = layer.frame ?? Rect(x: 0, y: 0, width: space.width, height: space.height)
+        let t = layer.transform, k = space.pixelsPerPoint * t.scale
+        let w = frame.width * k, h = frame.height * k
+        let rect = Rect(x: space.originX + (frame.midX + t.translateX) * space.pixelsPerPoint - w / 2,
+                        y: space.originY + (frame.midY + t.translateY) * space.pixelsPerPoint - h / 2, width: w, height: h)
+        guard w > 0, h > 0, layer.opacity > 0 else { return }
+        // A shadow can fall on the canvas from a part of the layer just outside it.
+        let reach = layer.shadow.map { Self.padding(sigma: $0.radius / 2 * k) + Int((max(abs($0.offsetX), abs($0.offsetY)) * k).rounded(.up)) } ?? 0
+        let bounds = rect.pixelBounds.intersection(PixelBounds(x: 0, y: 0, width: canvas.width, height: canvas.height).outset(by: reach))
+        guard !bounds.isEmpty else { return }
+        let inner = LayerSpace(originX: rect.x, originY: rect.y, pixelsPerPoint: k, zoom: space.zoom * t.scale,
+                               width: frame.width, height: frame.height)
+
+        var pixels = try content(of: layer, rect: rect, space: inner, bounds: bounds, beneath: canvas, path: path)
+        if !ShapeCoverage.isPixelAligned(rect, radius: layer.cornerRadius) {
+            pixels.scale(byCoverage: ShapeCoverage.roundedRect(rect, radius: layer.cornerRadius * k, bounds: bounds))
+        }
+        if let border = layer.border, border.width > 0 {
+            var ring = Image(width: bounds.width, height: bounds.height, filledWith: Self.bytes(border.color), isPremultiplied: true)
+            ring.scale(byCoverage: ShapeCoverage.border(rect, radius: layer.cornerRadius * k, width: border.width * k, bounds: bounds))
+            pixels.draw(ring, x: 0, y: 0, mode: .normal, threads: threads)
+        }
+        if let mask = layer.mask {
+            pixels.scale(byCoverage: try coverage(of: mask, rect: rect, bounds: bounds, path: "\(path).mask"))
+        }
+        if let shadow = layer.shadow, shadow.opacity > 0 {
+            let cast = Self.shadow(of: pixels, shadow, pixelsPerPoint: k, threads: threads)
+            canvas.draw(cast.image, x: bounds.x + cast.dx, y: bounds.y + cast.dy, mode: .normal, opacity: layer.opacity, threads: threads)
+        }
+        canvas.draw(pixels, x: bounds.x, y: bounds.y, mode: layer.blendMode, opacity: layer.opacity, threads: threads)
+    }
+
+    /// What the layer draws, premultiplied, over the pixels of `bounds` (not yet clipped).
+    private func content(of layer: Layer, rect: Rect, space: LayerSpace, bounds: PixelBounds,
+                         beneath canvas: Image, path: String) throws(ComposeError) -> Image {
+        switch layer.content {
+        case .color(let color):
+            return Image(width: bounds.width, height: bounds.height, filledWith: Self.bytes(color), isPremultiplied: true)
+        case .gradient(let gradient):
+            return Self.image(gradient.pixels(in: rect, bounds: bounds), bounds)
+        case .image(let source, let mode):
+            let image = try assets.image(source, subject: "\(path).file")
+            let placed = Self.place(width: image.width, height: image.height, in: rect, mode: mode, zoom: space.zoom)
+            var out = image.resampled(over: placed, region: bounds, threads: threads)
+            if !ShapeCoverage.isPixelAligned(placed, radius: 0) || placed.pixelBounds.intersection(bounds) != bounds {
+                out.scale(byCoverage: ShapeCoverage.roundedRect(placed, radius: 0, bounds: bounds))
+            }
+            return out
+        case .texture(.pattern(let pattern, let spacing, let seed)):
+            let gray = pattern.pixels(originX: rect.x, originY: rect.y, spacing: spacing * space.pixelsPerPoint, seed: seed, bounds: bounds)
+            var out = Self.image(gray, bounds)
+            out.hasAlpha = false
+            return out
+        case .texture(.tiled(let source)):
+            return try assets.image(source, subject: "\(path).file").tiled(originX: rect.x, originY: rect.y, bounds: bounds)
+        case .text(let text):
+            return try render(text, rect: rect, pixelsPerPoint: space.pixelsPerPoint, bounds: bounds, path: path)
+        case .group(let layers):
+            var group = Image(width: bounds.width, height: bounds.height, filledWith: (0, 0, 0, 0), isPremultiplied: true)
+            var local = space
+            local.originX -= Double(bounds.x)
+            local.originY -= Double(bounds.y)
+            try draw(layers, into: &group, space: local, path: "\(path).layers")
+            return group
+        case .backdrop(let effect):
+            // Blur with the surroundings the boxes reach, so the frame's edges are not edge-extended.
+            let reach = 3 * ImageEffectsMath.boxRadius(radius: effect.radius, scale: space.pixelsPerPoint) + 1
+            let area = bounds.outset(by: reach).intersection(PixelBounds(x: 0, y: 0, width: canvas.width, height: canvas.height))
+            guard !area.isEmpty else { return Image(width: bounds.width, height: bounds.height, filledWith: (0, 0, 0, 0), isPremultiplied: true) }
+            let blurred = canvas.cropped(to: area).applyEffect(effect, scale: space.pixelsPerPoint, threads: threads)
+            return blurred.cropped(to: PixelBounds(x: bounds.x - area.x, y: bounds.y - area.y, width: bounds.width, height: bounds.height))
+        }
+    }
+
+    private func render(_ text: TextContent, rect: Rect, pixelsPerPoint k: Double, bounds: PixelBounds, path: String) throws(ComposeError) -> Image {
+        let key = text.font ?? SceneAssets.defaultFontKey
+        guard let bytes = assets.fonts[key] else {
+            throw ComposeError("\(path).font", "the font was not loaded (use SceneAssets(for:relativeTo:))")
+        }
+        let face = try FontFace(bytes: bytes, name: "\(path).font", pixelSize: text.size * k)
+        let layout = TextLayout(text.text, face: face, maxWidth: text.wraps ? rect.width : nil)
+        let coverage = layout.coverage(face: face, in: rect, alignment: text.alignment,
+                                       lineHeight: text.lineHeight.map { $0 * k } ?? face.lineHeight, bounds: bounds)
+        var out = Image(width: bounds.width, height: bounds.height, filledWith: Self.bytes(text.color), isPremultiplied: true)
+        out.scale(byCoverage: coverage)
+        return out
+    }
+
+    private func coverage(of mask: Mask, rect: Rect, bounds: PixelBounds, path: String) throws(ComposeError) -> [UInt8] {
+        let pixels: [UInt8], channel: MaskChannel
+        switch mask {
+        case .gradient(let gradient):
+            pixels = gradient.pixels(in: rect, bounds: bounds)
+            channel = .alpha
+        case .image(let source, let c):
+            pixels = try assets.image(source, subject: "\(path).file").resampled(over: rect, region: bounds, threads: threads).pixels
+            channel = c
+        }
+        return (0..<(bounds.width * bounds.height)).map { n in
+            if channel == .alpha { return pixels[4 * n + 3] }
+            // Luminance of the premultiplied color = luma × alpha (CSS mask-type: luminance);
+            // Rec.709 weights in 1/256 units (54 + 183 + 19 = 256).
+            let l = 54 * UInt32(pixels[4 * n]) + 183 * UInt32(pixels[4 * n + 1]) + 19 * UInt32(pixels[4 * n + 2])
+            return UInt8((l + 128) >> 8)
+        }
+    }
+
+    /// The drop shadow of premultiplied layer pixels: their alpha × the shadow's color and opacity,
+    /// blurred by σ = radius / 2, placed at (dx, dy) from the layer's top-left (offset included).
+    static func shadow(of pixels: Image, _ shadow: Shadow, pixelsPerPoint k: Double, threads: Int) -> (image: Image, dx: Int, dy: Int) {
+        let sigma = shadow.radius / 2 * k
+        let pad = padding(sigma: sigma)
+        let w = pixels.width + 2 * pad, h = pixels.height + 2 * pad
+        // Each sample of the cast is alpha × (the shadow's premultiplied color × opacity): one table per channel.
+        let color = shadow.color.premultiplied255 * min(max(shadow.opacity, 0), 1) / 255
+        let table = (0..<1024).map { i in UInt8(min(255, (Double(i & 255) * color[i >> 8]).rounded())) }
+        var cast = [UInt8](repeating: 0, count: w * h * 4)
+        for y in 0..<pixels.height {
+            let source = y * pixels.width * 4, target = ((y + pad) * w + pad) * 4
+            for x in 0..<pixels.width {
+                let a = Int(pixels.pixels[source + 4 * x + 3])
+                for c in 0..<4 { cast[target + 4 * x + c] = table[c << 8 | a] }
+            }
+        }
+        let image = Image(width: w, height: h, pixels: cast, isPremultiplied: true).gaussianBlurred(sigma: sigma, threads: threads)
+        return (image, Int((shadow.offsetX * k).rounded()) - pad, Int((shadow.offsetY * k).rounded()) - pad)
+    }
+
+    /// Transparent pixels around a shadow so its blur fades out inside the image (3σ and one more).
+    static func padding(sigma: Double) -> Int { sigma < 0.3 ? 0 : Int((3 * sigma).rounded(.up)) + 1 }
+
+    /// Where an image of `width` × `height` pixels goes inside `rect` for a content mode.
+    static func place(width: Int, height: Int, in rect: Rect, mode: ContentMode, zoom: Double) -> Rect {
+        let iw = Double(width), ih = Double(height)
+        let s: Double
+        switch mode {
+        case .fill: return rect
+        case .aspectFill: s = max(rect.width / iw, rect.height / ih)
+        case .aspectFit: s = min(rect.width / iw, rect.height / ih)
+        case .center: s = zoom
+        }
+        return Rect(x: rect.midX - iw * s / 2, y: rect.midY - ih * s / 2, width: iw * s, height: ih * s)
+    }
+
+    static func bytes(_ color: Color) -> (UInt8, UInt8, UInt8, UInt8) {
+        let c = color.premultiplied255
+        func byte(_ v: Double) -> UInt8 { UInt8(min(max(v.rounded(), 0), 255)) }
+        return (byte(c[0]), byte(c[1]), byte(c[2]), byte(c[3]))
+    }
+
+    private static func image(_ pixels: [UInt8], _ bounds: PixelBounds) -> Image {
+        Image(width: bounds.width, height: bounds.height, pixels: pixels, isPremultiplied: true)
+    }
+}
