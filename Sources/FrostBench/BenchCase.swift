@@ -1,10 +1,11 @@
 import FrostCache
+import FrostCompose
 import FrostCore
 import FrostCrossfade
 import FrostEffects
 
 /// A named, parametric benchmark case (`frost bench --case NAME`): `copy`, `box-r<R>`,
-/// `gauss-s<σ>`, `effect-light`, `adjust`, `cache-10`, `fade`. The same cases run in
+/// `gauss-s<σ>`, `effect-light`, `adjust`, `cache-10`, `fade`, `compose`. The same cases run in
 /// Benchmarks/ and in `make compare`, so numbers line up.
 public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     /// A plain copy of the same bytes: the memory floor, measured in the same run.
@@ -19,11 +20,14 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     case cache10
     /// One blended frame at p = 0.37 from a compact cache rendered beforehand.
     case fade
+    /// An iPhone-size snapshot (BenchScene: 1170×2532, eight layers, one shadow, one backdrop
+    /// blur, text) with the image as its photo; the font is read beforehand.
+    case compose
 
     /// The cases `frost bench` runs when none is named.
     public static let standard: [BenchCase] = [.copy, .box(radius: 40), .gaussian(sigma: 2), .gaussian(sigma: 4),
                                                .gaussian(sigma: 20), .gaussian(sigma: 40), .gaussian(sigma: 200),
-                                               .effectLight, .adjust, .cache10, .fade]
+                                               .effectLight, .adjust, .cache10, .fade, .compose]
 
     /// The cache the `cache-10` and `fade` cases use.
     public static let cachePlan = CachePlan(count: 10, maxSigma: 40)
@@ -37,6 +41,7 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case "adjust": self = .adjust
         case "cache-10": self = .cache10
         case "fade": self = .fade
+        case "compose": self = .compose
         default:
             if name.hasPrefix("box-r"), let r = Int(name.dropFirst(5)), (0...1000).contains(r) {
                 self = .box(radius: r)
@@ -57,19 +62,28 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case .adjust: "adjust"
         case .cache10: "cache-10"
         case .fade: "fade"
+        case .compose: "compose"
         }
     }
 
-    /// Work done once before timing (the `fade` case's cache); nil when the case needs none.
-    public func prepare(_ image: Image, threads: Int) -> CrossfadeCache? {
-        guard self == .fade else { return nil }
-        return CrossfadeCache(plan: Self.cachePlan, levels: CacheRenderer(plan: Self.cachePlan, threads: threads).render(image),
-                              width: image.width, height: image.height)
+    /// Work done once before timing: the `fade` case's cache, the `compose` case's scene and font.
+    public func prepare(_ image: Image, threads: Int) -> BenchPreparation? {
+        switch self {
+        case .fade:
+            return .cache(CrossfadeCache(plan: Self.cachePlan, levels: CacheRenderer(plan: Self.cachePlan, threads: threads).render(image),
+                                         width: image.width, height: image.height))
+        case .compose:
+            let scene = BenchScene.iPhone(photo: image)
+            // The bench needs DejaVu Sans (fonts-dejavu-core, installed by `make deps`).
+            return .scene(scene, try! SceneAssets(for: scene, relativeTo: ""))
+        default:
+            return nil
+        }
     }
 
     /// Runs the case once on `image` (with what `prepare` made); the result is returned so the
     /// work cannot be elided.
-    public func run(_ image: Image, threads: Int, prepared: CrossfadeCache? = nil) -> Image {
+    public func run(_ image: Image, threads: Int, prepared: BenchPreparation? = nil) -> Image {
         switch self {
         case .copy:
             var copy = image
@@ -80,7 +94,17 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case .effectLight: return image.applyLightEffect(threads: threads)
         case .adjust: return image.adjusted(Self.adjustment, threads: threads)
         case .cache10: return CacheRenderer(plan: Self.cachePlan, threads: threads).render(image).last!
-        case .fade: return (prepared ?? prepare(image, threads: threads)!).frame(at: 0.37, threads: threads)
+        case .fade, .compose:
+            switch prepared ?? prepare(image, threads: threads)! {
+            case .cache(let cache): return cache.frame(at: 0.37, threads: threads)
+            case .scene(let scene, let assets): return try! scene.rendered(assets: assets, threads: threads)
+            }
         }
     }
+}
+
+/// What a case builds before it is timed.
+public enum BenchPreparation: Sendable {
+    case cache(CrossfadeCache)
+    case scene(Scene, SceneAssets)
 }
