@@ -5,12 +5,12 @@ import FrostCore
 ///
 /// One kernel for every per-pixel affine color operation: color controls (saturation,
 /// brightness, contrast), ImageEffects' 1/256 saturation matrix and drawing a tint color over
-/// everything. On interleaved RGBA, lane (pixel p, channel c) of the result is
-/// Σ_j M[c][j] · v[p][j], computed as C₀·splat_R(v) + C₁·splat_G(v) + C₂·splat_B(v) + C₃·splat_A(v)
-/// where splat_j copies each pixel's channel j to its four lanes (an in-register permute) and C_j
-/// holds column j of M per lane: no planar shuffles, and every channel sums its terms in the same
-/// order, so equal rows of M give bit-equal channels (saturation 0 is exactly gray).
-/// `applyScalar` is the per-pixel reference the tests hold it to.
+/// everything. Eight pixels per step, planar in registers: the 32 bytes are read as eight UInt32
+/// words and each channel is cut out with a shift and a mask (no lane conversions or shuffles,
+/// which Swift compiles to calls or lane loops), turned into floats with the 2²³ trick, combined
+/// with sixteen scalar×vector multiply-adds, and packed back with shifts and ors. Every channel
+/// sums its terms in the same order, so equal rows of M give bit-equal channels (saturation 0 is
+/// exactly gray). `applyScalar` is the per-pixel reference the tests hold it to.
 struct AffineColorKernel {
     /// Row-major 4×4 over (R, G, B, A).
     let matrix: [[Float]]
@@ -19,40 +19,46 @@ struct AffineColorKernel {
     /// grid (vImage's rounding), 0 leaves round-to-nearest.
     let bias: Float
 
-    private let columns: [SIMD8<Float>]
-    private let offsets: SIMD8<Float>
-
     init(matrix: [[Float]], offset: SIMD4<Float> = .zero, bias: Float = 0) {
         self.matrix = matrix
         self.offset = offset
         self.bias = bias
-        columns = (0..<4).map { j in SIMD8<Float>((0..<8).map { lane in matrix[lane % 4][j] }) }
-        offsets = SIMD8<Float>((0..<8).map { offset[$0 % 4] + bias })
     }
 
     /// Applies the kernel to `pixels` RGBA pixels in place, split into bands over `threads`.
     func apply(_ p: UnsafeMutablePointer<UInt8>, pixels: Int, threads: Int) {
-        RowBands.run(pixels / 2, threads: threads, minimumBand: 32768) { pairs in
-            run(p + 8 * pairs.lowerBound, pairs: pairs.count)
+        RowBands.run(pixels / 8, threads: threads, minimumBand: 8192) { groups in
+            run(p + 32 * groups.lowerBound, groups: groups.count)
         }
-        let tail = pixels % 2
+        let tail = pixels % 8
         if tail > 0 { applyScalar(p + 4 * (pixels - tail), pixels: tail) }
     }
 
-    /// Two pixels per step in one 256-bit register (512-bit SIMD16<Float> shuffles compiled to
-    /// twice the instructions).
-    private func run(_ p: UnsafeMutablePointer<UInt8>, pairs: Int) {
-        let c0 = columns[0], c1 = columns[1], c2 = columns[2], c3 = columns[3], b = offsets
+    private func run(_ p: UnsafeMutablePointer<UInt8>, groups: Int) {
+        let m = matrix, o = offset, bias = bias
         let raw = UnsafeMutableRawPointer(p)
-        for q in 0..<pairs {
-            let v = LaneConversion.floats(raw.loadUnaligned(fromByteOffset: 8 * q, as: SIMD8<UInt8>.self))
-            var out = c0 * Self.splat(v, 0) + b
-            out.addProduct(c1, Self.splat(v, 1))
-            out.addProduct(c2, Self.splat(v, 2))
-            out.addProduct(c3, Self.splat(v, 3))
-            let alpha = Self.splatAlpha(out)
-            out = LaneConversion.clamp(out, upper: alpha + bias)
-            raw.storeBytes(of: LaneConversion.bytes(out), toByteOffset: 8 * q, as: SIMD8<UInt8>.self)
+        let byte = SIMD8<UInt32>(repeating: 0xFF), magicBits = SIMD8<UInt32>(repeating: 0x4B00_0000)
+        let magic = SIMD8<Float>(repeating: 8_388_608)
+        @inline(__always) func floats(_ x: SIMD8<UInt32>) -> SIMD8<Float> { unsafeBitCast(x | magicBits, to: SIMD8<Float>.self) - magic }
+        @inline(__always) func word(_ x: SIMD8<Float>) -> SIMD8<UInt32> { unsafeBitCast(x + magic, to: SIMD8<UInt32>.self) & byte }
+        @inline(__always) func channel(_ c: Int, _ v: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)) -> SIMD8<Float> {
+            var out = m[c][0] * v.0 + (o[c] + bias)
+            out.addProduct(m[c][1], v.1)
+            out.addProduct(m[c][2], v.2)
+            out.addProduct(m[c][3], v.3)
+            return out
+        }
+        for q in 0..<groups {
+            let w = raw.loadUnaligned(fromByteOffset: 32 * q, as: SIMD8<UInt32>.self)
+            let v = (floats(w & byte), floats((w &>> 8) & byte), floats((w &>> 16) & byte), floats(w &>> 24))
+            let alpha = channel(3, v)
+            // Colors clamp to 0…alpha (premultiplied stays valid), alpha to 0…255.
+            let upper = alpha + bias
+            let r = LaneConversion.clamp(channel(0, v), upper: upper), g = LaneConversion.clamp(channel(1, v), upper: upper)
+            let b = LaneConversion.clamp(channel(2, v), upper: upper)
+            let a = LaneConversion.clamp(alpha, upper: SIMD8(repeating: 255 + bias))
+            let packed = word(r) | word(g) &<< 8 | word(b) &<< 16 | word(a) &<< 24
+            raw.storeBytes(of: packed, toByteOffset: 32 * q, as: SIMD8<UInt32>.self)
         }
     }
 
@@ -72,14 +78,5 @@ struct AffineColorKernel {
                 q[c] = LaneConversion.byte(min(max(out[c], 0), c == 3 ? 255 + bias : alpha + bias))
             }
         }
-    }
-
-    /// Channel j of each pixel in all four of its lanes.
-    @inline(__always) static func splat(_ v: SIMD8<Float>, _ j: Int) -> SIMD8<Float> {
-        SIMD8(v[j], v[j], v[j], v[j], v[4 + j], v[4 + j], v[4 + j], v[4 + j])
-    }
-    /// Each pixel's alpha in all four of its lanes (alpha lanes get 255: they clamp to 0…255).
-    @inline(__always) static func splatAlpha(_ v: SIMD8<Float>) -> SIMD8<Float> {
-        SIMD8(v[3], v[3], v[3], 255, v[7], v[7], v[7], 255)
     }
 }
