@@ -53,6 +53,13 @@ struct SceneRenderer {
         let reach = layer.shadow.map { Self.padding(sigma: $0.radius / 2 * k) + Int((max(abs($0.offsetX), abs($0.offsetY)) * k).rounded(.up)) } ?? 0
         let bounds = rect.pixelBounds.intersection(PixelBounds(x: 0, y: 0, width: canvas.width, height: canvas.height).outset(by: reach))
         guard !bounds.isEmpty else { return }
+        // A plain color over the whole target (a fade, a tint) is one affine pass, no layer buffer.
+        if case .color(let color) = layer.content, layer.shadow == nil, layer.mask == nil, layer.border == nil,
+           layer.blendMode == .normal, ShapeCoverage.isPixelAligned(rect, radius: layer.cornerRadius),
+           bounds == PixelBounds(x: 0, y: 0, width: canvas.width, height: canvas.height) {
+            canvas = canvas.filled(with: color.withAlpha(color.alpha * layer.opacity), threads: threads)
+            return
+        }
         let inner = LayerSpace(originX: rect.x, originY: rect.y, pixelsPerPoint: k, zoom: space.zoom * t.scale,
                                width: frame.width, height: frame.height)
 
@@ -160,11 +167,17 @@ struct SceneRenderer {
         let color = shadow.color.premultiplied255 * min(max(shadow.opacity, 0), 1) / 255
         let table = (0..<1024).map { i in UInt8(min(255, (Double(i & 255) * color[i >> 8]).rounded())) }
         var cast = [UInt8](repeating: 0, count: w * h * 4)
-        for y in 0..<pixels.height {
-            let source = y * pixels.width * 4, target = ((y + pad) * w + pad) * 4
-            for x in 0..<pixels.width {
-                let a = Int(pixels.pixels[source + 4 * x + 3])
-                for c in 0..<4 { cast[target + 4 * x + c] = table[c << 8 | a] }
+        pixels.pixels.withUnsafeBufferPointer { source in
+            cast.withUnsafeMutableBufferPointer { target in
+                table.withUnsafeBufferPointer { table in
+                    for y in 0..<pixels.height {
+                        let from = source.baseAddress! + y * pixels.width * 4, to = target.baseAddress! + ((y + pad) * w + pad) * 4
+                        for x in 0..<pixels.width {
+                            let a = Int(from[4 * x + 3])
+                            for c in 0..<4 { to[4 * x + c] = table[c << 8 | a] }
+                        }
+                    }
+                }
             }
         }
         let image = Image(width: w, height: h, pixels: cast, isPremultiplied: true).gaussianBlurred(sigma: sigma, threads: threads)

@@ -7,44 +7,46 @@ extension TexturePattern {
     func pixels(originX: Double, originY: Double, spacing: Double, seed: UInt32, bounds: PixelBounds) -> [UInt8] {
         let s = max(1, spacing)
         let ax = Int(originX.rounded(.down)), ay = Int(originY.rounded(.down))
-        // Row and column terms once per row and column; only the grain is hashed per pixel.
-        let rowTerms = (0..<bounds.height).map { j in Self.signed(Self.hash(0, bounds.y + j - ay, seed &+ 1), amplitude: 20) }
-        let columnTerms = (0..<bounds.width).map { i in Self.signed(Self.hash(bounds.x + i - ax, 0, seed &+ 2), amplitude: 20) }
+        // Linen's threads: a term per row and per column (zero for other patterns); only the grain
+        // is hashed per pixel.
+        let threads = self == .linen ? 20 : 0
+        let rowTerms = (0..<bounds.height).map { j in Int32(Self.signed(Self.hash(0, bounds.y + j - ay, seed &+ 1), amplitude: threads)) }
+        let columnTerms = (0..<bounds.width).map { i in Int32(Self.signed(Self.hash(bounds.x + i - ax, 0, seed &+ 2), amplitude: threads)) }
         let grainAmplitude = self == .noise ? 40 : 8
         var grains = [Int32](repeating: 0, count: bounds.width + 8)
         return [UInt8](unsafeUninitializedCapacity: bounds.width * bounds.height * 4) { bytes, count in
             let words = UnsafeMutableRawPointer(bytes.baseAddress!).bindMemory(to: UInt32.self, capacity: bounds.width * bounds.height)
             for j in 0..<bounds.height {
                 let v = bounds.y + j - ay
-                if self == .noise || self == .linen {
-                    grains.withUnsafeMutableBufferPointer {
-                        Self.grainRow(u: bounds.x - ax, v: v, seed: seed, amplitude: grainAmplitude, into: $0.baseAddress!, count: bounds.width)
-                    }
-                }
-                let onLine = Double(v).truncatingRemainder(dividingBy: s).magnitude < 1
-                let row = Int((Double(v) / s).rounded(.down))
                 let target = words + j * bounds.width
-                for i in 0..<bounds.width {
-                    let u = bounds.x + i - ax
-                    let gray: Int
-                    switch self {
-                    case .noise:
-                        gray = 128 + Int(grains[i])
-                    case .lines:
-                        // One-pixel lines every `spacing` pixels.
-                        gray = onLine ? 92 : 134
-                    case .squares:
-                        gray = (Int((Double(u) / s).rounded(.down)) + row) & 1 == 0 ? 116 : 140
-                    case .linen:
-                        // Threads both ways (a row and a column term) plus fine grain: iOS's linen.
-                        gray = 128 + rowTerms[j] + columnTerms[i] + Int(grains[i])
+                switch self {
+                case .noise, .linen:
+                    grains.withUnsafeMutableBufferPointer { grain in
+                        Self.grainRow(u: bounds.x - ax, v: v, seed: seed, amplitude: grainAmplitude, into: grain.baseAddress!, count: bounds.width)
+                        columnTerms.withUnsafeBufferPointer { column in
+                            let offset = 128 + rowTerms[j]
+                            for i in 0..<bounds.width { target[i] = Self.word(Int(offset &+ grain[i] &+ column[i])) }
+                        }
                     }
-                    // Opaque gray, R = G = B (little-endian RGBA word).
-                    target[i] = (UInt32(min(max(gray, 0), 255)) &* 0x0001_0101 | 0xFF00_0000).littleEndian
+                case .lines:
+                    // One-pixel lines every `spacing` pixels.
+                    let gray = Double(v).truncatingRemainder(dividingBy: s).magnitude < 1 ? 92 : 134
+                    target.initialize(repeating: Self.word(gray), count: bounds.width)
+                case .squares:
+                    let row = Int((Double(v) / s).rounded(.down))
+                    for i in 0..<bounds.width {
+                        target[i] = Self.word((Int((Double(bounds.x + i - ax) / s).rounded(.down)) + row) & 1 == 0 ? 116 : 140)
+                    }
                 }
             }
             count = bounds.width * bounds.height * 4
         }
+    }
+
+    /// Opaque gray as a little-endian RGBA word (R = G = B), clamped.
+    @inline(__always)
+    private static func word(_ gray: Int) -> UInt32 {
+        (UInt32(min(max(gray, 0), 255)) &* 0x0001_0101 | 0xFF00_0000).littleEndian
     }
 
     /// lowbias32 (C. Wellons, "Hash Prospector") of a pixel position and seed.

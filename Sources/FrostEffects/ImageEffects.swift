@@ -156,8 +156,9 @@ extension Image {
         return out
     }
 
-    /// The color drawn source-over every pixel: out = c + (1 − α_c)·v (premultiplied).
-    func filled(with color: Color, threads: Int?) -> Image {
+    /// The color drawn source-over every pixel: out = c + (1 − α_c)·v (premultiplied), one
+    /// affine kernel pass rounded once.
+    public func filled(with color: Color, threads: Int? = nil) -> Image {
         let keep = Float(1 - color.alpha)
         let matrix = (0..<4).map { r in (0..<4).map { c in r == c ? keep : 0 } }
         var out = applying(AffineColorKernel(matrix: matrix, offset: SIMD4<Float>(color.premultiplied255)), threads: threads)

@@ -102,6 +102,14 @@ struct ResampleAxis {
     func apply(_ src: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<Float>, count: Int) {
         first.withUnsafeBufferPointer { first in
             weights.withUnsafeBufferPointer { w in
+                if span == 2 {
+                    // Bilinear (every enlargement): two taps, unrolled.
+                    for o in 0..<count {
+                        let p = src + first[o] * 4, taps = w.baseAddress! + 2 * o
+                        Float.storePixel(UInt8.loadPixel(p) * taps[0] + UInt8.loadPixel(p + 4) * taps[1], dst + 4 * o)
+                    }
+                    return
+                }
                 for o in 0..<count {
                     let p = src + first[o] * 4, taps = w.baseAddress! + o * span
                     var acc = UInt8.loadPixel(p) * taps[0]
@@ -119,6 +127,16 @@ struct ResampleAxis {
         let raw = UnsafeMutableRawPointer(dst)
         weights.withUnsafeBufferPointer { w in
             var i = 0
+            if span == 2 {
+                let a = UnsafeRawPointer(rows.row(top)), b = UnsafeRawPointer(rows.row(top + 1))
+                let wa = w[2 * output], wb = w[2 * output + 1]
+                while i + 8 <= samples {
+                    let acc = a.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self) * wa
+                        + b.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self) * wb
+                    raw.storeBytes(of: LaneConversion.bytes(acc), toByteOffset: i, as: SIMD8<UInt8>.self)
+                    i += 8
+                }
+            }
             while i + 8 <= samples {
                 var acc = SIMD8<Float>(repeating: 0)
                 for k in 0..<span {
