@@ -57,7 +57,7 @@ struct SceneRenderer {
         if case .color(let color) = layer.content, layer.shadow == nil, layer.mask == nil, layer.border == nil,
            layer.blendMode == .normal, ShapeCoverage.isPixelAligned(rect, radius: layer.cornerRadius),
            bounds == PixelBounds(x: 0, y: 0, width: canvas.width, height: canvas.height) {
-            canvas = canvas.filled(with: color.withAlpha(color.alpha * layer.opacity), threads: threads)
+            canvas.fill(with: color.withAlpha(color.alpha * layer.opacity), threads: threads)
             return
         }
         let inner = LayerSpace(originX: rect.x, originY: rect.y, pixelsPerPoint: k, zoom: space.zoom * t.scale,

@@ -159,11 +159,19 @@ extension Image {
     /// The color drawn source-over every pixel: out = c + (1 − α_c)·v (premultiplied), one
     /// affine kernel pass rounded once.
     public func filled(with color: Color, threads: Int? = nil) -> Image {
+        var out = self
+        out.fill(with: color, threads: threads)
+        return out
+    }
+
+    /// `filled(with:)` in place (no copy of the pixels).
+    public mutating func fill(with color: Color, threads: Int? = nil) {
         let keep = Float(1 - color.alpha)
         let matrix = (0..<4).map { r in (0..<4).map { c in r == c ? keep : 0 } }
-        var out = applying(AffineColorKernel(matrix: matrix, offset: SIMD4<Float>(color.premultiplied255)), threads: threads)
-        out.hasAlpha = hasAlpha && color.alpha < 1
-        return out
+        let kernel = AffineColorKernel(matrix: matrix, offset: SIMD4<Float>(color.premultiplied255))
+        let count = width * height
+        pixels.withUnsafeMutableBufferPointer { kernel.apply($0.baseAddress!, pixels: count, threads: RowBands.threads(threads)) }
+        hasAlpha = hasAlpha && color.alpha < 1
     }
 
     /// Per-pixel coverage 0…255 for use as a mask, resized to width × height.
