@@ -17,8 +17,14 @@ extension Gradient {
             for j in 0..<bounds.height {
                 let py = Double(bounds.y + j) + 0.5
                 let t0 = (Double(bounds.x) + 0.5 - sx) * ux + (py - sy) * uy
+                let row = words + j * bounds.width
+                if ux == 0 {
+                    // A vertical gradient: one color per row.
+                    row.initialize(repeating: table[Int((min(max(t0, 0), 1) * 1023).rounded())], count: bounds.width)
+                    continue
+                }
                 for i in 0..<bounds.width {
-                    words[j * bounds.width + i] = table[Int((min(max(t0 + Double(i) * ux, 0), 1) * 1023).rounded())]
+                    row[i] = table[Int((min(max(t0 + Double(i) * ux, 0), 1) * 1023).rounded())]
                 }
             }
             count = bounds.width * bounds.height * 4

@@ -68,9 +68,8 @@ struct SceneRenderer {
             pixels.scale(byCoverage: ShapeCoverage.roundedRect(rect, radius: layer.cornerRadius * k, bounds: bounds))
         }
         if let border = layer.border, border.width > 0 {
-            var ring = Image(width: bounds.width, height: bounds.height, filledWith: Self.bytes(border.color), isPremultiplied: true)
-            ring.scale(byCoverage: ShapeCoverage.border(rect, radius: layer.cornerRadius * k, width: border.width * k, bounds: bounds))
-            pixels.draw(ring, x: 0, y: 0, mode: .normal, threads: threads)
+            let ring = ShapeCoverage.border(rect, radius: layer.cornerRadius * k, width: border.width * k, bounds: bounds)
+            pixels.draw(Self.image(color: border.color, coverage: ring, bounds), x: 0, y: 0, mode: .normal, threads: threads)
         }
         if let mask = layer.mask {
             pixels.scale(byCoverage: try coverage(of: mask, rect: rect, bounds: bounds, path: "\(path).mask"))
@@ -133,9 +132,7 @@ struct SceneRenderer {
         let layout = TextLayout(text.text, face: face, maxWidth: text.wraps ? rect.width : nil)
         let coverage = layout.coverage(face: face, in: rect, alignment: text.alignment,
                                        lineHeight: text.lineHeight.map { $0 * k } ?? face.lineHeight, bounds: bounds)
-        var out = Image(width: bounds.width, height: bounds.height, filledWith: Self.bytes(text.color), isPremultiplied: true)
-        out.scale(byCoverage: coverage)
-        return out
+        return Self.image(color: text.color, coverage: coverage, bounds)
     }
 
     private func coverage(of mask: Mask, rect: Rect, bounds: PixelBounds, path: String) throws(ComposeError) -> [UInt8] {
@@ -204,6 +201,22 @@ struct SceneRenderer {
         let c = color.premultiplied255
         func byte(_ v: Double) -> UInt8 { UInt8(min(max(v.rounded(), 0), 255)) }
         return (byte(c[0]), byte(c[1]), byte(c[2]), byte(c[3]))
+    }
+
+    /// A color times a coverage (0…255 per pixel), premultiplied: one table lookup per pixel,
+    /// each entry the color's premultiplied bytes × c/255 rounded once.
+    private static func image(color: Color, coverage: [UInt8], _ bounds: PixelBounds) -> Image {
+        let c = color.premultiplied255
+        let table = (0..<256).map { k -> UInt32 in
+            let b = (0..<4).map { UInt32(min(max((c[$0] * Double(k) / 255).rounded(), 0), 255)) }
+            return (b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24).littleEndian
+        }
+        let pixels = [UInt8](unsafeUninitializedCapacity: coverage.count * 4) { bytes, count in
+            let words = UnsafeMutableRawPointer(bytes.baseAddress!).bindMemory(to: UInt32.self, capacity: coverage.count)
+            for (i, k) in coverage.enumerated() { words[i] = table[Int(k)] }
+            count = coverage.count * 4
+        }
+        return image(pixels, bounds)
     }
 
     private static func image(_ pixels: [UInt8], _ bounds: PixelBounds) -> Image {

@@ -32,27 +32,31 @@ extension Image {
         let source = premultiplied()
         let xs = ResampleAxis(sourceCount: width, origin: rect.x, length: rect.width, outputStart: region.x, outputCount: region.width)
         let ys = ResampleAxis(sourceCount: height, origin: rect.y, length: rect.height, outputStart: region.y, outputCount: region.height)
-        let rows = ys.sourceRange
         let threads = RowBands.threads(threads)
-        // Horizontal pass over the source rows the vertical taps read, into Float; then vertical.
-        let across = FloatPlane(width: region.width, height: rows.count)
-        var out = [UInt8](repeating: 0, count: region.width * region.height * 4)
-        source.pixels.withUnsafeBufferPointer { src in
-            RowBands.run(rows.count, threads: threads) { band in
-                for r in band {
-                    xs.apply(src.baseAddress! + (rows.lowerBound + r) * width * 4, into: across.plane.row(r), count: region.width)
-                }
-            }
-            out.withUnsafeMutableBufferPointer { dst in
-                let plane = Plane(base: dst.baseAddress!, width: region.width, height: region.height)
+        let rowFloats = region.width * 4, span = ys.span
+        // Each band streams: the horizontal pass fills a ring of `span` Float rows just before the
+        // vertical taps need them (tap windows only move down), so the intermediate stays in cache.
+        let pixels = [UInt8](unsafeUninitializedCapacity: region.width * region.height * 4) { out, count in
+            source.pixels.withUnsafeBufferPointer { src in
                 RowBands.run(region.height, threads: threads) { band in
+                    let ring = UnsafeMutablePointer<Float>.allocate(capacity: span * rowFloats)
+                    let window = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: span)
+                    defer { ring.deallocate(); window.deallocate() }
+                    var computedEnd = Int.min
                     for y in band {
-                        ys.applyVertically(across.plane, output: y, firstRow: rows.lowerBound, into: plane.row(y))
+                        let top = ys.first[y]
+                        for r in max(top, computedEnd)..<(top + span) {
+                            xs.apply(src.baseAddress! + r * width * 4, into: ring + (r % span) * rowFloats, count: region.width)
+                        }
+                        computedEnd = top + span
+                        for k in 0..<span { window[k] = ring + ((top + k) % span) * rowFloats }
+                        ys.applyVertically(window, output: y, samples: rowFloats, into: out.baseAddress! + y * rowFloats)
                     }
                 }
             }
+            count = region.width * region.height * 4
         }
-        return Image(width: region.width, height: region.height, pixels: out, isPremultiplied: true, hasAlpha: hasAlpha)
+        return Image(width: region.width, height: region.height, pixels: pixels, isPremultiplied: true, hasAlpha: hasAlpha)
     }
 }
 
@@ -95,9 +99,6 @@ struct ResampleAxis {
         weights = w
     }
 
-    /// The source indices the taps read.
-    var sourceRange: Range<Int> { (first.min() ?? 0)..<((first.max() ?? 0) + span) }
-
     /// One output row from a source row of RGBA samples.
     func apply(_ src: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<Float>, count: Int) {
         first.withUnsafeBufferPointer { first in
@@ -120,16 +121,16 @@ struct ResampleAxis {
         }
     }
 
-    /// Output row `output` of the vertical pass over the horizontally resampled rows: the rows a
-    /// tap reads are summed whole, eight samples per step, then rounded to bytes.
-    func applyVertically(_ rows: Plane<Float>, output: Int, firstRow: Int, into dst: UnsafeMutablePointer<UInt8>) {
-        let top = first[output] - firstRow, samples = rows.width * 4
+    /// Output row `output` of the vertical pass from its `span` horizontally resampled rows
+    /// (`rows[k]` is source row first[output] + k): eight samples per step, rounded to bytes.
+    func applyVertically(_ rows: UnsafePointer<UnsafeMutablePointer<Float>>, output: Int, samples: Int, into dst: UnsafeMutablePointer<UInt8>) {
         let raw = UnsafeMutableRawPointer(dst)
         weights.withUnsafeBufferPointer { w in
+            let taps = w.baseAddress! + output * span
             var i = 0
             if span == 2 {
-                let a = UnsafeRawPointer(rows.row(top)), b = UnsafeRawPointer(rows.row(top + 1))
-                let wa = w[2 * output], wb = w[2 * output + 1]
+                let a = UnsafeRawPointer(rows[0]), b = UnsafeRawPointer(rows[1])
+                let wa = taps[0], wb = taps[1]
                 while i + 8 <= samples {
                     let acc = a.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self) * wa
                         + b.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self) * wb
@@ -139,15 +140,13 @@ struct ResampleAxis {
             }
             while i + 8 <= samples {
                 var acc = SIMD8<Float>(repeating: 0)
-                for k in 0..<span {
-                    acc += UnsafeRawPointer(rows.row(top + k) + i).loadUnaligned(as: SIMD8<Float>.self) * w[output * span + k]
-                }
+                for k in 0..<span { acc += UnsafeRawPointer(rows[k] + i).loadUnaligned(as: SIMD8<Float>.self) * taps[k] }
                 raw.storeBytes(of: LaneConversion.bytes(acc), toByteOffset: i, as: SIMD8<UInt8>.self)
                 i += 8
             }
             while i < samples {
                 var acc: Float = 0
-                for k in 0..<span { acc += rows.row(top + k)[i] * w[output * span + k] }
+                for k in 0..<span { acc += rows[k][i] * taps[k] }
                 dst[i] = LaneConversion.byte(acc)
                 i += 1
             }
