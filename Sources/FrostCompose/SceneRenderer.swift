@@ -2,11 +2,17 @@ import FrostCore
 import FrostEffects
 
 extension Scene {
+    /// The most pixels a canvas or a layer's intermediate image may have (the decoders' default limit).
+    public static let maximumPixels = 256_000_000
+
     /// Renders the scene to a premultiplied image of `pixelWidth` × `pixelHeight`. Files the scene
     /// names come from `assets`; an opaque background gives an opaque image (no alpha when written).
     public func rendered(assets: SceneAssets = SceneAssets(), threads: Int? = nil) throws(ComposeError) -> Image {
         guard width > 0, height > 0, scale > 0, pixelWidth > 0, pixelHeight > 0 else {
             throw ComposeError("canvas", "the size in pixels must be positive (\(width)×\(height) points at scale \(scale))")
+        }
+        guard pixelWidth * pixelHeight <= Scene.maximumPixels else {
+            throw ComposeError("canvas", "\(pixelWidth)×\(pixelHeight) pixels is more than the limit of \(Scene.maximumPixels)")
         }
         let c = background.premultiplied255
         let fill = (0..<4).map { UInt8(min(max(c[$0].rounded(), 0), 255)) }
@@ -75,6 +81,10 @@ struct SceneRenderer {
             pixels.scale(byCoverage: try coverage(of: mask, rect: rect, bounds: bounds, path: "\(path).mask"))
         }
         if let shadow = layer.shadow, shadow.opacity > 0 {
+            let pad = Self.padding(sigma: shadow.radius / 2 * k)
+            guard (bounds.width + 2 * pad) * (bounds.height + 2 * pad) <= Scene.maximumPixels else {
+                throw ComposeError("\(path).shadow", "a blur this wide needs more than \(Scene.maximumPixels) pixels")
+            }
             let cast = Self.shadow(of: pixels, shadow, pixelsPerPoint: k, threads: threads)
             canvas.draw(cast.image, x: bounds.x + cast.dx, y: bounds.y + cast.dy, mode: .normal, opacity: layer.opacity, threads: threads)
         }
@@ -127,6 +137,9 @@ struct SceneRenderer {
         let key = text.font ?? SceneAssets.defaultFontKey
         guard let bytes = assets.fonts[key] else {
             throw ComposeError("\(path).font", "the font was not loaded (use SceneAssets(for:relativeTo:))")
+        }
+        guard text.size * k <= 4096 else {
+            throw ComposeError("\(path).size", "\(text.size) points at \(k) pixels per point is more than 4096 pixels")
         }
         let face = try FontFace(bytes: bytes, name: "\(path).font", pixelSize: text.size * k)
         let layout = TextLayout(text.text, face: face, maxWidth: text.wraps ? rect.width : nil)

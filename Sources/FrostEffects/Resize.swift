@@ -22,7 +22,8 @@ extension Image {
                      "resampling needs a non-empty image, rectangle and region")
         // Shrinking by f ≥ 2 on both axes: an f×f box average first (the reducing step Pillow calls
         // reducing_gap), so the triangle taps stay short. The box grid covers f·⌈n/f⌉ source pixels.
-        let f = Int(min(Double(width) / rect.width, Double(height) / rect.height))
+        // (Capped at the image's size: beyond that the reduction is one pixel either way.)
+        let f = Int(min(Double(width) / rect.width, Double(height) / rect.height, Double(max(width, height))))
         if f >= 2 {
             let small = reduced(by: f, threads: threads)
             let covered = Rect(x: rect.x, y: rect.y, width: rect.width * Double(small.width * f) / Double(width),

@@ -63,6 +63,21 @@ import Testing
         #expect(image.pixel(x: 100, y: 70)[3] < 3 && image.pixel(x: 70, y: 48)[3] > 20)
     }
 
+    @Test func oversizedCanvasesAndShadowsAreErrors() {
+        #expect(throws: ComposeError("canvas", "100000×100000 pixels is more than the limit of 256000000")) {
+            try Scene(width: 100_000, height: 100_000).rendered()
+        }
+        let shadow = Scene(width: 100, height: 100, scale: 16, layers: [Layer(.color(.white), shadow: Shadow(radius: 1000))])
+        #expect(throws: ComposeError.self) { try shadow.rendered() }
+    }
+
+    @Test func aTinyFrameShrinksAnImageToAPixelQuickly() throws {
+        let photo = noiseImage(width: 300, height: 200, opaque: true)
+        let scene = Scene(width: 10, height: 10, layers: [Layer(.image(.pixels(photo), .fill), frame: Rect(x: 2, y: 2, width: 0.001, height: 0.001))])
+        let image = try scene.rendered()
+        #expect(image.pixel(x: 2, y: 2)[3] == 0 && image.pixel(x: 5, y: 5)[3] == 0)
+    }
+
     @Test func gradientMaskFadesTheLayer() throws {
         let mask = Mask.gradient(Gradient(stops: [GradientStop(0, .clear), GradientStop(1, .black)]))
         let scene = Scene(width: 4, height: 100, layers: [Layer(.color(.white), mask: mask)])
