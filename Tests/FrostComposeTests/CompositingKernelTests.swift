@@ -72,6 +72,27 @@ import Testing
         }
     }
 
+    @Test(arguments: [BlendMode.normal, .multiply, .screen, .overlay])
+    func integerOpaqueBlendEqualsTheTable(mode: BlendMode) {
+        let count = 4096
+        let src = noiseImage(width: count, height: 1, seed: 5, opaque: true).pixels, base = noiseImage(width: count, height: 1, seed: 6, opaque: true).pixels
+        for opacity in [255, 200, 33] as [UInt8] {
+            let table = BlendTable.mixed(mode, opacity: opacity)
+            var fast = base
+            let integer = OpaqueBlend(mode: mode, opacity: opacity)!
+            src.withUnsafeBufferPointer { s in
+                fast.withUnsafeMutableBufferPointer { d in
+                    for g in 0..<(count / 8) { #expect(integer.blendGroup(s.baseAddress! + 32 * g, d.baseAddress! + 32 * g)) }
+                }
+            }
+            for p in 0..<count {
+                for c in 0..<3 { #expect(fast[4 * p + c] == table[Int(base[4 * p + c]) << 8 | Int(src[4 * p + c])], "\(mode) \(opacity) pixel \(p)") }
+                #expect(fast[4 * p + 3] == 255)
+            }
+        }
+        #expect(OpaqueBlend(mode: .softLight, opacity: 255) == nil)
+    }
+
     @Test func textureGrainRowEqualsTheScalarHash() {
         var row = [Int32](repeating: 0, count: 104)
         row.withUnsafeMutableBufferPointer { TexturePattern.grainRow(u: -37, v: 12, seed: 9, amplitude: 8, into: $0.baseAddress!, count: 100) }
