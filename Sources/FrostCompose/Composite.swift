@@ -6,7 +6,7 @@ extension Image {
     /// drawn normally is copied. Rows run in parallel bands.
     mutating func draw(_ layer: Image, x: Int, y: Int, mode: BlendMode, opacity: Double = 1, threads: Int) {
         let area = PixelBounds(x: x, y: y, width: layer.width, height: layer.height)
-            .intersection(PixelBounds(x: 0, y: 0, width: width, height: height))
+            .intersection(bounds)
         let k = UInt8(min(max((opacity * 255).rounded(), 0), 255))
         guard !area.isEmpty, k > 0 else { return }
         let canvasWidth = width, layerWidth = layer.width, copies = mode == .normal && k == 255 && !layer.hasAlpha

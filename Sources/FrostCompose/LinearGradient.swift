@@ -34,11 +34,7 @@ extension Gradient {
     /// Premultiplied RGBA8 colors at t = i / (entries − 1), packed as little-endian words.
     private func colorTable(entries: Int) -> [UInt32] {
         let sorted = stops.sorted { $0.location < $1.location }
-        return (0..<entries).map { i in
-            let c = color(at: Double(i) / Double(entries - 1), sorted)
-            let b = (0..<4).map { UInt32(min(max(c[$0].rounded(), 0), 255)) }
-            return (b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24).littleEndian
-        }
+        return (0..<entries).map { i in PackedColor.word(color(at: Double(i) / Double(entries - 1), sorted)) }
     }
 
     /// The premultiplied color (0…255 scale) at t: stops interpolated linearly, padded at the ends.

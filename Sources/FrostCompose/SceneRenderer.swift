@@ -14,10 +14,9 @@ extension Scene {
         guard pixelWidth * pixelHeight <= Scene.maximumPixels else {
             throw ComposeError("canvas", "\(pixelWidth)×\(pixelHeight) pixels is more than the limit of \(Scene.maximumPixels)")
         }
-        let c = background.premultiplied255
-        let fill = (0..<4).map { UInt8(min(max(c[$0].rounded(), 0), 255)) }
-        var canvas = Image(width: pixelWidth, height: pixelHeight, filledWith: (fill[0], fill[1], fill[2], fill[3]), isPremultiplied: true)
-        canvas.hasAlpha = fill[3] < 255
+        let fill = PackedColor.bytes(background.premultiplied255)
+        var canvas = Image(width: pixelWidth, height: pixelHeight, filledWith: fill, isPremultiplied: true)
+        canvas.hasAlpha = fill.3 < 255
         let space = LayerSpace(originX: 0, originY: 0, pixelsPerPoint: scale, zoom: 1, width: width, height: height)
         try SceneRenderer(assets: assets, threads: RowBands.threads(threads)).draw(layers, into: &canvas, space: space, path: "layers")
         return canvas
@@ -57,12 +56,12 @@ struct SceneRenderer {
         guard w > 0, h > 0, layer.opacity > 0 else { return }
         // A shadow can fall on the canvas from a part of the layer just outside it.
         let reach = layer.shadow.map { Self.padding(sigma: $0.radius / 2 * k) + Int((max(abs($0.offsetX), abs($0.offsetY)) * k).rounded(.up)) } ?? 0
-        let bounds = rect.pixelBounds.intersection(PixelBounds(x: 0, y: 0, width: canvas.width, height: canvas.height).outset(by: reach))
+        let bounds = rect.pixelBounds.intersection(canvas.bounds.outset(by: reach))
         guard !bounds.isEmpty else { return }
         // A plain color over the whole target (a fade, a tint) is one affine pass, no layer buffer.
         if case .color(let color) = layer.content, layer.shadow == nil, layer.mask == nil, layer.border == nil,
            layer.blendMode == .normal, ShapeCoverage.isPixelAligned(rect, radius: layer.cornerRadius),
-           bounds == PixelBounds(x: 0, y: 0, width: canvas.width, height: canvas.height) {
+           bounds == canvas.bounds {
             canvas.fill(with: color.withAlpha(color.alpha * layer.opacity), threads: threads)
             return
         }
@@ -126,7 +125,7 @@ struct SceneRenderer {
         case .backdrop(let effect):
             // Blur with the surroundings the boxes reach, so the frame's edges are not edge-extended.
             let reach = 3 * ImageEffectsMath.boxRadius(radius: effect.radius, scale: space.pixelsPerPoint) + 1
-            let area = bounds.outset(by: reach).intersection(PixelBounds(x: 0, y: 0, width: canvas.width, height: canvas.height))
+            let area = bounds.outset(by: reach).intersection(canvas.bounds)
             guard !area.isEmpty else { return Image(width: bounds.width, height: bounds.height, filledWith: (0, 0, 0, 0), isPremultiplied: true) }
             let blurred = canvas.cropped(to: area).applyEffect(effect, scale: space.pixelsPerPoint, threads: threads)
             return blurred.cropped(to: PixelBounds(x: bounds.x - area.x, y: bounds.y - area.y, width: bounds.width, height: bounds.height))
@@ -158,12 +157,10 @@ struct SceneRenderer {
             pixels = try assets.image(source, subject: "\(path).file").resampled(over: rect, region: bounds, threads: threads).pixels
             channel = c
         }
+        // A luminance mask's coverage is the luma of the premultiplied color, luma × alpha (CSS
+        // mask-type: luminance).
         return (0..<(bounds.width * bounds.height)).map { n in
-            if channel == .alpha { return pixels[4 * n + 3] }
-            // Luminance of the premultiplied color = luma × alpha (CSS mask-type: luminance);
-            // Rec.709 weights in 1/256 units (54 + 183 + 19 = 256).
-            let l = 54 * UInt32(pixels[4 * n]) + 183 * UInt32(pixels[4 * n + 1]) + 19 * UInt32(pixels[4 * n + 2])
-            return UInt8((l + 128) >> 8)
+            channel == .alpha ? pixels[4 * n + 3] : rec709Luma(pixels[4 * n], pixels[4 * n + 1], pixels[4 * n + 2])
         }
     }
 
@@ -173,20 +170,15 @@ struct SceneRenderer {
         let sigma = shadow.radius / 2 * k
         let pad = padding(sigma: sigma)
         let w = pixels.width + 2 * pad, h = pixels.height + 2 * pad
-        // Each sample of the cast is alpha × (the shadow's premultiplied color × opacity): one table per channel.
-        let color = shadow.color.premultiplied255 * min(max(shadow.opacity, 0), 1) / 255
-        let table = (0..<1024).map { i in UInt8(min(255, (Double(i & 255) * color[i >> 8]).rounded())) }
+        // The cast is the shadow's color (times its opacity) times the layer's alpha as a coverage.
+        let table = PackedColor.coverageTable(shadow.color.premultiplied255 * min(max(shadow.opacity, 0), 1))
         var cast = [UInt8](repeating: 0, count: w * h * 4)
         pixels.pixels.withUnsafeBufferPointer { source in
-            cast.withUnsafeMutableBufferPointer { target in
-                table.withUnsafeBufferPointer { table in
-                    for y in 0..<pixels.height {
-                        let from = source.baseAddress! + y * pixels.width * 4, to = target.baseAddress! + ((y + pad) * w + pad) * 4
-                        for x in 0..<pixels.width {
-                            let a = Int(from[4 * x + 3])
-                            for c in 0..<4 { to[4 * x + c] = table[c << 8 | a] }
-                        }
-                    }
+            cast.withUnsafeMutableBytes { target in
+                let words = target.bindMemory(to: UInt32.self).baseAddress!
+                for y in 0..<pixels.height {
+                    let from = source.baseAddress! + y * pixels.width * 4, to = words + (y + pad) * w + pad
+                    for x in 0..<pixels.width { to[x] = table[Int(from[4 * x + 3])] }
                 }
             }
         }
@@ -210,20 +202,11 @@ struct SceneRenderer {
         return Rect(x: rect.midX - iw * s / 2, y: rect.midY - ih * s / 2, width: iw * s, height: ih * s)
     }
 
-    static func bytes(_ color: Color) -> (UInt8, UInt8, UInt8, UInt8) {
-        let c = color.premultiplied255
-        func byte(_ v: Double) -> UInt8 { UInt8(min(max(v.rounded(), 0), 255)) }
-        return (byte(c[0]), byte(c[1]), byte(c[2]), byte(c[3]))
-    }
+    static func bytes(_ color: Color) -> (UInt8, UInt8, UInt8, UInt8) { PackedColor.bytes(color.premultiplied255) }
 
-    /// A color times a coverage (0…255 per pixel), premultiplied: one table lookup per pixel,
-    /// each entry the color's premultiplied bytes × c/255 rounded once.
+    /// A color times a coverage (0…255 per pixel), premultiplied: one table lookup per pixel.
     private static func image(color: Color, coverage: [UInt8], _ bounds: PixelBounds) -> Image {
-        let c = color.premultiplied255
-        let table = (0..<256).map { k -> UInt32 in
-            let b = (0..<4).map { UInt32(min(max((c[$0] * Double(k) / 255).rounded(), 0), 255)) }
-            return (b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24).littleEndian
-        }
+        let table = PackedColor.coverageTable(color.premultiplied255)
         let pixels = [UInt8](unsafeUninitializedCapacity: coverage.count * 4) { bytes, count in
             let words = UnsafeMutableRawPointer(bytes.baseAddress!).bindMemory(to: UInt32.self, capacity: coverage.count)
             for (i, k) in coverage.enumerated() { words[i] = table[Int(k)] }

@@ -1,27 +1,25 @@
 extension Image {
     /// The pixels of `bounds`; where they fall outside the image the edge pixels repeat (edge
-    /// extend, DESIGN.md §2). Keeps the image's flags.
+    /// extend, DESIGN.md §2). Keeps the image's flags. Each row is a run of the row's first pixel,
+    /// a copy of the part inside, and a run of its last pixel.
     public func cropped(to bounds: PixelBounds) -> Image {
         precondition(width > 0 && height > 0 && !bounds.isEmpty, "cropping needs pixels")
-        var out = [UInt8](repeating: 0, count: bounds.width * bounds.height * 4)
-        let inside = bounds.x >= 0 && bounds.maxX <= width
-        pixels.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
+        let w = bounds.width
+        // Output columns [0, left) lie left of the image, [left, right) inside, [right, w) right of it.
+        let left = min(max(-bounds.x, 0), w), right = min(max(width - bounds.x, left), w)
+        var out = [UInt8](repeating: 0, count: w * bounds.height * 4)
+        pixels.withUnsafeBytes { src in
+            out.withUnsafeMutableBytes { dst in
+                let s = src.bindMemory(to: UInt32.self).baseAddress!, d = dst.bindMemory(to: UInt32.self).baseAddress!
                 for j in 0..<bounds.height {
-                    let sy = min(max(bounds.y + j, 0), height - 1)
-                    let row = src.baseAddress! + sy * width * 4, target = dst.baseAddress! + j * bounds.width * 4
-                    if inside {
-                        target.update(from: row + bounds.x * 4, count: bounds.width * 4)
-                        continue
-                    }
-                    for i in 0..<bounds.width {
-                        let sx = min(max(bounds.x + i, 0), width - 1)
-                        (target + 4 * i).update(from: row + 4 * sx, count: 4)
-                    }
+                    let row = s + min(max(bounds.y + j, 0), height - 1) * width, target = d + j * w
+                    target.update(repeating: row[0], count: left)
+                    (target + left).update(from: row + bounds.x + left, count: right - left)
+                    (target + right).update(repeating: row[width - 1], count: w - right)
                 }
             }
         }
-        return Image(width: bounds.width, height: bounds.height, pixels: out, isPremultiplied: isPremultiplied,
+        return Image(width: w, height: bounds.height, pixels: out, isPremultiplied: isPremultiplied,
                      hasAlpha: hasAlpha, isGray: isGray, iccProfile: iccProfile)
     }
 }

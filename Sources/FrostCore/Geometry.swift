@@ -60,3 +60,8 @@ public struct PixelBounds: Sendable, Equatable, Hashable {
         PixelBounds(x: x - d, y: y - d, width: width + 2 * d, height: height + 2 * d)
     }
 }
+
+extension Image {
+    /// All the image's pixels: (0, 0, width, height).
+    public var bounds: PixelBounds { PixelBounds(x: 0, y: 0, width: width, height: height) }
+}

@@ -49,11 +49,10 @@ extension Image {
         var out = premultiplied()
         guard !adjustment.isIdentity else { return out }
         let threads = RowBands.threads(threads)
-        let kernel = adjustment.affineKernel
-        let gamma = adjustment.gamma == 1 ? nil : GammaTable(power: adjustment.gamma)
-        out.pixels.withUnsafeMutableBufferPointer { p in
-            kernel.apply(p.baseAddress!, pixels: width * height, threads: threads)
-            gamma?.apply(p.baseAddress!, pixels: width * height, threads: threads)
+        out.apply(adjustment.affineKernel, threads: threads)
+        if adjustment.gamma != 1 {
+            let gamma = GammaTable(power: adjustment.gamma)
+            out.pixels.withUnsafeMutableBufferPointer { gamma.apply($0.baseAddress!, pixels: width * height, threads: threads) }
         }
         if adjustment.saturation != 1 { out.isGray = out.isGray && adjustment.saturation >= 0 }
         return out

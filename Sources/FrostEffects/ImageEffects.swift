@@ -132,8 +132,14 @@ extension Image {
     /// Runs an affine color kernel over a copy of the (premultiplied) pixels.
     func applying(_ kernel: AffineColorKernel, threads: Int?) -> Image {
         var out = self
-        out.pixels.withUnsafeMutableBufferPointer { kernel.apply($0.baseAddress!, pixels: width * height, threads: RowBands.threads(threads)) }
+        out.apply(kernel, threads: threads)
         return out
+    }
+
+    /// Runs an affine color kernel over the (premultiplied) pixels in place.
+    mutating func apply(_ kernel: AffineColorKernel, threads: Int?) {
+        let count = width * height
+        pixels.withUnsafeMutableBufferPointer { kernel.apply($0.baseAddress!, pixels: count, threads: RowBands.threads(threads)) }
     }
 
     /// self source-over `base` (both premultiplied), where `mask` allows; mask coverage is the
@@ -168,9 +174,7 @@ extension Image {
     public mutating func fill(with color: Color, threads: Int? = nil) {
         let keep = Float(1 - color.alpha)
         let matrix = (0..<4).map { r in (0..<4).map { c in r == c ? keep : 0 } }
-        let kernel = AffineColorKernel(matrix: matrix, offset: SIMD4<Float>(color.premultiplied255))
-        let count = width * height
-        pixels.withUnsafeMutableBufferPointer { kernel.apply($0.baseAddress!, pixels: count, threads: RowBands.threads(threads)) }
+        apply(AffineColorKernel(matrix: matrix, offset: SIMD4<Float>(color.premultiplied255)), threads: threads)
         hasAlpha = hasAlpha && color.alpha < 1
     }
 
@@ -181,10 +185,7 @@ extension Image {
         let useAlpha = straight.hasAlpha || straight.containsTransparency
         let p = straight.pixels
         return (0..<(w * h)).map { n -> UInt8 in
-            if useAlpha { return p[4 * n + 3] }
-            // Rec.709 luma in 1/256 units (54 + 183 + 19 = 256).
-            let r = UInt32(p[4 * n]) * 54, g = UInt32(p[4 * n + 1]) * 183, b = UInt32(p[4 * n + 2]) * 19
-            return UInt8((r + g + b + 128) >> 8)
+            useAlpha ? p[4 * n + 3] : rec709Luma(p[4 * n], p[4 * n + 1], p[4 * n + 2])
         }
     }
 }

@@ -37,19 +37,7 @@ extension Image {
 
     /// The image with m pixels of edge extension on every side.
     func extended(by m: Int) -> Image {
-        guard m > 0 else { return self }
-        let (w, h) = (width + 2 * m, height + 2 * m)
-        var out = [UInt8](repeating: 0, count: w * h * 4)
-        pixels.withUnsafeBytes { src in
-            out.withUnsafeMutableBytes { dst in
-                let s = src.bindMemory(to: UInt32.self), d = dst.bindMemory(to: UInt32.self)
-                for y in 0..<h {
-                    let sy = min(max(y - m, 0), height - 1) * width
-                    for x in 0..<w { d[y * w + x] = s[sy + min(max(x - m, 0), width - 1)] }
-                }
-            }
-        }
-        return Image(width: w, height: h, pixels: out, isPremultiplied: isPremultiplied, hasAlpha: hasAlpha, isGray: isGray, iccProfile: iccProfile)
+        m > 0 ? cropped(to: bounds.outset(by: m)) : self
     }
 
     /// Runs `body` over the pixels as a plane (read-only use).
