@@ -33,6 +33,12 @@ public enum LaneConversion {
         unsafeBitCast(SIMD32<UInt32>(truncatingIfNeeded: v) | magicBits, to: SIMD32<Float>.self) - magic
     }
 
+    /// Words below 2²³ as floats (channels already cut from pixels with shifts and masks).
+    @inlinable @inline(__always)
+    public static func floats(_ v: SIMD8<UInt32>) -> SIMD8<Float> {
+        unsafeBitCast(v | magicBits, to: SIMD8<Float>.self) - magic
+    }
+
     /// Clamped to 0…255 and rounded to nearest (ties to even).
     @inlinable @inline(__always)
     public static func bytes(_ v: SIMD4<Float>) -> SIMD4<UInt8> {
@@ -56,6 +62,14 @@ public enum LaneConversion {
     public static func bytes(_ v: SIMD32<Float>) -> SIMD32<UInt8> {
         let c = clamp(v, upper: SIMD32(repeating: 255)) + magic
         return SIMD32<UInt8>(truncatingIfNeeded: unsafeBitCast(c, to: SIMD32<UInt32>.self))
+    }
+
+    /// Clamped to 0…255 and rounded to nearest (ties to even), each lane's byte in the low 8
+    /// bits of a word: planar channels pack into RGBA words with shifts and ORs.
+    @inlinable @inline(__always)
+    public static func roundedBytes(_ v: SIMD8<Float>) -> SIMD8<UInt32> {
+        let c = clamp(v, upper: SIMD8(repeating: 255)) + magic
+        return unsafeBitCast(c, to: SIMD8<UInt32>.self) & 0xFF
     }
 
     /// Each lane limited to 0…upper (per lane).

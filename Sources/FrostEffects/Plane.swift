@@ -10,13 +10,16 @@ struct Plane<Sample: PlaneSample> {
     @inline(__always) func pixel(_ x: Int, _ y: Int) -> UnsafeMutablePointer<Sample> { base + (y * width + x) * 4 }
 }
 
-/// Loads and stores of one pixel (SIMD4) or four adjacent pixels (SIMD16) as Float.
-/// UInt8 stores clamp to 0...255 and round to nearest (LaneConversion).
+/// Loads and stores of one pixel (SIMD4) or four adjacent pixels (SIMD16) as Float, and of
+/// eight adjacent pixels to and from planar Float rows (eight reds, then eight greens, … each
+/// `channelStride` floats apart). UInt8 stores clamp to 0...255 and round to nearest (LaneConversion).
 protocol PlaneSample {
     static func loadPixel(_ p: UnsafePointer<Self>) -> SIMD4<Float>
     static func loadQuad(_ p: UnsafePointer<Self>) -> SIMD16<Float>
     static func storePixel(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Self>)
     static func storeQuad(_ v: SIMD16<Float>, _ p: UnsafeMutablePointer<Self>)
+    static func splitChannels(_ p: UnsafePointer<Self>, into planar: UnsafeMutablePointer<Float>, channelStride: Int)
+    static func packChannels(_ planar: UnsafePointer<Float>, channelStride: Int, into p: UnsafeMutablePointer<Self>)
 }
 
 extension UInt8: PlaneSample {
@@ -32,6 +35,26 @@ extension UInt8: PlaneSample {
     @inline(__always) static func storeQuad(_ v: SIMD16<Float>, _ p: UnsafeMutablePointer<UInt8>) {
         UnsafeMutableRawPointer(p).storeBytes(of: LaneConversion.bytes(v), as: SIMD16<UInt8>.self)
     }
+    /// Channels cut from eight RGBA words with shifts and masks: vector code, where a byte →
+    /// word widening initialiser would be a per-lane call. Not inlined: inside generic callers
+    /// the 8-lane values were split into 4-lane halves (perf annotate); alone they stay whole.
+    @inline(never) static func splitChannels(_ p: UnsafePointer<UInt8>, into planar: UnsafeMutablePointer<Float>, channelStride s: Int) {
+        let words = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt32>.self)
+        let byte = SIMD8<UInt32>(repeating: 0xFF)
+        let out = UnsafeMutableRawPointer(planar)
+        out.storeBytes(of: LaneConversion.floats(words & byte), as: SIMD8<Float>.self)
+        out.storeBytes(of: LaneConversion.floats((words &>> 8) & byte), toByteOffset: 4 * s, as: SIMD8<Float>.self)
+        out.storeBytes(of: LaneConversion.floats((words &>> 16) & byte), toByteOffset: 8 * s, as: SIMD8<Float>.self)
+        out.storeBytes(of: LaneConversion.floats(words &>> 24), toByteOffset: 12 * s, as: SIMD8<Float>.self)
+    }
+    @inline(never) static func packChannels(_ planar: UnsafePointer<Float>, channelStride s: Int, into p: UnsafeMutablePointer<UInt8>) {
+        let v = UnsafeRawPointer(planar)
+        @inline(__always) func channel(_ c: Int) -> SIMD8<UInt32> {
+            LaneConversion.roundedBytes(v.loadUnaligned(fromByteOffset: 4 * c * s, as: SIMD8<Float>.self))
+        }
+        let words = channel(0) | channel(1) &<< 8 | channel(2) &<< 16 | channel(3) &<< 24
+        UnsafeMutableRawPointer(p).storeBytes(of: words, as: SIMD8<UInt32>.self)
+    }
 }
 
 extension Float: PlaneSample {
@@ -46,6 +69,16 @@ extension Float: PlaneSample {
     }
     @inline(__always) static func storeQuad(_ v: SIMD16<Float>, _ p: UnsafeMutablePointer<Float>) {
         UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD16<Float>.self)
+    }
+    @inline(__always) static func splitChannels(_ p: UnsafePointer<Float>, into planar: UnsafeMutablePointer<Float>, channelStride s: Int) {
+        for i in 0..<8 {
+            for c in 0..<4 { planar[c * s + i] = p[4 * i + c] }
+        }
+    }
+    @inline(__always) static func packChannels(_ planar: UnsafePointer<Float>, channelStride s: Int, into p: UnsafeMutablePointer<Float>) {
+        for i in 0..<8 {
+            for c in 0..<4 { p[4 * i + c] = planar[c * s + i] }
+        }
     }
 }
 
