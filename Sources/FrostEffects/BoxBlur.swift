@@ -29,8 +29,11 @@ extension Image {
 }
 
 /// The running-sum box filter behind `boxBlurred`. Each thread streams over a band of output
-/// rows: it keeps the last 2r+2 horizontal-sum rows in a ring and one vertical accumulator row,
-/// so every input row is read once per band and the cost per pixel does not depend on r.
+/// rows keeping one row of vertical sums V (per pixel and channel, the sum of the 2r+1 source
+/// pixels above and below): moving down a row adds the entering source row and subtracts the
+/// leaving one, both read straight from the image. A horizontal running sum over V then gives
+/// the window sums. No ring of intermediate rows: the previous design kept 2r+2 rows of
+/// horizontal sums (5 MiB at r = 40, beyond L2), and the leaving row came from L3 (perf).
 struct BoxBlur {
     static let maximumRadius = 1000
 
@@ -51,98 +54,86 @@ struct BoxBlur {
         }
     }
 
+    /// Edge-extended rows of sums: pixel x at `pad + x`, r+1 copies of the edge pixels each side.
+    private var pad: Int { radius + 1 }
+    private var paddedCount: Int { width + 2 * pad }
+
     /// Rows blurred along x only: h / w, rounded.
     private func horizontalOnly(_ input: UnsafePointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>, _ rows: Range<Int>) {
-        let padded = UnsafeMutablePointer<SIMD4<UInt32>>.allocate(capacity: width + 2 * radius + 2)
+        let padded = UnsafeMutablePointer<SIMD4<UInt32>>.allocate(capacity: paddedCount)
         let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: samplesPerRow + 8)
         defer { padded.deallocate(); sums.deallocate() }
         let divide = ExactDivision(divisor: UInt64(2 * window))
         for y in rows {
-            horizontalSums(input + y * samplesPerRow, into: sums, padded: padded)
+            let row = UnsafeRawPointer(input + y * samplesPerRow)
+            for x in 0..<width { padded[pad + x] = Self.pixel(row, x) }
+            extendEdges(padded)
+            horizontalSums(padded, into: sums)
             roundedMeans(sums, count: samplesPerRow, divisor: UInt32(window), divide, into: output + y * samplesPerRow)
         }
     }
 
-    /// The vertical running sum over rows that are either the pixels themselves (vertical only)
-    /// or their horizontal sums (both axes).
+    /// V slides down the band; over both axes each row of V is then summed along x.
     private func streamVertical(_ input: UnsafePointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>, _ rows: Range<Int>) {
         let n = samplesPerRow
-        let slots = window + 1
-        let ring = UnsafeMutablePointer<UInt32>.allocate(capacity: slots * n)
-        let accumulator = UnsafeMutablePointer<UInt32>.allocate(capacity: n + 8)
-        let padded = UnsafeMutablePointer<SIMD4<UInt32>>.allocate(capacity: width + 2 * radius + 2)
-        defer { ring.deallocate(); accumulator.deallocate(); padded.deallocate() }
+        let columns = UnsafeMutablePointer<SIMD4<UInt32>>.allocate(capacity: paddedCount)
+        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: n + 8)
+        defer { columns.deallocate(); sums.deallocate() }
         let area = axes == .both ? window * window : window
         let divide = ExactDivision(divisor: UInt64(2 * area))
-
-        // Logical row L (may be outside the image) lives in slot (L + offset) % slots.
-        let offset = radius + 1 + slots
-        func produce(_ logical: Int) -> UnsafeMutablePointer<UInt32> {
-            let slot = ring + ((logical + offset) % slots) * n
-            let row = input + min(max(logical, 0), height - 1) * n
-            if axes == .both {
-                horizontalSums(row, into: slot, padded: padded)
-            } else {
-                for i in 0..<n { slot[i] = UInt32(row[i]) }
-            }
-            return slot
+        let v = columns + pad
+        @inline(__always) func sourceRow(_ logical: Int) -> UnsafeRawPointer {
+            UnsafeRawPointer(input + min(max(logical, 0), height - 1) * n)
         }
 
-        accumulator.initialize(repeating: 0, count: n)
+        v.update(repeating: .zero, count: width)
         for k in -radius...radius {
-            let slot = produce(rows.lowerBound + k)
-            for i in 0..<n { accumulator[i] &+= slot[i] }
+            let row = sourceRow(rows.lowerBound + k)
+            for x in 0..<width { v[x] &+= Self.pixel(row, x) }
         }
         for y in rows {
-            roundedMeans(accumulator, count: n, divisor: UInt32(area), divide, into: output + y * n)
-            guard y + 1 < rows.upperBound else { break }
-            let entering = produce(y + radius + 1)
-            let leaving = ring + ((y - radius + offset) % slots) * n
-            slideAccumulator(accumulator, entering, leaving, count: n)
+            if y > rows.lowerBound {
+                let entering = sourceRow(y + radius), leaving = sourceRow(y - radius - 1)
+                for x in 0..<width { v[x] = v[x] &+ Self.pixel(entering, x) &- Self.pixel(leaving, x) }
+            }
+            if axes == .both {
+                extendEdges(columns)
+                horizontalSums(columns, into: sums)
+                roundedMeans(sums, count: n, divisor: UInt32(area), divide, into: output + y * n)
+            } else {
+                v.withMemoryRebound(to: UInt32.self, capacity: n) {
+                    roundedMeans($0, count: n, divisor: UInt32(area), divide, into: output + y * n)
+                }
+            }
         }
     }
 
-    /// accumulator += entering − leaving, 8 lanes at a time.
+    /// One RGBA pixel widened to 32-bit lanes (a single vpmovzxbd).
     @inline(__always)
-    private func slideAccumulator(_ acc: UnsafeMutablePointer<UInt32>, _ entering: UnsafePointer<UInt32>,
-                                  _ leaving: UnsafePointer<UInt32>, count n: Int) {
-        var i = 0
-        let a = UnsafeMutableRawPointer(acc), e = UnsafeRawPointer(entering), l = UnsafeRawPointer(leaving)
-        while i + 8 <= n {
-            let o = i * 4
-            let v = a.loadUnaligned(fromByteOffset: o, as: SIMD8<UInt32>.self)
-                &+ e.loadUnaligned(fromByteOffset: o, as: SIMD8<UInt32>.self)
-                &- l.loadUnaligned(fromByteOffset: o, as: SIMD8<UInt32>.self)
-            a.storeBytes(of: v, toByteOffset: o, as: SIMD8<UInt32>.self)
-            i += 8
-        }
-        while i < n {
-            acc[i] = acc[i] &+ entering[i] &- leaving[i]
-            i += 1
+    private static func pixel(_ row: UnsafeRawPointer, _ x: Int) -> SIMD4<UInt32> {
+        SIMD4<UInt32>(truncatingIfNeeded: row.loadUnaligned(fromByteOffset: 4 &* x, as: SIMD4<UInt8>.self))
+    }
+
+    /// Copies the first and last pixel into the r+1 slots beside them.
+    @inline(__always)
+    private func extendEdges(_ padded: UnsafeMutablePointer<SIMD4<UInt32>>) {
+        let first = padded[pad], last = padded[pad + width - 1]
+        for i in 0..<pad {
+            padded[i] = first
+            padded[pad + width + i] = last
         }
     }
 
-    /// h[x] = Σ_{k=−r…r} p[clamp(x+k)] for each channel of one row.
+    /// h[x] = Σ_{k=−r…r} p[clamp(x+k)] per channel, over an edge-extended row.
     @inline(__always)
-    private func horizontalSums(_ row: UnsafePointer<UInt8>, into sums: UnsafeMutablePointer<UInt32>,
-                                padded: UnsafeMutablePointer<SIMD4<UInt32>>) {
-        // Widen the row once, with r+1 copies of the edge pixels on each side.
-        let raw = UnsafeRawPointer(row)
-        @inline(__always) func pixel(_ x: Int) -> SIMD4<UInt32> {
-            SIMD4<UInt32>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: 4 * x, as: SIMD4<UInt8>.self))
-        }
-        let pad = radius + 1
-        let first = pixel(0), last = pixel(width - 1)
-        for i in 0..<pad { padded[i] = first }
-        for x in 0..<width { padded[pad + x] = pixel(x) }
-        for i in 0...radius { padded[pad + width + i] = last }
-        // Running sum; p[x] sits at padded[pad + x].
+    private func horizontalSums(_ padded: UnsafeMutablePointer<SIMD4<UInt32>>, into sums: UnsafeMutablePointer<UInt32>) {
+        let p = padded + pad                       // p[x] is pixel x
         var sum = SIMD4<UInt32>(repeating: 0)
-        for k in -radius...radius { sum &+= padded[pad + k] }
+        for k in -radius...radius { sum &+= p[k] }
         let out = UnsafeMutableRawPointer(sums)
         for x in 0..<width {
-            out.storeBytes(of: sum, toByteOffset: 16 * x, as: SIMD4<UInt32>.self)
-            sum &+= padded[pad + x + radius + 1] &- padded[pad + x - radius]
+            out.storeBytes(of: sum, toByteOffset: 16 &* x, as: SIMD4<UInt32>.self)
+            sum &+= p[x &+ radius &+ 1] &- p[x &- radius]
         }
     }
 
