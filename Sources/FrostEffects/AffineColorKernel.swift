@@ -25,40 +25,55 @@ struct AffineColorKernel {
         self.bias = bias
     }
 
-    /// Applies the kernel to `pixels` RGBA pixels in place, split into bands over `threads`.
-    func apply(_ p: UnsafeMutablePointer<UInt8>, pixels: Int, threads: Int) {
+    /// Applies the kernel to `pixels` RGBA pixels of `source` into `target` (the same buffer
+    /// for in place), split into bands over `threads`. Out of place it reads and writes each byte
+    /// once; a copy followed by an in-place pass moved the image through memory twice.
+    func apply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels: Int, threads: Int) {
         RowBands.run(pixels / 8, threads: threads, minimumBand: 8192) { groups in
-            run(p + 32 * groups.lowerBound, groups: groups.count)
+            run(source + 32 * groups.lowerBound, into: target + 32 * groups.lowerBound, groups: groups.count)
         }
         let tail = pixels % 8
-        if tail > 0 { applyScalar(p + 4 * (pixels - tail), pixels: tail) }
+        if tail > 0 {
+            let start = 4 * (pixels - tail)
+            if UnsafePointer(target) != source { (target + start).update(from: source + start, count: 4 * tail) }
+            applyScalar(target + start, pixels: tail)
+        }
     }
 
-    private func run(_ p: UnsafeMutablePointer<UInt8>, groups: Int) {
-        let m = matrix, o = offset, bias = bias
-        let raw = UnsafeMutableRawPointer(p)
+    private func run(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, groups: Int) {
+        // The coefficients as locals: read from the nested arrays inside the loop they were
+        // reloaded, bounds-checked and broadcast for every eight pixels (perf annotate).
+        let (m00, m01, m02, m03) = (matrix[0][0], matrix[0][1], matrix[0][2], matrix[0][3])
+        let (m10, m11, m12, m13) = (matrix[1][0], matrix[1][1], matrix[1][2], matrix[1][3])
+        let (m20, m21, m22, m23) = (matrix[2][0], matrix[2][1], matrix[2][2], matrix[2][3])
+        let (m30, m31, m32, m33) = (matrix[3][0], matrix[3][1], matrix[3][2], matrix[3][3])
+        let bias = bias
+        let (o0, o1, o2, o3) = (offset[0] + bias, offset[1] + bias, offset[2] + bias, offset[3] + bias)
+        let input = UnsafeRawPointer(source), output = UnsafeMutableRawPointer(target)
         let byte = SIMD8<UInt32>(repeating: 0xFF), magicBits = SIMD8<UInt32>(repeating: 0x4B00_0000)
-        let magic = SIMD8<Float>(repeating: 8_388_608)
+        let magic = SIMD8<Float>(repeating: 8_388_608), alphaLimit = SIMD8<Float>(repeating: 255 + bias)
         @inline(__always) func floats(_ x: SIMD8<UInt32>) -> SIMD8<Float> { unsafeBitCast(x | magicBits, to: SIMD8<Float>.self) - magic }
         @inline(__always) func word(_ x: SIMD8<Float>) -> SIMD8<UInt32> { unsafeBitCast(x + magic, to: SIMD8<UInt32>.self) & byte }
-        @inline(__always) func channel(_ c: Int, _ v: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)) -> SIMD8<Float> {
-            var out = m[c][0] * v.0 + (o[c] + bias)
-            out.addProduct(m[c][1], v.1)
-            out.addProduct(m[c][2], v.2)
-            out.addProduct(m[c][3], v.3)
+        @inline(__always) func combine(_ a: Float, _ b: Float, _ c: Float, _ d: Float, _ o: Float,
+                                       _ r: SIMD8<Float>, _ g: SIMD8<Float>, _ bl: SIMD8<Float>, _ al: SIMD8<Float>) -> SIMD8<Float> {
+            var out = a * r + o
+            out.addProduct(b, g)
+            out.addProduct(c, bl)
+            out.addProduct(d, al)
             return out
         }
         for q in 0..<groups {
-            let w = raw.loadUnaligned(fromByteOffset: 32 * q, as: SIMD8<UInt32>.self)
-            let v = (floats(w & byte), floats((w &>> 8) & byte), floats((w &>> 16) & byte), floats(w &>> 24))
-            let alpha = channel(3, v)
+            let w = input.loadUnaligned(fromByteOffset: 32 &* q, as: SIMD8<UInt32>.self)
+            let r = floats(w & byte), g = floats((w &>> 8) & byte), b = floats((w &>> 16) & byte), a = floats(w &>> 24)
+            let alpha = combine(m30, m31, m32, m33, o3, r, g, b, a)
             // Colors clamp to 0…alpha (premultiplied stays valid), alpha to 0…255.
             let upper = alpha + bias
-            let r = LaneConversion.clamp(channel(0, v), upper: upper), g = LaneConversion.clamp(channel(1, v), upper: upper)
-            let b = LaneConversion.clamp(channel(2, v), upper: upper)
-            let a = LaneConversion.clamp(alpha, upper: SIMD8(repeating: 255 + bias))
-            let packed = word(r) | word(g) &<< 8 | word(b) &<< 16 | word(a) &<< 24
-            raw.storeBytes(of: packed, toByteOffset: 32 * q, as: SIMD8<UInt32>.self)
+            let outR = LaneConversion.clamp(combine(m00, m01, m02, m03, o0, r, g, b, a), upper: upper)
+            let outG = LaneConversion.clamp(combine(m10, m11, m12, m13, o1, r, g, b, a), upper: upper)
+            let outB = LaneConversion.clamp(combine(m20, m21, m22, m23, o2, r, g, b, a), upper: upper)
+            let outA = LaneConversion.clamp(alpha, upper: alphaLimit)
+            let packed = word(outR) | word(outG) &<< 8 | word(outB) &<< 16 | word(outA) &<< 24
+            output.storeBytes(of: packed, toByteOffset: 32 &* q, as: SIMD8<UInt32>.self)
         }
     }
 

@@ -129,17 +129,25 @@ extension Image {
         return applying(AffineColorKernel(matrix: rows, bias: 1 / 512), threads: threads)
     }
 
-    /// Runs an affine color kernel over a copy of the (premultiplied) pixels.
+    /// The (premultiplied) pixels through an affine color kernel, into a new buffer.
     func applying(_ kernel: AffineColorKernel, threads: Int?) -> Image {
         var out = self
-        out.apply(kernel, threads: threads)
+        let count = width * height
+        out.pixels = pixels.withUnsafeBufferPointer { source in
+            [UInt8](unsafeUninitializedCapacity: 4 * count) { target, initialized in
+                kernel.apply(source.baseAddress!, into: target.baseAddress!, pixels: count, threads: RowBands.threads(threads))
+                initialized = 4 * count
+            }
+        }
         return out
     }
 
     /// Runs an affine color kernel over the (premultiplied) pixels in place.
     mutating func apply(_ kernel: AffineColorKernel, threads: Int?) {
         let count = width * height
-        pixels.withUnsafeMutableBufferPointer { kernel.apply($0.baseAddress!, pixels: count, threads: RowBands.threads(threads)) }
+        pixels.withUnsafeMutableBufferPointer {
+            kernel.apply($0.baseAddress!, into: $0.baseAddress!, pixels: count, threads: RowBands.threads(threads))
+        }
     }
 
     /// self source-over `base` (both premultiplied), where `mask` allows; mask coverage is the

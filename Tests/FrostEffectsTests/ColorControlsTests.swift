@@ -54,15 +54,21 @@ import Testing
         }
     }
 
-    /// The SIMD kernel equals its scalar reference, byte for byte.
+    /// The SIMD kernel equals its scalar reference, byte for byte, in place and out of place
+    /// (129 × 5 pixels: a tail of five pixels after the groups of eight).
     @Test(arguments: adjustments)
     func simdKernelEqualsScalarReference(_ adjustment: ColorAdjustment) {
         let image = noiseImage(width: 129, height: 5).premultiplied()
         var simd = image.pixels, scalar = image.pixels
+        var copied = [UInt8](repeating: 0, count: image.pixels.count)
         let kernel = adjustment.affineKernel
-        simd.withUnsafeMutableBufferPointer { kernel.apply($0.baseAddress!, pixels: 129 * 5, threads: 1) }
+        simd.withUnsafeMutableBufferPointer { kernel.apply($0.baseAddress!, into: $0.baseAddress!, pixels: 129 * 5, threads: 1) }
+        image.pixels.withUnsafeBufferPointer { source in
+            copied.withUnsafeMutableBufferPointer { kernel.apply(source.baseAddress!, into: $0.baseAddress!, pixels: 129 * 5, threads: 2) }
+        }
         scalar.withUnsafeMutableBufferPointer { kernel.applyScalar($0.baseAddress!, pixels: 129 * 5) }
         #expect(zip(simd, scalar).filter { $0 != $1 }.count == 0)
+        #expect(copied == scalar)
     }
 
     @Test func threadsGiveIdenticalPixels() {
