@@ -20,6 +20,9 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     case cache10
     /// One blended frame at p = 0.37 from a compact cache rendered beforehand.
     case fade
+    /// `blended(with:fraction: 0.37)` of the image and a full-size blur of it made beforehand:
+    /// the crossfade of two stored levels, measured against `copy`.
+    case blend
     /// An iPhone-size snapshot (BenchScene: 1170×2532, eight layers, one shadow, one backdrop
     /// blur, text) with the image as its photo; the font is read beforehand.
     case compose
@@ -27,7 +30,7 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     /// The cases `frost bench` runs when none is named.
     public static let standard: [BenchCase] = [.copy, .box(radius: 40), .gaussian(sigma: 2), .gaussian(sigma: 4),
                                                .gaussian(sigma: 20), .gaussian(sigma: 40), .gaussian(sigma: 200),
-                                               .effectLight, .adjust, .cache10, .fade, .compose]
+                                               .effectLight, .adjust, .cache10, .fade, .blend, .compose]
 
     /// The cache the `cache-10` and `fade` cases use.
     public static let cachePlan = CachePlan(count: 10, maxSigma: 40)
@@ -41,6 +44,7 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case "adjust": self = .adjust
         case "cache-10": self = .cache10
         case "fade": self = .fade
+        case "blend": self = .blend
         case "compose": self = .compose
         default:
             if name.hasPrefix("box-r"), let r = Int(name.dropFirst(5)), (0...1000).contains(r) {
@@ -62,13 +66,17 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case .adjust: "adjust"
         case .cache10: "cache-10"
         case .fade: "fade"
+        case .blend: "blend"
         case .compose: "compose"
         }
     }
 
-    /// Work done once before timing: the `fade` case's cache, the `compose` case's scene and font.
+    /// Work done once before timing: the `fade` case's cache, the `blend` case's second image,
+    /// the `compose` case's scene and font.
     public func prepare(_ image: Image, threads: Int) -> BenchPreparation? {
         switch self {
+        case .blend:
+            return .image(image.gaussianBlurred(sigma: 8, threads: threads))
         case .fade:
             return .cache(CrossfadeCache(plan: Self.cachePlan, levels: CacheRenderer(plan: Self.cachePlan, threads: threads).render(image),
                                          width: image.width, height: image.height))
@@ -94,9 +102,10 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case .effectLight: return image.applyLightEffect(threads: threads)
         case .adjust: return image.adjusted(Self.adjustment, threads: threads)
         case .cache10: return CacheRenderer(plan: Self.cachePlan, threads: threads).render(image).last!
-        case .fade, .compose:
+        case .fade, .blend, .compose:
             switch prepared ?? prepare(image, threads: threads)! {
             case .cache(let cache): return cache.frame(at: 0.37, threads: threads)
+            case .image(let other): return image.blended(with: other, fraction: 0.37, threads: threads)
             case .scene(let scene, let assets): return try! scene.rendered(assets: assets, threads: threads)
             }
         }
@@ -106,5 +115,6 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
 /// What a case builds before it is timed.
 public enum BenchPreparation: Sendable {
     case cache(CrossfadeCache)
+    case image(Image)
     case scene(Scene, SceneAssets)
 }

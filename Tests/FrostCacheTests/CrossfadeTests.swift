@@ -18,7 +18,9 @@ import Testing
         let a = noiseImage(width: 101, height: 7).premultiplied(), b = noiseImage(width: 101, height: 7, seed: 3).premultiplied()
         let w = UInt16((t * 256).rounded())
         var expected = a.pixels
-        b.pixels.withUnsafeBufferPointer { bp in expected.withUnsafeMutableBufferPointer { BlendKernel.runScalar($0.baseAddress!, bp.baseAddress!, count: $0.count, weight: w) } }
+        b.pixels.withUnsafeBufferPointer { bp in
+            expected.withUnsafeMutableBufferPointer { BlendKernel.runScalar($0.baseAddress!, bp.baseAddress!, into: $0.baseAddress!, count: $0.count, weight: w) }
+        }
         #expect(a.blended(with: b, fraction: t, threads: 1).pixels == expected)
         #expect(a.blended(with: b, fraction: t, threads: 3) == a.blended(with: b, fraction: t, threads: 1))
     }
