@@ -146,7 +146,7 @@ struct BoxBlur {
         while i + 8 <= n {
             let v = s.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<UInt32>.self)
             let q = divide.divide(v &* 2 &+ d)
-            o.storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: q), toByteOffset: i, as: SIMD8<UInt8>.self)
+            o.storeBytes(of: LaneConversion.narrowed(q), toByteOffset: i, as: SIMD8<UInt8>.self)
             i += 8
         }
         while i < n {

@@ -51,14 +51,7 @@ enum Resample {
             let scratch = rows.makeScratch()
             defer { scratch.deallocate() }
             for y in band {
-                let line = rows.row(y, scratch)
-                let out = dst.row(y)
-                var x = 0
-                while x + 4 <= dst.width {
-                    UInt8.storeQuad(Float.loadQuad(line + 4 * x), out + 4 * x)
-                    x += 4
-                }
-                while x < dst.width { UInt8.storePixel(Float.loadPixel(line + 4 * x), out + 4 * x); x += 1 }
+                rows.row(y, scratch, into: EnlargedByteRow(out: UnsafeMutableRawPointer(dst.row(y))))
             }
         }
     }
@@ -82,12 +75,20 @@ struct EnlargedRows<S: PlaneSample> {
     let margin: Int
     let width: Int
 
+    /// (t_k ×4, t_k+1 ×4) for k = 0, 2, …, f − 2, t_k = (k + ½)/f: the weights of two outputs.
+    let pairWeights: [SIMD8<Float>]
+
     init(_ src: Plane<S>, factor f: Int, margin m: Int, width: Int) {
         precondition(f == 1 || f % 2 == 0, "factor must be 1 or even")
         self.src = src
         self.factor = f
         self.margin = m
         self.width = width
+        let step = 1 / Float(f)
+        pairWeights = stride(from: 0, to: f, by: 2).map { k in
+            let t0 = (Float(k) + 0.5) * step, t1 = t0 + step
+            return SIMD8(t0, t0, t0, t0, t1, t1, t1, t1)
+        }
     }
 
     /// Scratch for one band: the vertical lerp line and the output row.
@@ -97,7 +98,17 @@ struct EnlargedRows<S: PlaneSample> {
 
     /// Output row y as Float RGBA (valid until the next call with the same scratch).
     func row(_ y: Int, _ scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> {
-        let line = scratch, out = scratch + 4 * (src.width + 4)
+        let out = scratch + 4 * (src.width + 4)
+        row(y, scratch, into: EnlargedFloatRow(out: UnsafeMutableRawPointer(out)))
+        return out
+    }
+
+    /// Output row y handed to `sink` as Float RGBA, every pixel once, left to right: Float rows
+    /// for a blend, bytes straight into an image with no Float row in between. (A protocol, not
+    /// closures: the closures stayed calls, one per two pixels.)
+    @inline(__always)
+    func row<Sink: EnlargedRowSink>(_ y: Int, _ scratch: UnsafeMutablePointer<Float>, into sink: Sink) {
+        let line = scratch
         let (j, t) = Resample.position(y, factor: factor, margin: margin, limit: src.height)
         let a = src.row(j), b = src.row(min(j + 1, src.height - 1))
         var i = 0
@@ -112,8 +123,13 @@ struct EnlargedRows<S: PlaneSample> {
             i += 1
         }
         guard factor > 1 else {
-            (out).update(from: line + 4 * margin, count: 4 * width)
-            return out
+            var x = 0
+            while x + 2 <= width {
+                sink.pair(UnsafeRawPointer(line + 4 * (margin + x)).loadUnaligned(as: SIMD8<Float>.self), x)
+                x += 2
+            }
+            if x < width { sink.pixel(Float.loadPixel(line + 4 * (margin + x)), x) }
+            return
         }
         // Interval i (between reduced centers i and i+1) covers outputs x = f·(i − m) + f/2 + k,
         // k = 0…f−1, at weight (k + ½)/f. Output 0 lies in interval m − 1 at k = f/2; without a
@@ -122,32 +138,57 @@ struct EnlargedRows<S: PlaneSample> {
         var x = 0, interval = margin - 1, k = f / 2
         if interval < 0 {
             let first = Float.loadPixel(line)
-            while x < min(f / 2, width) { Float.storePixel(first, out + 4 * x); x += 1 }
+            while x < min(f / 2, width) { sink.pixel(first, x); x += 1 }
             (interval, k) = (0, 0)
         }
         let step = 1 / Float(f)
-        while x < width && interval + 1 < src.width {
-            let p = Float.loadPixel(line + 4 * interval)
-            let d = Float.loadPixel(line + 4 * (interval + 1)) - p
-            // Two outputs per step: (p, p) + (d, d)·(t_k, t_k+1).
-            let p2 = SIMD8(lowHalf: p, highHalf: p), d2 = SIMD8(lowHalf: d, highHalf: d)
-            while k + 2 <= f && x + 2 <= width {
-                let t0 = (Float(k) + 0.5) * step, t1 = t0 + step
-                let weights = SIMD8<Float>(t0, t0, t0, t0, t1, t1, t1, t1)
-                UnsafeMutableRawPointer(out + 4 * x).storeBytes(of: p2 + d2 * weights, as: SIMD8<Float>.self)
-                k += 2
-                x += 2
+        pairWeights.withUnsafeBufferPointer { weights in
+            while x < width && interval + 1 < src.width {
+                let p = Float.loadPixel(line + 4 * interval)
+                let d = Float.loadPixel(line + 4 * (interval + 1)) - p
+                // Two outputs per step: (p, p) + (d, d)·(t_k, t_k+1), k even.
+                if k % 2 == 0 {
+                    let p2 = SIMD8(lowHalf: p, highHalf: p), d2 = SIMD8(lowHalf: d, highHalf: d)
+                    while k + 2 <= f && x + 2 <= width {
+                        sink.pair(p2 + d2 * weights[k / 2], x)
+                        k += 2
+                        x += 2
+                    }
+                }
+                while k < f && x < width {
+                    sink.pixel(p + d * ((Float(k) + 0.5) * step), x)
+                    k += 1
+                    x += 1
+                }
+                interval += 1
+                k = 0
             }
-            while k < f && x < width {
-                Float.storePixel(p + d * ((Float(k) + 0.5) * step), out + 4 * x)
-                k += 1
-                x += 1
-            }
-            interval += 1
-            k = 0
         }
         let last = Float.loadPixel(line + 4 * (src.width - 1))
-        while x < width { Float.storePixel(last, out + 4 * x); x += 1 }
-        return out
+        while x < width { sink.pixel(last, x); x += 1 }
+    }
+}
+
+/// Where `EnlargedRows.row` puts its pixels: `pair` gets pixels x and x + 1, `pixel` pixel x.
+protocol EnlargedRowSink {
+    func pair(_ v: SIMD8<Float>, _ x: Int)
+    func pixel(_ v: SIMD4<Float>, _ x: Int)
+}
+
+/// Float RGBA samples.
+struct EnlargedFloatRow: EnlargedRowSink {
+    let out: UnsafeMutableRawPointer
+    @inline(__always) func pair(_ v: SIMD8<Float>, _ x: Int) { out.storeBytes(of: v, toByteOffset: 16 * x, as: SIMD8<Float>.self) }
+    @inline(__always) func pixel(_ v: SIMD4<Float>, _ x: Int) { out.storeBytes(of: v, toByteOffset: 16 * x, as: SIMD4<Float>.self) }
+}
+
+/// RGBA bytes, clamped and rounded (LaneConversion).
+struct EnlargedByteRow: EnlargedRowSink {
+    let out: UnsafeMutableRawPointer
+    @inline(__always) func pair(_ v: SIMD8<Float>, _ x: Int) {
+        out.storeBytes(of: LaneConversion.bytes(v), toByteOffset: 4 * x, as: SIMD8<UInt8>.self)
+    }
+    @inline(__always) func pixel(_ v: SIMD4<Float>, _ x: Int) {
+        out.storeBytes(of: LaneConversion.bytes(v), toByteOffset: 4 * x, as: SIMD4<UInt8>.self)
     }
 }
