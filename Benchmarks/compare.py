@@ -35,6 +35,15 @@ def median_ms(fn, runs):
     return statistics.median(times)
 
 
+# The cases a worker times (all when None): peers then skip what was not asked for, such as
+# OpenCV's O(sigma) blur at sigma 200.
+SELECTED = None
+
+
+def timed(ops, runs):
+    return {name: median_ms(fn, runs) for name, fn in ops.items() if SELECTED is None or name in SELECTED}
+
+
 def make_photos(size, folder):
     from PIL import Image
     import numpy as np
@@ -67,7 +76,7 @@ def opencv_cases(path, threads, runs):
     for s in (2, 4, 20, 40, 200):
         ops[f"gauss-s{s}"] = (lambda s=s: cv2.GaussianBlur(a, (0, 0), sigmaX=s, borderType=rep))
     ops["cache-10"] = lambda: [cv2.GaussianBlur(a, (0, 0), sigmaX=s, borderType=rep) for s in CACHE_SIGMAS]
-    return {name: median_ms(fn, runs) for name, fn in ops.items()}, f"OpenCV {cv2.__version__}"
+    return timed(ops, runs), f"OpenCV {cv2.__version__}"
 
 
 def pillow_cases(path, runs, label):
@@ -85,7 +94,7 @@ def pillow_cases(path, runs, label):
     for s in (2, 4, 20, 40, 200):
         ops[f"gauss-s{s}"] = (lambda s=s: im.filter(ImageFilter.GaussianBlur(s)))
     ops["cache-10"] = lambda: [im.filter(ImageFilter.GaussianBlur(s)) for s in CACHE_SIGMAS]
-    return {name: median_ms(fn, runs) for name, fn in ops.items()}, f"{label} {PIL.__version__}"
+    return timed(ops, runs), f"{label} {PIL.__version__}"
 
 
 def vips_cases(path, threads, runs):
@@ -101,7 +110,7 @@ def vips_cases(path, threads, runs):
     for s in (2, 4, 20, 40, 200):
         ops[f"gauss-s{s}"] = run(lambda i, s=s: i.gaussblur(s))
     ops["cache-10"] = lambda: [i.gaussblur(s).copy_memory() for i in [im] for s in CACHE_SIGMAS]
-    return {name: median_ms(fn, runs) for name, fn in ops.items()}, f"libvips {pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)}"
+    return timed(ops, runs), f"libvips {pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)}"
 
 
 def imagemagick_cases(path, threads, runs):
@@ -116,6 +125,8 @@ def imagemagick_cases(path, threads, runs):
     # ImageMagick at 256 MiB, so a 4096² Q16 image may spill to its disk cache: that is the stock setup.
     results = {}
     for case, args in [("gauss-s2", ["-gaussian-blur", "0x2"]), ("gauss-s20", ["-blur", "0x20"])]:
+        if SELECTED is not None and case not in SELECTED:
+            continue
         out = subprocess.run([exe, path, "-limit", "thread", str(threads), "-bench", str(runs)] + args + ["null:"],
                              capture_output=True, text=True)
         for line in (out.stdout + out.stderr).splitlines():
@@ -139,12 +150,12 @@ def worker(engine, path, threads, runs):
     raise SystemExit(f"unknown engine {engine}")
 
 
-def run_worker(python, engine, path, threads, runs):
+def run_worker(python, engine, path, threads, runs, cases):
     """Each engine in its own process, so thread settings and allocators do not leak between engines."""
     if not os.path.exists(python):
         return {}, None
-    out = subprocess.run([python, __file__, "--worker", engine, "--path", path, "--threads", str(threads), "--runs", str(runs)],
-                         capture_output=True, text=True)
+    out = subprocess.run([python, __file__, "--worker", engine, "--path", path, "--threads", str(threads), "--runs", str(runs)]
+                         + [arg for c in cases for arg in ("--case", c)], capture_output=True, text=True)
     if out.returncode != 0:
         print(f"  ({engine} unavailable: {out.stderr.strip().splitlines()[-1] if out.stderr.strip() else 'failed'})", file=sys.stderr)
         return {}, None
@@ -167,9 +178,13 @@ def main():
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--threads", default="1,2")
     p.add_argument("--case", action="append", dest="cases")
+    p.add_argument("--engine", action="append", dest="engines", help="peers to run (default: all)")
+    p.add_argument("--kind", action="append", dest="kinds", help="RGB and/or RGBA (default: both)")
     p.add_argument("--worker"), p.add_argument("--path")
     args = p.parse_args()
     if args.worker:
+        global SELECTED
+        SELECTED = set(args.cases) if args.cases else None
         results, version = worker(args.worker, args.path, int(args.threads), args.runs)
         print(json.dumps({"results": results, "version": version}))
         return
@@ -179,6 +194,8 @@ def main():
     simd = os.path.join(HERE, ".venv-simd", "bin", "python")
     engines = [("OpenCV", venv, "opencv"), ("Pillow", venv, "pillow"), ("Pillow-SIMD", simd, "pillow-simd"),
                ("libvips", venv, "vips"), ("ImageMagick", venv, "imagemagick")]
+    engines = [e for e in engines if not args.engines or e[0] in args.engines or e[2] in args.engines]
+    photos = {kind: path for kind, path in photos.items() if not args.kinds or kind in args.kinds}
     versions = {}
     print(f"{args.size}x{args.size} photo (SampleImages/UNIS_EV0.jpg enlarged), median of {args.runs} runs, ms; ratio = peer / Frost")
     for kind, path in photos.items():
@@ -188,7 +205,7 @@ def main():
             for name, python, engine in engines:
                 if name.startswith("Pillow") and threads != 1:
                     continue  # Pillow filters are single-threaded
-                results, version = run_worker(python, engine, path, threads, args.runs)
+                results, version = run_worker(python, engine, path, threads, args.runs, cases)
                 if version:
                     versions[name] = version
                     peers[name] = results

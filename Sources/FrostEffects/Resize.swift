@@ -100,23 +100,41 @@ struct ResampleAxis {
         weights = w
     }
 
-    /// One output row from a source row of RGBA samples.
+    /// One output row from a source row of RGBA samples. Spans of two to four taps (every
+    /// enlargement, and shrinks below 1.5×) are unrolled into independent products summed in
+    /// pairs: the loop over a runtime span left each pixel one long add chain (perf annotate).
     func apply(_ src: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<Float>, count: Int) {
+        let raw = UnsafeRawPointer(src)
+        @inline(__always) func pixel(_ i: Int) -> SIMD4<Float> {
+            LaneConversion.floats(raw.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD4<UInt8>.self))
+        }
         first.withUnsafeBufferPointer { first in
             weights.withUnsafeBufferPointer { w in
-                if span == 2 {
-                    // Bilinear (every enlargement): two taps, unrolled.
+                let taps = w.baseAddress!
+                switch span {
+                case 2:
                     for o in 0..<count {
-                        let p = src + first[o] * 4, taps = w.baseAddress! + 2 * o
-                        Float.storePixel(UInt8.loadPixel(p) * taps[0] + UInt8.loadPixel(p + 4) * taps[1], dst + 4 * o)
+                        let i = first[o], t = taps + 2 &* o
+                        Float.storePixel(pixel(i) * t[0] + pixel(i &+ 1) * t[1], dst + 4 &* o)
                     }
-                    return
-                }
-                for o in 0..<count {
-                    let p = src + first[o] * 4, taps = w.baseAddress! + o * span
-                    var acc = UInt8.loadPixel(p) * taps[0]
-                    for k in 1..<span { acc += UInt8.loadPixel(p + k * 4) * taps[k] }
-                    Float.storePixel(acc, dst + 4 * o)
+                case 3:
+                    for o in 0..<count {
+                        let i = first[o], t = taps + 3 &* o
+                        Float.storePixel((pixel(i) * t[0] + pixel(i &+ 1) * t[1]) + pixel(i &+ 2) * t[2], dst + 4 &* o)
+                    }
+                case 4:
+                    for o in 0..<count {
+                        let i = first[o], t = taps + 4 &* o
+                        let near = pixel(i) * t[0] + pixel(i &+ 1) * t[1], far = pixel(i &+ 2) * t[2] + pixel(i &+ 3) * t[3]
+                        Float.storePixel(near + far, dst + 4 &* o)
+                    }
+                default:
+                    for o in 0..<count {
+                        let i = first[o], t = taps + span &* o
+                        var acc = pixel(i) * t[0]
+                        for k in 1..<span { acc += pixel(i &+ k) * t[k] }
+                        Float.storePixel(acc, dst + 4 &* o)
+                    }
                 }
             }
         }
