@@ -142,26 +142,33 @@ struct ResampleAxis {
 
     /// Output row `output` of the vertical pass from its `span` horizontally resampled rows
     /// (`rows[k]` is source row first[output] + k): eight samples per step, rounded to bytes.
+    /// Spans of two to four are unrolled as in `apply`.
     func applyVertically(_ rows: UnsafePointer<UnsafeMutablePointer<Float>>, output: Int, samples: Int, into dst: UnsafeMutablePointer<UInt8>) {
         let raw = UnsafeMutableRawPointer(dst)
         weights.withUnsafeBufferPointer { w in
             let taps = w.baseAddress! + output * span
+            @inline(__always) func row(_ k: Int, _ i: Int) -> SIMD8<Float> {
+                UnsafeRawPointer(rows[k] + i).loadUnaligned(as: SIMD8<Float>.self)
+            }
+            @inline(__always) func store(_ v: SIMD8<Float>, _ i: Int) {
+                raw.storeBytes(of: LaneConversion.bytes(v), toByteOffset: i, as: SIMD8<UInt8>.self)
+            }
+            let t0 = taps[0], t1 = span > 1 ? taps[1] : 0, t2 = span > 2 ? taps[2] : 0, t3 = span > 3 ? taps[3] : 0
             var i = 0
-            if span == 2 {
-                let a = UnsafeRawPointer(rows[0]), b = UnsafeRawPointer(rows[1])
-                let wa = taps[0], wb = taps[1]
+            switch span {
+            case 2:
+                while i + 8 <= samples { store(row(0, i) * t0 + row(1, i) * t1, i); i += 8 }
+            case 3:
+                while i + 8 <= samples { store((row(0, i) * t0 + row(1, i) * t1) + row(2, i) * t2, i); i += 8 }
+            case 4:
+                while i + 8 <= samples { store((row(0, i) * t0 + row(1, i) * t1) + (row(2, i) * t2 + row(3, i) * t3), i); i += 8 }
+            default:
                 while i + 8 <= samples {
-                    let acc = a.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self) * wa
-                        + b.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self) * wb
-                    raw.storeBytes(of: LaneConversion.bytes(acc), toByteOffset: i, as: SIMD8<UInt8>.self)
+                    var acc = row(0, i) * t0
+                    for k in 1..<span { acc += row(k, i) * taps[k] }
+                    store(acc, i)
                     i += 8
                 }
-            }
-            while i + 8 <= samples {
-                var acc = SIMD8<Float>(repeating: 0)
-                for k in 0..<span { acc += UnsafeRawPointer(rows[k] + i).loadUnaligned(as: SIMD8<Float>.self) * taps[k] }
-                raw.storeBytes(of: LaneConversion.bytes(acc), toByteOffset: i, as: SIMD8<UInt8>.self)
-                i += 8
             }
             while i < samples {
                 var acc: Float = 0
