@@ -10,7 +10,13 @@ extension Image {
         guard !isPremultiplied else { return self }
         var out = self
         out.isPremultiplied = true
-        if hasAlpha { out.pixels.withUnsafeMutableBufferPointer { premultiplyInPlace($0) } }
+        guard hasAlpha, !pixels.isEmpty else { return out }
+        out.pixels = pixels.withUnsafeBufferPointer { source in
+            [UInt8](unsafeUninitializedCapacity: source.count) { target, count in
+                premultiply(source.baseAddress!, into: target.baseAddress!, pixels: source.count / 4)
+                count = source.count
+            }
+        }
         return out
     }
 
@@ -31,17 +37,38 @@ public func divideBy255(_ x: UInt32) -> UInt32 {
     return (t &+ (t >> 8)) >> 8
 }
 
-/// Multiplies R, G, B of every RGBA8 pixel by A / 255, rounded.
-public func premultiplyInPlace(_ p: UnsafeMutableBufferPointer<UInt8>) {
-    var i = 0
-    while i < p.count {
-        let a = UInt32(p[i + 3])
-        if a != 255 {
-            p[i] = UInt8(divideBy255(UInt32(p[i]) * a))
-            p[i + 1] = UInt8(divideBy255(UInt32(p[i + 1]) * a))
-            p[i + 2] = UInt8(divideBy255(UInt32(p[i + 2]) * a))
-        }
-        i += 4
+/// Multiplies R, G, B of `count` RGBA8 pixels by A / 255, rounded (`divideBy255`), from `source`
+/// into `target`. Eight pixels per step as UInt32 words: channels cut with shifts and masks,
+/// scaled in 32-bit lanes, packed back (no branches; A = 255 leaves a channel unchanged). Every
+/// effect premultiplies straight-alpha input first; the per-pixel loop that did it cost more
+/// than the box blur it fed (`make compare`, RGBA). `premultiplyScalar` is the reference.
+public func premultiply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels count: Int) {
+    let input = UnsafeRawPointer(source), output = UnsafeMutableRawPointer(target)
+    let byte = SIMD8<UInt32>(repeating: 0xFF), alphaByte = SIMD8<UInt32>(repeating: 0xFF00_0000)
+    @inline(__always) func scaled(_ c: SIMD8<UInt32>, _ a: SIMD8<UInt32>) -> SIMD8<UInt32> {
+        let t = c &* a &+ 128
+        return (t &+ (t &>> 8)) &>> 8
+    }
+    var n = 0
+    while n + 8 <= count {
+        let w = input.loadUnaligned(fromByteOffset: 4 &* n, as: SIMD8<UInt32>.self)
+        let a = w &>> 24
+        let rgb = scaled(w & byte, a) | scaled((w &>> 8) & byte, a) &<< 8 | scaled((w &>> 16) & byte, a) &<< 16
+        output.storeBytes(of: rgb | (w & alphaByte), toByteOffset: 4 &* n, as: SIMD8<UInt32>.self)
+        n += 8
+    }
+    premultiplyScalar(source + 4 * n, into: target + 4 * n, pixels: count - n)
+}
+
+/// The per-pixel reference of `premultiply` (and its tail).
+public func premultiplyScalar(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels count: Int) {
+    for n in 0..<count {
+        let s = source + 4 * n, t = target + 4 * n
+        let a = UInt32(s[3])
+        t[0] = UInt8(divideBy255(UInt32(s[0]) * a))
+        t[1] = UInt8(divideBy255(UInt32(s[1]) * a))
+        t[2] = UInt8(divideBy255(UInt32(s[2]) * a))
+        t[3] = s[3]
     }
 }
 

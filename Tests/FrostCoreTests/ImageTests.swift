@@ -39,6 +39,23 @@ import Testing
         }
     }
 
+    /// The SIMD premultiply equals its scalar reference for every (channel, alpha) pair, with a
+    /// tail of three pixels after the groups of eight.
+    @Test func premultiplyEqualsScalarReference() {
+        var straight = [UInt8](repeating: 0, count: (256 * 256 + 3) * 4)
+        for n in 0..<(256 * 256 + 3) {
+            let c = UInt8(n % 256), a = UInt8((n / 256) % 256)
+            straight[4 * n] = c; straight[4 * n + 1] = 255 &- c; straight[4 * n + 2] = c &* 7; straight[4 * n + 3] = a
+        }
+        var simd = [UInt8](repeating: 0, count: straight.count), scalar = simd
+        straight.withUnsafeBufferPointer { s in
+            simd.withUnsafeMutableBufferPointer { premultiply(s.baseAddress!, into: $0.baseAddress!, pixels: s.count / 4) }
+            scalar.withUnsafeMutableBufferPointer { premultiplyScalar(s.baseAddress!, into: $0.baseAddress!, pixels: s.count / 4) }
+        }
+        #expect(simd == scalar)
+        #expect(Image(width: 256 * 256 + 3, height: 1, pixels: straight).premultiplied().pixels == scalar)
+    }
+
     @Test func premultiplyRoundsAndUnpremultiplyInverts() {
         let image = Image(width: 4, height: 1, pixels: [200, 100, 50, 128, 255, 255, 255, 0, 10, 20, 30, 255, 255, 0, 0, 1])
         let pre = image.premultiplied()
