@@ -56,7 +56,12 @@ extension Image {
             RowBands.run(h, threads: threads, minimumBand: 16) { rows in
                 for y in rows {
                     let s = plane.pixel(c, y + c), d = dst.row(y)
-                    for x in 0..<w { UInt8.storePixel(Float.loadPixel(s + 4 * x), d + 4 * x) }
+                    var x = 0
+                    while x + 4 <= w {
+                        UInt8.storeQuad(Float.loadQuad(s + 4 * x), d + 4 * x)
+                        x += 4
+                    }
+                    while x < w { UInt8.storePixel(Float.loadPixel(s + 4 * x), d + 4 * x); x += 1 }
                 }
             }
             count = w * h * 4

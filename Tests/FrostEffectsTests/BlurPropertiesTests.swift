@@ -69,6 +69,28 @@ import Testing
         #expect(zip(frost, expected).filter { $0 != $1 }.count == 0)
     }
 
+    /// The planar split and pack of eight pixels against the obvious per-sample loops, for both
+    /// sample types the kernel reads and writes.
+    @Test func planarSplitAndPackMatchTheirDefinition() {
+        let stride = 11
+        let bytes = (0..<32).map { UInt8(($0 * 37 + 5) % 256) }
+        let floats = bytes.map { Float($0) + 0.25 }
+        var planarBytes = [Float](repeating: -1, count: 4 * stride), planarFloats = planarBytes
+        bytes.withUnsafeBufferPointer { UInt8.splitChannels($0.baseAddress!, into: &planarBytes, channelStride: stride) }
+        floats.withUnsafeBufferPointer { Float.splitChannels($0.baseAddress!, into: &planarFloats, channelStride: stride) }
+        for i in 0..<8 {
+            for c in 0..<4 {
+                #expect(planarBytes[c * stride + i] == Float(bytes[4 * i + c]))
+                #expect(planarFloats[c * stride + i] == floats[4 * i + c])
+            }
+        }
+        var packedBytes = [UInt8](repeating: 0, count: 32), packedFloats = [Float](repeating: 0, count: 32)
+        planarBytes.withUnsafeBufferPointer { UInt8.packChannels($0.baseAddress!, channelStride: stride, into: &packedBytes) }
+        planarFloats.withUnsafeBufferPointer { Float.packChannels($0.baseAddress!, channelStride: stride, into: &packedFloats) }
+        #expect(packedBytes == bytes)
+        #expect(packedFloats == floats)
+    }
+
     @Test(arguments: [1.5, 6.0, 17.0, 90.0])
     func threadsGiveIdenticalPixels(sigma: Double) {
         let image = noiseImage(width: 211, height: 163)
