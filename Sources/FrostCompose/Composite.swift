@@ -10,6 +10,10 @@ extension Image {
         let k = UInt8(min(max((opacity * 255).rounded(), 0), 255))
         guard !area.isEmpty, k > 0 else { return }
         let canvasWidth = width, layerWidth = layer.width, copies = mode == .normal && k == 255 && !layer.hasAlpha
+        if copies && x == 0 && y == 0 && layer.width == width && layer.height == height {
+            pixels = layer.pixels   // an opaque layer over the whole canvas replaces it: no copy
+            return
+        }
         let table = mode == .normal ? [] : BlendTable.mixed(mode, opacity: k)
         layer.pixels.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in

@@ -102,7 +102,9 @@ struct SceneRenderer {
             let image = try assets.image(source, subject: "\(path).file")
             let placed = Self.place(width: image.width, height: image.height, in: rect, mode: mode, zoom: space.zoom)
             var out = image.resampled(over: placed, region: bounds, threads: threads)
-            if !ShapeCoverage.isPixelAligned(placed, radius: 0) || placed.pixelBounds.intersection(bounds) != bounds {
+            // Clip to the picture's edges where they fall inside the bounds (aspect-fit, center);
+            // a picture covering every pixel (fill, aspect-fill) stays opaque and is copied.
+            if !placed.covers(bounds) {
                 out.scale(byCoverage: ShapeCoverage.roundedRect(placed, radius: 0, bounds: bounds))
             }
             return out

@@ -23,6 +23,12 @@ public struct Rect: Sendable, Equatable, Hashable {
     }
 
     /// The smallest whole-pixel bounds that contain the rectangle.
+    /// Whether every pixel of `bounds` lies wholly inside the rectangle.
+    public func covers(_ bounds: PixelBounds) -> Bool {
+        x <= Double(bounds.x) && y <= Double(bounds.y)
+            && maxX >= Double(bounds.x + bounds.width) && maxY >= Double(bounds.y + bounds.height)
+    }
+
     public var pixelBounds: PixelBounds {
         let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
         return PixelBounds(x: x0, y: y0, width: max(0, Int(maxX.rounded(.up)) - x0),

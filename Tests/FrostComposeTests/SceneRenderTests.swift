@@ -119,6 +119,18 @@ import Testing
         }
     }
 
+    /// An opaque picture covering the canvas at a fractional placement replaces the canvas with
+    /// exactly the resampled picture (the copy path), and one that does not cover it is clipped.
+    @Test func anOpaquePictureCoveringTheCanvasIsTheResampledPicture() throws {
+        let picture = noiseImage(width: 37, height: 23, opaque: true)
+        let scene = Scene(width: 50, height: 30, background: Color(r: 255, g: 0, b: 0), layers: [Layer(.image(.pixels(picture), .aspectFill))])
+        let placed = SceneRenderer.place(width: 37, height: 23, in: Rect(x: 0, y: 0, width: 50, height: 30), mode: .aspectFill, zoom: 1)
+        #expect(placed.covers(PixelBounds(x: 0, y: 0, width: 50, height: 30)) && placed.y != placed.y.rounded())
+        let expected = picture.resampled(over: placed, region: PixelBounds(x: 0, y: 0, width: 50, height: 30))
+        #expect(try scene.rendered().pixels == expected.pixels)
+        #expect(!placed.insetBy(1).covers(PixelBounds(x: 0, y: 0, width: 50, height: 30)))
+    }
+
     @Test func backdropBlursWhatIsBeneathOnlyInsideItsFrame() throws {
         let photo = noiseImage(width: 60, height: 60, opaque: true)
         let scene = Scene(width: 60, height: 60, layers: [
