@@ -1,3 +1,4 @@
+import CFrostSystem
 import FrostCore
 
 extension Image {
@@ -38,22 +39,28 @@ extension Image {
 /// an in-place pass moved the image through memory twice). 32 samples per step as sixteen
 /// UInt16 words: the even bytes are `word & 0xFF`, the odd ones `word >> 8`, so no widening
 /// conversion is needed (Swift's generic UInt8 → UInt16 one compiles to a call); each half is
-/// mixed in 16-bit lanes (at most 255·256 + 128 < 2¹⁶) and the halves are ORed back.
+/// mixed in 16-bit lanes (at most 255·256 + 128 < 2¹⁶) and the halves are ORed back. The
+/// result goes out with streaming stores (CFrostSystem): the kernel is memory-bound, and
+/// ordinary stores also read every output line first.
 enum BlendKernel {
     static func run(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>,
                     count: Int, weight w: UInt16) {
         let keep = SIMD16<UInt16>(repeating: 256 - w), take = SIMD16<UInt16>(repeating: w)
         let low = SIMD16<UInt16>(repeating: 0xFF), half = SIMD16<UInt16>(repeating: 128)
         let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b), ro = UnsafeMutableRawPointer(out)
-        var i = 0
+        // Streaming stores need 32-byte aligned targets: the samples before the first boundary
+        // go through the scalar path.
+        var i = min(count, (32 - Int(bitPattern: ro) & 31) & 31)
+        runScalar(a, b, into: out, count: i, weight: w)
         while i + 32 <= count {
             let x = ra.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt16>.self)
             let y = rb.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt16>.self)
             let even = ((x & low) &* keep &+ (y & low) &* take &+ half) &>> 8
             let odd = ((x &>> 8) &* keep &+ (y &>> 8) &* take &+ half) & ~low
-            ro.storeBytes(of: even | odd, toByteOffset: i, as: SIMD16<UInt16>.self)
+            frost_stream_store(ro + i, unsafeBitCast(even | odd, to: SIMD8<UInt32>.self))
             i += 32
         }
+        frost_store_fence()
         if i < count { runScalar(a + i, b + i, into: out + i, count: count - i, weight: w) }
     }
 

@@ -25,6 +25,24 @@ import Testing
         #expect(a.blended(with: b, fraction: t, threads: 3) == a.blended(with: b, fraction: t, threads: 1))
     }
 
+    /// Streaming stores need aligned targets: the kernel equals the scalar reference at every
+    /// output alignment and length around the 32-byte steps.
+    @Test func blendKernelHandlesEveryAlignment() {
+        let a = noiseImage(width: 40, height: 1).pixels, b = noiseImage(width: 40, height: 1, seed: 5).pixels
+        for offset in 0..<32 {
+            for count in [0, 1, 31, 32, 33, 95, 96, 127] {
+                var out = [UInt8](repeating: 0, count: 160), expected = out
+                a.withUnsafeBufferPointer { x in
+                    b.withUnsafeBufferPointer { y in
+                        out.withUnsafeMutableBufferPointer { BlendKernel.run(x.baseAddress!, y.baseAddress!, into: $0.baseAddress! + offset, count: count, weight: 77) }
+                        expected.withUnsafeMutableBufferPointer { BlendKernel.runScalar(x.baseAddress!, y.baseAddress!, into: $0.baseAddress! + offset, count: count, weight: 77) }
+                    }
+                }
+                #expect(out == expected, "offset \(offset), count \(count)")
+            }
+        }
+    }
+
     @Test func variancesMatchBetweenLevels() {
         let plan = CachePlan(count: 10, maxSigma: 40)
         for p in stride(from: 0.0, through: 1.0, by: 0.01) {
