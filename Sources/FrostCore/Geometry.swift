@@ -22,13 +22,12 @@ public struct Rect: Sendable, Equatable, Hashable {
         Rect(x: x + d, y: y + d, width: max(0, width - 2 * d), height: max(0, height - 2 * d))
     }
 
-    /// The smallest whole-pixel bounds that contain the rectangle.
     /// Whether every pixel of `bounds` lies wholly inside the rectangle.
     public func covers(_ bounds: PixelBounds) -> Bool {
-        x <= Double(bounds.x) && y <= Double(bounds.y)
-            && maxX >= Double(bounds.x + bounds.width) && maxY >= Double(bounds.y + bounds.height)
+        x <= Double(bounds.x) && y <= Double(bounds.y) && maxX >= Double(bounds.maxX) && maxY >= Double(bounds.maxY)
     }
 
+    /// The smallest whole-pixel bounds that contain the rectangle.
     public var pixelBounds: PixelBounds {
         let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
         return PixelBounds(x: x0, y: y0, width: max(0, Int(maxX.rounded(.up)) - x0),

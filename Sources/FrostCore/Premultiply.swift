@@ -25,7 +25,13 @@ extension Image {
         guard isPremultiplied else { return self }
         var out = self
         out.isPremultiplied = false
-        out.pixels.withUnsafeMutableBufferPointer { unpremultiplyInPlace($0) }
+        guard !pixels.isEmpty else { return out }
+        out.pixels = pixels.withUnsafeBufferPointer { source in
+            [UInt8](unsafeUninitializedCapacity: source.count) { target, count in
+                unpremultiply(source.baseAddress!, into: target.baseAddress!, pixels: source.count / 4)
+                count = source.count
+            }
+        }
         return out
     }
 }
@@ -72,19 +78,22 @@ public func premultiplyScalar(_ source: UnsafePointer<UInt8>, into target: Unsaf
     }
 }
 
-/// Divides R, G, B of every premultiplied RGBA8 pixel by A / 255, rounded and clamped to 255.
-public func unpremultiplyInPlace(_ p: UnsafeMutableBufferPointer<UInt8>) {
-    var i = 0
-    while i < p.count {
-        let a = UInt32(p[i + 3])
+/// Divides R, G, B of `count` premultiplied RGBA8 pixels by A / 255, rounded and clamped to 255,
+/// from `source` into `target` (one pass, where a copy and an in-place pass moved the image twice).
+public func unpremultiply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels count: Int) {
+    for n in 0..<count {
+        let s = source + 4 * n, t = target + 4 * n
+        let a = UInt32(s[3])
+        t[3] = s[3]
         if a == 0 {
-            p[i] = 0; p[i + 1] = 0; p[i + 2] = 0
-        } else if a != 255 {
+            t[0] = 0; t[1] = 0; t[2] = 0
+        } else if a == 255 {
+            t[0] = s[0]; t[1] = s[1]; t[2] = s[2]
+        } else {
             let half = a / 2
-            p[i] = UInt8(min(255, (UInt32(p[i]) * 255 + half) / a))
-            p[i + 1] = UInt8(min(255, (UInt32(p[i + 1]) * 255 + half) / a))
-            p[i + 2] = UInt8(min(255, (UInt32(p[i + 2]) * 255 + half) / a))
+            t[0] = UInt8(min(255, (UInt32(s[0]) * 255 + half) / a))
+            t[1] = UInt8(min(255, (UInt32(s[1]) * 255 + half) / a))
+            t[2] = UInt8(min(255, (UInt32(s[2]) * 255 + half) / a))
         }
-        i += 4
     }
 }

@@ -173,17 +173,22 @@ extension Image {
     /// The color drawn source-over every pixel: out = c + (1 − α_c)·v (premultiplied), one
     /// affine kernel pass rounded once.
     public func filled(with color: Color, threads: Int? = nil) -> Image {
-        var out = self
-        out.fill(with: color, threads: threads)
+        var out = applying(Self.fillKernel(color), threads: threads)
+        out.hasAlpha = hasAlpha && color.alpha < 1
         return out
     }
 
     /// `filled(with:)` in place (no copy of the pixels).
     public mutating func fill(with color: Color, threads: Int? = nil) {
+        apply(Self.fillKernel(color), threads: threads)
+        hasAlpha = hasAlpha && color.alpha < 1
+    }
+
+    /// out = (1 − α)·v + c: source-over of a premultiplied color as an affine kernel.
+    private static func fillKernel(_ color: Color) -> AffineColorKernel {
         let keep = Float(1 - color.alpha)
         let matrix = (0..<4).map { r in (0..<4).map { c in r == c ? keep : 0 } }
-        apply(AffineColorKernel(matrix: matrix, offset: SIMD4<Float>(color.premultiplied255)), threads: threads)
-        hasAlpha = hasAlpha && color.alpha < 1
+        return AffineColorKernel(matrix: matrix, offset: SIMD4<Float>(color.premultiplied255))
     }
 
     /// Per-pixel coverage 0…255 for use as a mask, resized to width × height.
