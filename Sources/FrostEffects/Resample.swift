@@ -68,15 +68,17 @@ enum Resample {
 
 /// Rows of a reduced plane enlarged bilinearly by f (see `Resample.bilinearEnlarge`), one at a
 /// time as Float RGBA: the vertical lerp runs at the reduced width, the horizontal one as runs of
-/// f outputs between two reduced centers with the fixed weights (k + ½)/f, one FMA per pixel.
+/// f outputs between two reduced centers with the fixed weights (k + ½)/f, one FMA per sample,
+/// four outputs per step.
 struct EnlargedRows<S: PlaneSample> {
     let src: Plane<S>
     let factor: Int
     let margin: Int
     let width: Int
 
-    /// (t_k ×4, t_k+1 ×4) for k = 0, 2, …, f − 2, t_k = (k + ½)/f: the weights of two outputs.
-    let pairWeights: [SIMD8<Float>]
+    /// The weights of four consecutive outputs, each ×4 lanes: (t_k, t_k+1, t_k+2, t_k+3) for
+    /// k = 0, 4, …, f − 4 with t_k = (k + ½)/f; for f = 2, (t_0, t_1) of two neighbouring intervals.
+    let quadWeights: [SIMD16<Float>]
 
     init(_ src: Plane<S>, factor f: Int, margin m: Int, width: Int) {
         precondition(f == 1 || f % 2 == 0, "factor must be 1 or even")
@@ -84,10 +86,10 @@ struct EnlargedRows<S: PlaneSample> {
         self.factor = f
         self.margin = m
         self.width = width
-        let step = 1 / Float(f)
-        pairWeights = stride(from: 0, to: f, by: 2).map { k in
-            let t0 = (Float(k) + 0.5) * step, t1 = t0 + step
-            return SIMD8(t0, t0, t0, t0, t1, t1, t1, t1)
+        quadWeights = stride(from: 0, to: max(f, 4), by: 4).map { k in
+            let t = (0..<4).map { (Float((k + $0) % f) + 0.5) / Float(f) }
+            return SIMD16(lowHalf: SIMD8(lowHalf: SIMD4(repeating: t[0]), highHalf: SIMD4(repeating: t[1])),
+                          highHalf: SIMD8(lowHalf: SIMD4(repeating: t[2]), highHalf: SIMD4(repeating: t[3])))
         }
     }
 
@@ -124,69 +126,92 @@ struct EnlargedRows<S: PlaneSample> {
         }
         guard factor > 1 else {
             var x = 0
-            while x + 2 <= width {
-                sink.pair(UnsafeRawPointer(line + 4 * (margin + x)).loadUnaligned(as: SIMD8<Float>.self), x)
-                x += 2
+            while x + 4 <= width {
+                sink.quad(Float.loadQuad(line + 4 * (margin + x)), x)
+                x += 4
             }
-            if x < width { sink.pixel(Float.loadPixel(line + 4 * (margin + x)), x) }
+            while x < width { sink.pixel(Float.loadPixel(line + 4 * (margin + x)), x); x += 1 }
             return
         }
         // Interval i (between reduced centers i and i+1) covers outputs x = f·(i − m) + f/2 + k,
         // k = 0…f−1, at weight (k + ½)/f. Output 0 lies in interval m − 1 at k = f/2; without a
         // margin that interval does not exist and the edge pixel repeats instead.
         let f = factor
-        var x = 0, interval = margin - 1, k = f / 2
+        var x = 0, interval = margin - 1
         if interval < 0 {
             let first = Float.loadPixel(line)
             while x < min(f / 2, width) { sink.pixel(first, x); x += 1 }
-            (interval, k) = (0, 0)
+            interval = 0
+        } else {
+            x = pixels(line, interval, from: f / 2, x: x, into: sink)
+            interval += 1
         }
-        let step = 1 / Float(f)
-        pairWeights.withUnsafeBufferPointer { weights in
-            while x < width && interval + 1 < src.width {
-                let p = Float.loadPixel(line + 4 * interval)
-                let d = Float.loadPixel(line + 4 * (interval + 1)) - p
-                // Two outputs per step: (p, p) + (d, d)·(t_k, t_k+1), k even.
-                if k % 2 == 0 {
-                    let p2 = SIMD8(lowHalf: p, highHalf: p), d2 = SIMD8(lowHalf: d, highHalf: d)
-                    while k + 2 <= f && x + 2 <= width {
-                        sink.pair(p2 + d2 * weights[k / 2], x)
-                        k += 2
-                        x += 2
-                    }
+        // Whole intervals, four outputs per step: f/4 steps per interval, or two intervals per
+        // step at f = 2.
+        let intervals = max(1, 4 / f), steps = max(1, f / 4)
+        quadWeights.withUnsafeBufferPointer { weights in
+            while x &+ 4 &* steps <= width && interval &+ intervals < src.width {
+                let p0 = Float.loadPixel(line + 4 &* interval), p1 = Float.loadPixel(line + 4 &* (interval &+ 1))
+                let p: SIMD16<Float>, d: SIMD16<Float>
+                if f == 2 {
+                    let p2 = Float.loadPixel(line + 4 &* (interval &+ 2))
+                    p = SIMD16(lowHalf: SIMD8(lowHalf: p0, highHalf: p0), highHalf: SIMD8(lowHalf: p1, highHalf: p1))
+                    d = SIMD16(lowHalf: SIMD8(lowHalf: p1 - p0, highHalf: p1 - p0), highHalf: SIMD8(lowHalf: p2 - p1, highHalf: p2 - p1))
+                } else {
+                    let d0 = p1 - p0
+                    p = SIMD16(lowHalf: SIMD8(lowHalf: p0, highHalf: p0), highHalf: SIMD8(lowHalf: p0, highHalf: p0))
+                    d = SIMD16(lowHalf: SIMD8(lowHalf: d0, highHalf: d0), highHalf: SIMD8(lowHalf: d0, highHalf: d0))
                 }
-                while k < f && x < width {
-                    sink.pixel(p + d * ((Float(k) + 0.5) * step), x)
-                    k += 1
-                    x += 1
+                var step = 0
+                while step < steps {
+                    sink.quad(p + d * weights[step], x)
+                    x &+= 4
+                    step &+= 1
                 }
-                interval += 1
-                k = 0
+                interval &+= intervals
             }
+        }
+        while x < width && interval + 1 < src.width {
+            x = pixels(line, interval, from: 0, x: x, into: sink)
+            interval += 1
         }
         let last = Float.loadPixel(line + 4 * (src.width - 1))
         while x < width { sink.pixel(last, x); x += 1 }
     }
+
+    /// Outputs k…f − 1 of one interval (those left of `width`), one at a time; returns the next x.
+    @inline(__always)
+    private func pixels<Sink: EnlargedRowSink>(_ line: UnsafeMutablePointer<Float>, _ interval: Int, from k: Int, x start: Int,
+                                               into sink: Sink) -> Int {
+        let p = Float.loadPixel(line + 4 * interval)
+        let d = Float.loadPixel(line + 4 * (interval + 1)) - p
+        var x = start
+        for k in k..<factor where x < width {
+            sink.pixel(p + d * ((Float(k) + 0.5) / Float(factor)), x)
+            x += 1
+        }
+        return x
+    }
 }
 
-/// Where `EnlargedRows.row` puts its pixels: `pair` gets pixels x and x + 1, `pixel` pixel x.
+/// Where `EnlargedRows.row` puts its pixels: `quad` gets pixels x…x + 3, `pixel` pixel x.
 protocol EnlargedRowSink {
-    func pair(_ v: SIMD8<Float>, _ x: Int)
+    func quad(_ v: SIMD16<Float>, _ x: Int)
     func pixel(_ v: SIMD4<Float>, _ x: Int)
 }
 
 /// Float RGBA samples.
 struct EnlargedFloatRow: EnlargedRowSink {
     let out: UnsafeMutableRawPointer
-    @inline(__always) func pair(_ v: SIMD8<Float>, _ x: Int) { out.storeBytes(of: v, toByteOffset: 16 * x, as: SIMD8<Float>.self) }
+    @inline(__always) func quad(_ v: SIMD16<Float>, _ x: Int) { out.storeBytes(of: v, toByteOffset: 16 * x, as: SIMD16<Float>.self) }
     @inline(__always) func pixel(_ v: SIMD4<Float>, _ x: Int) { out.storeBytes(of: v, toByteOffset: 16 * x, as: SIMD4<Float>.self) }
 }
 
 /// RGBA bytes, clamped and rounded (LaneConversion).
 struct EnlargedByteRow: EnlargedRowSink {
     let out: UnsafeMutableRawPointer
-    @inline(__always) func pair(_ v: SIMD8<Float>, _ x: Int) {
-        out.storeBytes(of: LaneConversion.bytes(v), toByteOffset: 4 * x, as: SIMD8<UInt8>.self)
+    @inline(__always) func quad(_ v: SIMD16<Float>, _ x: Int) {
+        out.storeBytes(of: LaneConversion.bytes(v), toByteOffset: 4 * x, as: SIMD16<UInt8>.self)
     }
     @inline(__always) func pixel(_ v: SIMD4<Float>, _ x: Int) {
         out.storeBytes(of: LaneConversion.bytes(v), toByteOffset: 4 * x, as: SIMD4<UInt8>.self)
