@@ -13,9 +13,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 CASES = ["copy", "gauss-s2", "gauss-s4", "gauss-s20", "gauss-s40", "gauss-s200", "box-r40", "adjust", "blend", "cache-10"]
 # blend: 0.63 * photo + 0.37 * (its sigma-8 blur, made beforehand), as frost bench's blend case.
-# The default cache plan's levels (frost cache: 10 levels, ratio 1.5 up to sigma 40). Peers render them
-# as ten independent blurs; Frost's cache-10 renders the same ten levels from each other.
-CACHE_SIGMAS = [40 / 1.5 ** (9 - i) for i in range(10)]
+# The default cache plan's levels (frost cache: 10 levels, ratio 1.5 down from sigma 40, the first
+# level under sigma 8 raised onto 8; CachePlan.geometricSigmas). Peers render them as ten independent
+# blurs; Frost's cache-10 renders the same ten levels from each other.
+def cache_sigmas(count=10, top=40.0, ratio=1.5, threshold=8.0):
+    sigmas, sigma = [], top
+    for _ in range(count):
+        sigmas.append(sigma)
+        sigma = threshold if sigma > threshold > sigma / ratio else sigma / ratio
+    return sigmas[::-1]
+
+
+CACHE_SIGMAS = cache_sigmas()
 
 
 SLOW_MS = 5000
@@ -228,7 +237,7 @@ def main():
           " / convert -gaussian-blur 0xS (s2) or -blur 0xS (s20); box = cv2.blur 81x81 / ImageFilter.BoxBlur(40);"
           " adjust = cv2.add / ImageEnhance.Brightness / vips linear; blend = cv2.addWeighted / Image.blend / vips linear mix;"
           " copy = numpy copy / Image.copy / vips copy;"
-          " cache-10 = ten independent gaussian blurs at the default plan's sigmas (1.04 ... 40)")
+          " cache-10 = ten independent gaussian blurs at the default plan's sigmas (1.05 ... 40)")
 
 
 if __name__ == "__main__":

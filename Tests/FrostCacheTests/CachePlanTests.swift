@@ -12,6 +12,9 @@ import Testing
         let sigmas = plan.levels.map(\.sigma)
         for (a, b) in zip(sigmas.dropFirst(), sigmas.dropFirst(2)) { #expect(b / a <= CachePlan.maximumRatio + 1e-9) }
         #expect(sigmas[1] < 1.1)   // first level small
+        // One level sits on σ = 8, where half-size rendering starts: five full-size levels, not six.
+        #expect(sigmas.contains { abs($0 - 2 * GaussianPlan.minimumReducedSigma) < 1e-9 })
+        #expect(plan.levels.dropFirst().filter { GaussianPlan.storageFactor(sigma: $0.sigma) == 1 }.count == 5)
     }
 
     @Test func manyLevelsKeepTheFirstLevelAtHalfAPixel() {
