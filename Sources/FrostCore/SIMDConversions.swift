@@ -21,13 +21,13 @@ public enum LaneConversion {
     /// Wider vectors widen four bytes at a time: the generic SIMD8/16/32 widening initialisers
     /// compile to an out-of-line call, the SIMD4 one to a vpmovzxbd, and LLVM merges the
     /// quarters back into 256-bit vpmovzxbd loads (checked in the generated code).
-    @inlinable @inline(__always)
+    @usableFromInline @inline(__always)
     static func widened(_ word: UInt32) -> SIMD4<UInt32> {
         SIMD4<UInt32>(truncatingIfNeeded: unsafeBitCast(word, to: SIMD4<UInt8>.self))
     }
 
     @inlinable @inline(__always)
-    static func widened(_ v: SIMD8<UInt8>) -> SIMD8<UInt32> {
+    public static func widened(_ v: SIMD8<UInt8>) -> SIMD8<UInt32> {
         let words = unsafeBitCast(v, to: SIMD2<UInt32>.self)
         return SIMD8(lowHalf: widened(words[0]), highHalf: widened(words[1]))
     }

@@ -63,13 +63,13 @@ struct BoxBlur {
         let padded = UnsafeMutablePointer<SIMD4<UInt32>>.allocate(capacity: paddedCount)
         let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: samplesPerRow + 8)
         defer { padded.deallocate(); sums.deallocate() }
-        let divide = ExactDivision(divisor: UInt64(2 * window))
+        let rounding = MeanRounding(divisor: window)
         for y in rows {
             let row = UnsafeRawPointer(input + y * samplesPerRow)
             for x in 0..<width { padded[pad + x] = Self.pixel(row, x) }
             extendEdges(padded)
             horizontalSums(padded, into: sums)
-            roundedMeans(sums, count: samplesPerRow, divisor: UInt32(window), divide, into: output + y * samplesPerRow)
+            rounding.means(sums, count: samplesPerRow, into: output + y * samplesPerRow)
         }
     }
 
@@ -79,32 +79,50 @@ struct BoxBlur {
         let columns = UnsafeMutablePointer<SIMD4<UInt32>>.allocate(capacity: paddedCount)
         let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: n + 8)
         defer { columns.deallocate(); sums.deallocate() }
-        let area = axes == .both ? window * window : window
-        let divide = ExactDivision(divisor: UInt64(2 * area))
+        let rounding = MeanRounding(divisor: axes == .both ? window * window : window)
         let v = columns + pad
         @inline(__always) func sourceRow(_ logical: Int) -> UnsafeRawPointer {
             UnsafeRawPointer(input + min(max(logical, 0), height - 1) * n)
         }
 
         v.update(repeating: .zero, count: width)
-        for k in -radius...radius {
-            let row = sourceRow(rows.lowerBound + k)
-            for x in 0..<width { v[x] &+= Self.pixel(row, x) }
-        }
+        for k in -radius...radius { slide(v, adding: sourceRow(rows.lowerBound + k), subtracting: nil) }
         for y in rows {
-            if y > rows.lowerBound {
-                let entering = sourceRow(y + radius), leaving = sourceRow(y - radius - 1)
-                for x in 0..<width { v[x] = v[x] &+ Self.pixel(entering, x) &- Self.pixel(leaving, x) }
-            }
+            if y > rows.lowerBound { slide(v, adding: sourceRow(y + radius), subtracting: sourceRow(y - radius - 1)) }
             if axes == .both {
                 extendEdges(columns)
                 horizontalSums(columns, into: sums)
-                roundedMeans(sums, count: n, divisor: UInt32(area), divide, into: output + y * n)
+                rounding.means(sums, count: n, into: output + y * n)
             } else {
-                v.withMemoryRebound(to: UInt32.self, capacity: n) {
-                    roundedMeans($0, count: n, divisor: UInt32(area), divide, into: output + y * n)
-                }
+                v.withMemoryRebound(to: UInt32.self, capacity: n) { rounding.means($0, count: n, into: output + y * n) }
             }
+        }
+    }
+
+    /// v += entering − leaving (or v += entering), eight samples (two pixels) per step.
+    @inline(__always)
+    private func slide(_ v: UnsafeMutablePointer<SIMD4<UInt32>>, adding entering: UnsafeRawPointer, subtracting leaving: UnsafeRawPointer?) {
+        let sums = UnsafeMutableRawPointer(v), n = samplesPerRow
+        var i = 0
+        if let leaving {
+            while i + 8 <= n {
+                let s = sums.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD8<UInt32>.self)
+                let add = LaneConversion.widened(entering.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt8>.self))
+                let sub = LaneConversion.widened(leaving.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt8>.self))
+                sums.storeBytes(of: s &+ add &- sub, toByteOffset: 4 &* i, as: SIMD8<UInt32>.self)
+                i &+= 8
+            }
+        } else {
+            while i + 8 <= n {
+                let s = sums.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD8<UInt32>.self)
+                let add = LaneConversion.widened(entering.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt8>.self))
+                sums.storeBytes(of: s &+ add, toByteOffset: 4 &* i, as: SIMD8<UInt32>.self)
+                i &+= 8
+            }
+        }
+        if i < n {   // an odd width: the last pixel
+            let x = i / 4
+            v[x] = v[x] &+ Self.pixel(entering, x) &- (leaving.map { Self.pixel($0, x) } ?? .zero)
         }
     }
 
@@ -137,21 +155,37 @@ struct BoxBlur {
         }
     }
 
-    /// out = ⌊(2s + d) / 2d⌋: the rounded mean of sums s over d samples, exactly.
-    @inline(__always)
-    private func roundedMeans(_ sums: UnsafePointer<UInt32>, count n: Int, divisor d: UInt32,
-                              _ divide: ExactDivision, into out: UnsafeMutablePointer<UInt8>) {
-        var i = 0
-        let s = UnsafeRawPointer(sums), o = UnsafeMutableRawPointer(out)
-        while i + 8 <= n {
-            let v = s.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<UInt32>.self)
-            let q = divide.divide(v &* 2 &+ d)
-            o.storeBytes(of: LaneConversion.narrowed(q), toByteOffset: i, as: SIMD8<UInt8>.self)
-            i += 8
+    /// How window sums over an odd count d become rounded means: one float multiply-add per
+    /// sample up to d = 32767 (r ≤ 90 over both axes), exact integer division beyond.
+    private enum MeanRounding {
+        case reciprocal(ReciprocalRounding)
+        /// ⌊(2s + d) / 2d⌋.
+        case division(ExactDivision, UInt32)
+
+        init(divisor d: Int) {
+            self = ReciprocalRounding(divisor: d).map { .reciprocal($0) } ?? .division(ExactDivision(divisor: UInt64(2 * d)), UInt32(d))
         }
-        while i < n {
-            out[i] = UInt8(truncatingIfNeeded: divide.divide(sums[i] &* 2 &+ d))
-            i += 1
+
+        @inline(__always)
+        func means(_ sums: UnsafePointer<UInt32>, count n: Int, into out: UnsafeMutablePointer<UInt8>) {
+            var i = 0
+            let s = UnsafeRawPointer(sums), o = UnsafeMutableRawPointer(out)
+            switch self {
+            case .reciprocal(let rounding):
+                while i + 16 <= n {
+                    o.storeBytes(of: rounding.means(s.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD16<UInt32>.self)),
+                                 toByteOffset: i, as: SIMD16<UInt8>.self)
+                    i &+= 16
+                }
+                while i < n { out[i] = rounding.mean(sums[i]); i += 1 }
+            case .division(let divide, let d):
+                while i + 8 <= n {
+                    let q = divide.divide(s.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD8<UInt32>.self) &* 2 &+ d)
+                    o.storeBytes(of: LaneConversion.narrowed(q), toByteOffset: i, as: SIMD8<UInt8>.self)
+                    i &+= 8
+                }
+                while i < n { out[i] = UInt8(truncatingIfNeeded: divide.divide(sums[i] &* 2 &+ d)); i += 1 }
+            }
         }
     }
 }

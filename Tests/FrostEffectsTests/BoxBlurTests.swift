@@ -27,7 +27,7 @@ import Testing
         return out
     }
 
-    @Test(arguments: [(1, 1), (1, 7), (13, 5), (29, 17), (64, 3)], [0, 1, 2, 3, 7, 40])
+    @Test(arguments: [(1, 1), (1, 7), (13, 5), (29, 17), (64, 3)], [0, 1, 2, 3, 7, 40, 91])   // 91: past the float rounding
     func matchesNaiveDoubleLoop(size: (Int, Int), radius: Int) {
         let image = noiseImage(width: size.0, height: size.1)
         for axes in BlurAxes.allCases {
@@ -61,5 +61,36 @@ import Testing
             n = n * 3 + 1 + UInt64(divisor)
         }
         for n in UInt32(0)..<100_000 { #expect(divide.divide(n) == n / UInt32(divisor)) }
+    }
+
+    /// The float rounding gives round(s / d) for every sum a window of d samples can produce: all of
+    /// them for small d; for large d every sum within 3 of a half-integer mean (the only places a
+    /// rounding error could flip the result) plus a stride through the rest.
+    @Test(arguments: [1, 3, 9, 81, 2001, 6561, 9801, 32_761, 32_767])
+    func reciprocalRoundingIsExact(divisor d: Int) throws {
+        let rounding = try #require(ReciprocalRounding(divisor: d))
+        let top = 255 * d
+        var sums: [UInt32] = d <= 81 ? Array(0...UInt32(top)) : Array(stride(from: 0, through: UInt32(top), by: 997))
+        if d > 81 {
+            for k in 0..<255 {
+                let half = (2 * k + 1) * d / 2
+                sums += (max(0, half - 3)...min(top, half + 3)).map(UInt32.init)
+            }
+            sums.append(UInt32(top))
+        }
+        while sums.count % 16 != 0 { sums.append(0) }
+        for start in stride(from: 0, to: sums.count, by: 16) {
+            let v = SIMD16<UInt32>(sums[start..<start + 16])
+            let means = rounding.means(v)
+            for i in 0..<16 {
+                let expected = UInt8((2 * v[i] + UInt32(d)) / UInt32(2 * d))
+                #expect(means[i] == expected && rounding.mean(v[i]) == expected, "d \(d) s \(v[i])")
+            }
+        }
+    }
+
+    @Test func reciprocalRoundingRefusesEvenAndLargeWindows() {
+        #expect(ReciprocalRounding(divisor: 4) == nil)
+        #expect(ReciprocalRounding(divisor: 32_769) == nil)
     }
 }
