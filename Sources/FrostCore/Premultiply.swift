@@ -44,23 +44,27 @@ public func divideBy255(_ x: UInt32) -> UInt32 {
 }
 
 /// Multiplies R, G, B of `count` RGBA8 pixels by A / 255, rounded (`divideBy255`), from `source`
-/// into `target`. Eight pixels per step as UInt32 words: channels cut with shifts and masks,
-/// scaled in 32-bit lanes, packed back (no branches; A = 255 leaves a channel unchanged). Every
-/// effect premultiplies straight-alpha input first; the per-pixel loop that did it cost more
-/// than the box blur it fed (`make compare`, RGBA). `premultiplyScalar` is the reference.
+/// into `target`. Eight pixels per step in 16-bit lanes (every product c·a ≤ 65025 fits): the
+/// even bytes (R, B) and the odd bytes (G, A) of each word are scaled as two SIMD16<UInt16>, by
+/// (a, a) and (a, 255), with vpmullw; A·255/255 = A leaves alpha as it was. No branches. The
+/// 32-bit version (three vpmulld, two micro-ops each, per eight pixels) cost almost two copies.
+/// `premultiplyScalar` is the reference.
 public func premultiply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels count: Int) {
     let input = UnsafeRawPointer(source), output = UnsafeMutableRawPointer(target)
-    let byte = SIMD8<UInt32>(repeating: 0xFF), alphaByte = SIMD8<UInt32>(repeating: 0xFF00_0000)
-    @inline(__always) func scaled(_ c: SIMD8<UInt32>, _ a: SIMD8<UInt32>) -> SIMD8<UInt32> {
-        let t = c &* a &+ 128
+    let low = SIMD16<UInt16>(repeating: 0xFF), opaque = SIMD8<UInt32>(repeating: 0x00FF_0000)
+    @inline(__always) func halves(_ w: SIMD8<UInt32>) -> SIMD16<UInt16> { unsafeBitCast(w, to: SIMD16<UInt16>.self) }
+    @inline(__always) func divided(_ x: SIMD16<UInt16>) -> SIMD16<UInt16> {
+        let t = x &+ 128
         return (t &+ (t &>> 8)) &>> 8
     }
     var n = 0
     while n + 8 <= count {
         let w = input.loadUnaligned(fromByteOffset: 4 &* n, as: SIMD8<UInt32>.self)
         let a = w &>> 24
-        let rgb = scaled(w & byte, a) | scaled((w &>> 8) & byte, a) &<< 8 | scaled((w &>> 16) & byte, a) &<< 16
-        output.storeBytes(of: rgb | (w & alphaByte), toByteOffset: 4 &* n, as: SIMD8<UInt32>.self)
+        let even = halves(w) & low, odd = halves(w) &>> 8
+        let scaledEven = divided(even &* halves(a | a &<< 16))
+        let scaledOdd = divided(odd &* halves(a | opaque))
+        output.storeBytes(of: scaledEven | scaledOdd &<< 8, toByteOffset: 4 &* n, as: SIMD16<UInt16>.self)
         n += 8
     }
     premultiplyScalar(source + 4 * n, into: target + 4 * n, pixels: count - n)
