@@ -1,4 +1,5 @@
 import FrostCore
+import FrostEffects
 
 extension BlendMode {
     /// B(Cb, Cs) of the W3C Compositing and Blending spec §10 on straight colors in 0…1

@@ -1,4 +1,5 @@
 import FrostCore
+import FrostEffects
 
 extension Image {
     /// Draws `layer` (premultiplied) with its top-left pixel at (x, y) onto this premultiplied

@@ -29,7 +29,7 @@ extension Image {
             }
             // Source-over of an opaque effect is the effect itself: skip the pass when nothing
             // (no mask, no transparency) can let the original show through.
-            output = maskImage == nil && !effect.hasAlpha ? effect : effect.drawn(over: original, mask: maskImage)
+            output = maskImage == nil && !effect.hasAlpha ? effect : effect.drawn(over: original, mask: maskImage, threads: threads)
         }
         if let tintColor {
             output = output.filled(with: tintColor, threads: threads)
@@ -152,9 +152,23 @@ extension Image {
 
     /// self source-over `base` (both premultiplied), where `mask` allows; mask coverage is the
     /// mask's alpha when it has one, else its gray level (CGContextClipToMask), resized to fit.
-    func drawn(over base: Image, mask: Image?) -> Image {
-        let coverage = mask.map { $0.coverage(width: width, height: height) }
+    /// Without a mask this is `SourceOver` (t + round(b·(255 − αt)/255), the same bytes as the
+    /// float formula rounded once: t is whole and b·(255 − αt)/255 is never a tie), eight pixels
+    /// per step; the per-pixel float loop it replaces doubled ImageEffects' time on images with alpha.
+    func drawn(over base: Image, mask: Image?, threads: Int? = nil) -> Image {
         var out = base
+        guard let mask else {
+            pixels.withUnsafeBufferPointer { top in
+                out.pixels.withUnsafeMutableBufferPointer { p in
+                    let t = top.baseAddress!, b = p.baseAddress!, w = width
+                    RowBands.run(height, threads: RowBands.threads(threads), minimumBand: 32) { rows in
+                        SourceOver.run(t + 4 * w * rows.lowerBound, b + 4 * w * rows.lowerBound, pixels: w * rows.count)
+                    }
+                }
+            }
+            return out
+        }
+        let coverage = mask.coverage(width: width, height: height)
         pixels.withUnsafeBufferPointer { top in
             out.pixels.withUnsafeMutableBufferPointer { p in
                 for n in 0..<(width * height) {
@@ -162,7 +176,7 @@ extension Image {
                     let t = SIMD4<Float>(Float(top[i]), Float(top[i + 1]), Float(top[i + 2]), Float(top[i + 3]))
                     let b = SIMD4<Float>(Float(p[i]), Float(p[i + 1]), Float(p[i + 2]), Float(p[i + 3]))
                     var v = t + b * (1 - t[3] / 255)
-                    if let coverage { v = b + (v - b) * (Float(coverage[n]) / 255) }
+                    v = b + (v - b) * (Float(coverage[n]) / 255)
                     for c in 0..<4 { p[i + c] = UInt8(min(max((v[c] + 0.5).rounded(.down), 0), 255)) }
                 }
             }

@@ -1,4 +1,5 @@
 @testable import FrostCompose
+import FrostEffects
 import FrostCore
 import FrostTestSupport
 import Testing

@@ -6,8 +6,8 @@ import FrostCore
 /// bytes read as sixteen UInt16 lanes split into even (R, B) and odd (G, A) bytes with a mask and a
 /// shift (Swift's generic widening initialisers compile to calls). Below full opacity each pixel is
 /// one SIMD4<Float> step. `runScalar` is the reference the tests hold the fast path to.
-enum SourceOver {
-    static func run(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, pixels: Int, opacity k: UInt8 = 255) {
+package enum SourceOver {
+    package static func run(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, pixels: Int, opacity k: UInt8 = 255) {
         guard k == 255 else { return runScalar(src, dst, pixels: pixels, opacity: k) }
         let rs = UnsafeRawPointer(src), rd = UnsafeMutableRawPointer(dst)
         let low = SIMD16<UInt16>(repeating: 0xFF)
@@ -27,7 +27,7 @@ enum SourceOver {
         if i < pixels { runScalar(src + 4 * i, dst + 4 * i, pixels: pixels - i, opacity: k) }
     }
 
-    static func runScalar(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, pixels: Int, opacity k: UInt8 = 255) {
+    package static func runScalar(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, pixels: Int, opacity k: UInt8 = 255) {
         if k == 255 {
             for p in 0..<pixels {
                 let inverse = 255 - UInt32(src[4 * p + 3])
@@ -47,7 +47,7 @@ enum SourceOver {
 
     /// round(x / 255) in UInt16 lanes, for x ≤ 255·255 (the scalar `divideBy255`).
     @inline(__always)
-    static func divideBy255(_ x: SIMD16<UInt16>) -> SIMD16<UInt16> {
+    package static func divideBy255(_ x: SIMD16<UInt16>) -> SIMD16<UInt16> {
         let t = x &+ 128
         return (t &+ (t &>> 8)) &>> 8
     }
