@@ -150,16 +150,16 @@ struct OpaqueBlend {
         case .normal, .softLight:
             mixed = s
         case .multiply:
-            mixed = SourceOver.divideBy255(b &* s)
+            mixed = divideBy255(b &* s)
         case .screen:
-            mixed = b &+ s &- SourceOver.divideBy255(b &* s)
+            mixed = b &+ s &- divideBy255(b &* s)
         case .overlay:
-            let dark = SourceOver.divideBy255(b &* s &* 2)
-            let light = full &- SourceOver.divideBy255((full &- b) &* (full &- s) &* 2)
+            let dark = divideBy255(b &* s &* 2)
+            let light = full &- divideBy255((full &- b) &* (full &- s) &* 2)
             // All ones where b > 127, by arithmetic: a mask select compiles to a lane loop.
             let high = 0 &- (b &>> 7)
             mixed = (dark & ~high) | (light & high)
         }
-        return SourceOver.divideBy255(b &* keep &+ mixed &* take)
+        return divideBy255(b &* keep &+ mixed &* take)
     }
 }

@@ -43,6 +43,13 @@ public func divideBy255(_ x: UInt32) -> UInt32 {
     return (t &+ (t >> 8)) >> 8
 }
 
+/// `divideBy255` in UInt16 lanes, for x ≤ 255·255 (every intermediate stays below 2¹⁶).
+@inlinable @inline(__always)
+public func divideBy255(_ x: SIMD16<UInt16>) -> SIMD16<UInt16> {
+    let t = x &+ 128
+    return (t &+ (t &>> 8)) &>> 8
+}
+
 /// Multiplies R, G, B of `count` RGBA8 pixels by A / 255, rounded (`divideBy255`), from `source`
 /// into `target`. Eight pixels per step in 16-bit lanes (every product c·a ≤ 65025 fits): the
 /// even bytes (R, B) and the odd bytes (G, A) of each word are scaled as two SIMD16<UInt16>, by
@@ -53,17 +60,13 @@ public func premultiply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutab
     let input = UnsafeRawPointer(source), output = UnsafeMutableRawPointer(target)
     let low = SIMD16<UInt16>(repeating: 0xFF), opaque = SIMD8<UInt32>(repeating: 0x00FF_0000)
     @inline(__always) func halves(_ w: SIMD8<UInt32>) -> SIMD16<UInt16> { unsafeBitCast(w, to: SIMD16<UInt16>.self) }
-    @inline(__always) func divided(_ x: SIMD16<UInt16>) -> SIMD16<UInt16> {
-        let t = x &+ 128
-        return (t &+ (t &>> 8)) &>> 8
-    }
     var n = 0
     while n + 8 <= count {
         let w = input.loadUnaligned(fromByteOffset: 4 &* n, as: SIMD8<UInt32>.self)
         let a = w &>> 24
         let even = halves(w) & low, odd = halves(w) &>> 8
-        let scaledEven = divided(even &* halves(a | a &<< 16))
-        let scaledOdd = divided(odd &* halves(a | opaque))
+        let scaledEven = divideBy255(even &* halves(a | a &<< 16))
+        let scaledOdd = divideBy255(odd &* halves(a | opaque))
         output.storeBytes(of: scaledEven | scaledOdd &<< 8, toByteOffset: 4 &* n, as: SIMD16<UInt16>.self)
         n += 8
     }

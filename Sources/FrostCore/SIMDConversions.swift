@@ -49,6 +49,15 @@ public enum LaneConversion {
               UInt8(truncatingIfNeeded: v[6]), UInt8(truncatingIfNeeded: v[7]))
     }
 
+    /// Sixteen words that already hold only a byte (masked): LLVM narrows them with saturating
+    /// packs (vpackusdw, vpackuswb) because it can see that no lane exceeds 255.
+    @inlinable @inline(__always)
+    public static func narrowed(_ v: SIMD16<UInt32>) -> SIMD16<UInt8> {
+        var out = SIMD16<UInt8>()
+        for i in 0..<16 { out[i] = UInt8(truncatingIfNeeded: v[i]) }
+        return out
+    }
+
     @inlinable @inline(__always)
     public static func floats(_ v: SIMD8<UInt8>) -> SIMD8<Float> {
         unsafeBitCast(widened(v) | magicBits, to: SIMD8<Float>.self) - magic
@@ -70,6 +79,11 @@ public enum LaneConversion {
         unsafeBitCast(v | magicBits, to: SIMD8<Float>.self) - magic
     }
 
+    @inlinable @inline(__always)
+    public static func floats(_ v: SIMD16<UInt32>) -> SIMD16<Float> {
+        unsafeBitCast(v | magicBits, to: SIMD16<Float>.self) - magic
+    }
+
     /// Clamped to 0…255 and rounded to nearest (ties to even).
     @inlinable @inline(__always)
     public static func bytes(_ v: SIMD4<Float>) -> SIMD4<UInt8> {
@@ -89,10 +103,7 @@ public enum LaneConversion {
     @inlinable @inline(__always)
     public static func bytes(_ v: SIMD16<Float>) -> SIMD16<UInt8> {
         let c = clamp(v, upper: SIMD16(repeating: 255)) + magic
-        let words = unsafeBitCast(c, to: SIMD16<UInt32>.self) & 0xFF
-        var out = SIMD16<UInt8>()
-        for i in 0..<16 { out[i] = UInt8(truncatingIfNeeded: words[i]) }
-        return out
+        return narrowed(unsafeBitCast(c, to: SIMD16<UInt32>.self) & 0xFF)
     }
 
     @inlinable @inline(__always)

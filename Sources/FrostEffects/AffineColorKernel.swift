@@ -50,9 +50,8 @@ struct AffineColorKernel {
         let bias = bias
         let (o0, o1, o2, o3) = (offset[0] + bias, offset[1] + bias, offset[2] + bias, offset[3] + bias)
         let input = UnsafeRawPointer(source), output = UnsafeMutableRawPointer(target)
-        let byte = SIMD8<UInt32>(repeating: 0xFF), magicBits = SIMD8<UInt32>(repeating: 0x4B00_0000)
+        let byte = SIMD8<UInt32>(repeating: 0xFF)
         let magic = SIMD8<Float>(repeating: 8_388_608), alphaLimit = SIMD8<Float>(repeating: 255 + bias)
-        @inline(__always) func floats(_ x: SIMD8<UInt32>) -> SIMD8<Float> { unsafeBitCast(x | magicBits, to: SIMD8<Float>.self) - magic }
         @inline(__always) func word(_ x: SIMD8<Float>) -> SIMD8<UInt32> { unsafeBitCast(x + magic, to: SIMD8<UInt32>.self) & byte }
         @inline(__always) func combine(_ a: Float, _ b: Float, _ c: Float, _ d: Float, _ o: Float,
                                        _ r: SIMD8<Float>, _ g: SIMD8<Float>, _ bl: SIMD8<Float>, _ al: SIMD8<Float>) -> SIMD8<Float> {
@@ -64,7 +63,8 @@ struct AffineColorKernel {
         }
         for q in 0..<groups {
             let w = input.loadUnaligned(fromByteOffset: 32 &* q, as: SIMD8<UInt32>.self)
-            let r = floats(w & byte), g = floats((w &>> 8) & byte), b = floats((w &>> 16) & byte), a = floats(w &>> 24)
+            let r = LaneConversion.floats(w & byte), g = LaneConversion.floats((w &>> 8) & byte)
+            let b = LaneConversion.floats((w &>> 16) & byte), a = LaneConversion.floats(w &>> 24)
             let alpha = combine(m30, m31, m32, m33, o3, r, g, b, a)
             // Colors clamp to 0…alpha (premultiplied stays valid), alpha to 0…255.
             let upper = alpha + bias

@@ -19,16 +19,11 @@ struct ReciprocalRounding: Sendable {
         reciprocal = 1 / Float(d)
     }
 
-    /// Sixteen rounded means; the words keep only their byte so LLVM narrows with packs.
+    /// Sixteen rounded means.
     @inline(__always)
     func means(_ s: SIMD16<UInt32>) -> SIMD16<UInt8> {
-        let magicBits = SIMD16<UInt32>(repeating: 0x4B00_0000), magic = SIMD16<Float>(repeating: 8_388_608)
-        let sums = unsafeBitCast(s | magicBits, to: SIMD16<Float>.self) - magic
-        let q = magic.addingProduct(sums, SIMD16(repeating: reciprocal))
-        let words = unsafeBitCast(q, to: SIMD16<UInt32>.self) & 0xFF
-        var out = SIMD16<UInt8>()
-        for i in 0..<16 { out[i] = UInt8(truncatingIfNeeded: words[i]) }
-        return out
+        let q = SIMD16<Float>(repeating: 8_388_608).addingProduct(LaneConversion.floats(s), SIMD16(repeating: reciprocal))
+        return LaneConversion.narrowed(unsafeBitCast(q, to: SIMD16<UInt32>.self) & 0xFF)
     }
 
     /// The same for one sum (the end of a row).

@@ -44,11 +44,4 @@ package enum SourceOver {
             target.storeBytes(of: LaneConversion.bytes(LaneConversion.floats(source) * scale + d * keep), as: SIMD4<UInt8>.self)
         }
     }
-
-    /// round(x / 255) in UInt16 lanes, for x ≤ 255·255 (the scalar `divideBy255`).
-    @inline(__always)
-    package static func divideBy255(_ x: SIMD16<UInt16>) -> SIMD16<UInt16> {
-        let t = x &+ 128
-        return (t &+ (t &>> 8)) &>> 8
-    }
 }
