@@ -158,11 +158,16 @@ extension Image {
     func drawn(over base: Image, mask: Image?, threads: Int? = nil) -> Image {
         var out = base
         guard let mask else {
-            pixels.withUnsafeBufferPointer { top in
-                out.pixels.withUnsafeMutableBufferPointer { p in
-                    let t = top.baseAddress!, b = p.baseAddress!, w = width
-                    RowBands.run(height, threads: RowBands.threads(threads), minimumBand: 32) { rows in
-                        SourceOver.run(t + 4 * w * rows.lowerBound, b + 4 * w * rows.lowerBound, pixels: w * rows.count)
+            // Out of place: reads the effect and the original once, writes once.
+            out.pixels = pixels.withUnsafeBufferPointer { top in
+                base.pixels.withUnsafeBufferPointer { under in
+                    [UInt8](unsafeUninitializedCapacity: under.count) { target, count in
+                        let t = top.baseAddress!, b = under.baseAddress!, o = target.baseAddress!, w = width
+                        RowBands.run(height, threads: RowBands.threads(threads), minimumBand: 32) { rows in
+                            let start = 4 * w * rows.lowerBound
+                            SourceOver.run(t + start, over: b + start, into: o + start, pixels: w * rows.count)
+                        }
+                        count = under.count
                     }
                 }
             }

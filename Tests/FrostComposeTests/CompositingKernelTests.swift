@@ -23,9 +23,13 @@ import Testing
         let count = 1003
         let src = Self.premultipliedPixels(count, seed: 1), base = Self.premultipliedPixels(count, seed: 2)
         var simd = base, scalar = base
-        simd.withUnsafeMutableBufferPointer { SourceOver.run(src, $0.baseAddress!, pixels: count, opacity: opacity) }
-        scalar.withUnsafeMutableBufferPointer { SourceOver.runScalar(src, $0.baseAddress!, pixels: count, opacity: opacity) }
+        simd.withUnsafeMutableBufferPointer { SourceOver.run(src, over: $0.baseAddress!, into: $0.baseAddress!, pixels: count, opacity: opacity) }
+        scalar.withUnsafeMutableBufferPointer { SourceOver.runScalar(src, over: $0.baseAddress!, into: $0.baseAddress!, pixels: count, opacity: opacity) }
         #expect(simd == scalar)
+        // Out of place (backdrop read from `base`, result written elsewhere) gives the same bytes.
+        var separate = [UInt8](repeating: 0, count: base.count)
+        separate.withUnsafeMutableBufferPointer { SourceOver.run(src, over: base, into: $0.baseAddress!, pixels: count, opacity: opacity) }
+        #expect(separate == simd)
         let k = Double(opacity) / 255
         for p in 0..<count {
             let alpha = Double(src[4 * p + 3]) * k
