@@ -46,10 +46,9 @@ public struct ColorAdjustment: Sendable, Equatable {
 extension Image {
     /// The image with `adjustment` applied, premultiplied, clamped.
     public func adjusted(_ adjustment: ColorAdjustment, threads: Int? = nil) -> Image {
-        let source = premultiplied()
-        guard !adjustment.isIdentity else { return source }
+        guard !adjustment.isIdentity else { return premultiplied() }
         let threads = RowBands.threads(threads)
-        var out = source.applying(adjustment.affineKernel, threads: threads)
+        var out = applying(adjustment.affineKernel, threads: threads)
         if adjustment.gamma != 1 {
             let gamma = GammaTable(power: adjustment.gamma)
             out.pixels.withUnsafeMutableBufferPointer { gamma.apply($0.baseAddress!, pixels: width * height, threads: threads) }

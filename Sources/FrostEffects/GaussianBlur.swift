@@ -9,18 +9,17 @@ extension Image {
     /// kernel never exceeds 49 taps, so the cost per pixel is bounded whatever σ (GaussianPlan).
     public func gaussianBlurred(sigma: Double, threads: Int? = nil) -> Image {
         precondition(sigma.isFinite && sigma >= 0, "sigma must be a finite number ≥ 0")
-        var source = premultiplied()
         let plan = GaussianPlan(sigma: sigma)
-        guard plan.method != .copy, width > 0, height > 0 else { return source }
-        let threads = RowBands.threads(threads)
-        let output = [UInt8](unsafeUninitializedCapacity: pixels.count) { out, count in
-            source.withPlane { src in
-                GaussianBlur(plan: plan, threads: threads).run(src, Plane(base: out.baseAddress!, width: width, height: height))
-            }
+        guard plan.method != .copy, width > 0, height > 0 else { return premultiplied() }
+        let blur = GaussianBlur(plan: plan, threads: RowBands.threads(threads))
+        var out = self
+        out.isPremultiplied = true
+        out.pixels = [UInt8](unsafeUninitializedCapacity: pixels.count) { target, count in
+            let dst = Plane(base: target.baseAddress!, width: width, height: height)
+            withPlane { src in readsStraightAlpha ? blur.run(StraightAlphaRows(plane: src), dst) : blur.run(src, dst) }
             count = pixels.count
         }
-        source.pixels = output
-        return source
+        return out
     }
 }
 
@@ -29,7 +28,7 @@ struct GaussianBlur {
     let plan: GaussianPlan
     let threads: Int
 
-    func run(_ src: Plane<UInt8>, _ dst: Plane<UInt8>) {
+    func run<Source: RowSource<UInt8>>(_ src: Source, _ dst: Plane<UInt8>) {
         guard case .kernel(let weights) = plan.method else { return }
         let kernel = SeparableKernel(weights: weights, threads: threads)
         if plan.factor == 1 {

@@ -129,25 +129,30 @@ extension Image {
         return applying(AffineColorKernel(matrix: rows, bias: 1 / 512), threads: threads)
     }
 
-    /// The (premultiplied) pixels through an affine color kernel, into a new buffer.
+    /// The premultiplied pixels through an affine color kernel, into a new buffer (straight alpha
+    /// is premultiplied as it is read).
     func applying(_ kernel: AffineColorKernel, threads: Int?) -> Image {
         var out = self
+        out.isPremultiplied = true
         let count = width * height
         out.pixels = pixels.withUnsafeBufferPointer { source in
             [UInt8](unsafeUninitializedCapacity: 4 * count) { target, initialized in
-                kernel.apply(source.baseAddress!, into: target.baseAddress!, pixels: count, threads: RowBands.threads(threads))
+                kernel.apply(source.baseAddress!, into: target.baseAddress!, pixels: count, threads: RowBands.threads(threads),
+                             premultiplying: readsStraightAlpha)
                 initialized = 4 * count
             }
         }
         return out
     }
 
-    /// Runs an affine color kernel over the (premultiplied) pixels in place.
+    /// Runs an affine color kernel over the pixels in place (premultiplying straight alpha as it reads).
     mutating func apply(_ kernel: AffineColorKernel, threads: Int?) {
-        let count = width * height
+        let count = width * height, straight = readsStraightAlpha
         pixels.withUnsafeMutableBufferPointer {
-            kernel.apply($0.baseAddress!, into: $0.baseAddress!, pixels: count, threads: RowBands.threads(threads))
+            kernel.apply($0.baseAddress!, into: $0.baseAddress!, pixels: count, threads: RowBands.threads(threads),
+                         premultiplying: straight)
         }
+        isPremultiplied = true
     }
 
     /// self source-over `base` (both premultiplied), where `mask` allows; mask coverage is the

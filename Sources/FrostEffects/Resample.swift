@@ -8,7 +8,7 @@ import FrostCore
 enum Resample {
     /// The f×f box average of the edge-extended source: reduced pixel (i, j) covers source
     /// pixels [f·(i−m), f·(i−m)+f) × [f·(j−m), f·(j−m)+f), coordinates clamped to the image.
-    static func boxReduce(_ src: Plane<UInt8>, factor f: Int, margin m: Int, threads: Int) -> FloatPlane {
+    static func boxReduce<Source: RowSource<UInt8>>(_ src: Source, factor f: Int, margin m: Int, threads: Int) -> FloatPlane {
         let rw = (src.width + f - 1) / f + 2 * m, rh = (src.height + f - 1) / f + 2 * m
         let out = FloatPlane(width: rw, height: rh)
         let dst = out.plane
@@ -16,12 +16,13 @@ enum Resample {
         let n = src.width * 4
         RowBands.run(rh, threads: threads) { rows in
             let sums = UnsafeMutablePointer<Float>.allocate(capacity: n + 16)
-            defer { sums.deallocate() }
+            let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
+            defer { sums.deallocate(); scratch.deallocate() }
             for j in rows {
                 // Column sums of the f source rows, 16 samples at a time.
                 sums.initialize(repeating: 0, count: n)
                 for dy in 0..<f {
-                    let row = src.row(min(max((j - m) * f + dy, 0), src.height - 1))
+                    let row = src.row(min(max((j - m) * f + dy, 0), src.height - 1), scratch: scratch)
                     var i = 0
                     while i + 16 <= n {
                         let v = Float.loadQuad(sums + i) + UInt8.loadQuad(row + i)

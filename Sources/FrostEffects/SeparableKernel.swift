@@ -20,7 +20,7 @@ struct SeparableKernel {
 
     var radius: Int { weights.count - 1 }
 
-    func run<S: PlaneSample, D: PlaneSample>(_ src: Plane<S>, _ dst: Plane<D>) {
+    func run<Source: RowSource, D: PlaneSample>(_ src: Source, _ dst: Plane<D>) {
         let w = src.width, h = src.height, r = radius
         let layout = RowLayout(width: w, radius: r)
         let sweep = Self.rowsPerSweep
@@ -33,7 +33,11 @@ struct SeparableKernel {
             let taps = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: sweep * (2 * r + 1))
             let block = UnsafeMutablePointer<Float>.allocate(capacity: 64)
             let tail = UnsafeMutablePointer<D>.allocate(capacity: 64)
-            defer { ringBytes.deallocate(); padded.deallocate(); taps.deallocate(); block.deallocate(); tail.deallocate() }
+            let scratch = UnsafeMutablePointer<Source.Sample>.allocate(capacity: 4 * w)
+            defer {
+                ringBytes.deallocate(); padded.deallocate(); taps.deallocate(); block.deallocate(); tail.deallocate()
+                scratch.deallocate()
+            }
             weights.withUnsafeBufferPointer { wk in
                 // Logical row L (may lie outside the image) lives in slot (L + offset) % slots.
                 let offset = slots * (r + 2)
@@ -41,7 +45,7 @@ struct SeparableKernel {
                     ring + ((logical + offset) % slots) * layout.rowFloats
                 }
                 @inline(__always) func filter(_ logical: Int) {
-                    horizontal(src.row(min(max(logical, 0), h - 1)), layout, into: slot(logical), padded, wk)
+                    horizontal(src.row(min(max(logical, 0), h - 1), scratch: scratch), layout, into: slot(logical), padded, wk)
                 }
                 for logical in (rows.lowerBound - r)..<(rows.lowerBound + r) { filter(logical) }
                 var y = rows.lowerBound
@@ -89,7 +93,7 @@ struct SeparableKernel {
     /// One source row into one planar ring row: out[x] = w₀·p[x] + Σ_k w_k·(p[x−k] + p[x+k]) per
     /// channel, on a copy padded with R edge pixels each side.
     @inline(__always)
-    private func horizontal<S: PlaneSample>(_ row: UnsafeMutablePointer<S>, _ layout: RowLayout, into out: UnsafeMutablePointer<Float>,
+    private func horizontal<S: PlaneSample>(_ row: UnsafePointer<S>, _ layout: RowLayout, into out: UnsafeMutablePointer<Float>,
                                             _ padded: UnsafeMutablePointer<Float>, _ wk: UnsafeBufferPointer<Float>) {
         let r = radius, w = layout.width, ps = layout.paddedStride
         var x = 0
