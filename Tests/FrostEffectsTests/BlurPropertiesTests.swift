@@ -69,26 +69,23 @@ import Testing
         #expect(zip(frost, expected).filter { $0 != $1 }.count == 0)
     }
 
-    /// The planar split and pack of eight pixels against the obvious per-sample loops, for both
-    /// sample types the kernel reads and writes.
-    @Test func planarSplitAndPackMatchTheirDefinition() {
-        let stride = 11
-        let bytes = (0..<32).map { UInt8(($0 * 37 + 5) % 256) }
+    /// Row loads and stores against the obvious per-sample loops, for both sample types the
+    /// kernel reads and writes: 7 pixels, so 16-sample steps and a tail of 3 pixels.
+    @Test func rowLoadsAndStoresMatchTheirDefinition() {
+        let count = 28
+        let bytes = (0..<count).map { UInt8(($0 * 37 + 5) % 256) }
         let floats = bytes.map { Float($0) + 0.25 }
-        var planarBytes = [Float](repeating: -1, count: 4 * stride), planarFloats = planarBytes
-        bytes.withUnsafeBufferPointer { UInt8.splitChannels($0.baseAddress!, into: &planarBytes, channelStride: stride) }
-        floats.withUnsafeBufferPointer { Float.splitChannels($0.baseAddress!, into: &planarFloats, channelStride: stride) }
-        for i in 0..<8 {
-            for c in 0..<4 {
-                #expect(planarBytes[c * stride + i] == Float(bytes[4 * i + c]))
-                #expect(planarFloats[c * stride + i] == floats[4 * i + c])
-            }
-        }
-        var packedBytes = [UInt8](repeating: 0, count: 32), packedFloats = [Float](repeating: 0, count: 32)
-        planarBytes.withUnsafeBufferPointer { UInt8.packChannels($0.baseAddress!, channelStride: stride, into: &packedBytes) }
-        planarFloats.withUnsafeBufferPointer { Float.packChannels($0.baseAddress!, channelStride: stride, into: &packedFloats) }
-        #expect(packedBytes == bytes)
-        #expect(packedFloats == floats)
+        var fromBytes = [Float](repeating: -1, count: count), fromFloats = fromBytes
+        bytes.withUnsafeBufferPointer { UInt8.loadSamples($0.baseAddress!, count: count, into: &fromBytes) }
+        floats.withUnsafeBufferPointer { Float.loadSamples($0.baseAddress!, count: count, into: &fromFloats) }
+        #expect(fromBytes == bytes.map(Float.init))
+        #expect(fromFloats == floats)
+        let wild = (0..<count).map { Float($0 * 23 % 300) - 20.5 }   // beyond 0…255 and ties
+        var storedBytes = [UInt8](repeating: 0, count: count), storedFloats = [Float](repeating: 0, count: count)
+        wild.withUnsafeBufferPointer { UInt8.storeSamples($0.baseAddress!, count: count, into: &storedBytes) }
+        floats.withUnsafeBufferPointer { Float.storeSamples($0.baseAddress!, count: count, into: &storedFloats) }
+        #expect(storedBytes == wild.map { UInt8(min(max($0, 0), 255).rounded(.toNearestOrEven)) })
+        #expect(storedFloats == floats)
     }
 
     @Test(arguments: [1.5, 6.0, 17.0, 90.0])
