@@ -52,7 +52,8 @@ struct BoxBlur {
         RowBands.run(height, threads: threads) { rows in
             switch axes {
             case .horizontal: horizontalOnly(input, output, rows)
-            case .vertical, .both: streamVertical(input, output, rows)
+            case .both where window <= UInt16.columnSumWindow: streamVertical(input, output, rows, columns: UInt16.self)
+            case .vertical, .both: streamVertical(input, output, rows, columns: UInt32.self)
             }
         }
     }
@@ -64,7 +65,7 @@ struct BoxBlur {
     /// Rows blurred along x only: h / w, rounded.
     private func horizontalOnly<Source: RowSource<UInt8>>(_ input: Source, _ output: UnsafeMutablePointer<UInt8>, _ rows: Range<Int>) {
         let padded = UnsafeMutablePointer<SIMD4<UInt32>>.allocate(capacity: paddedCount)
-        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: samplesPerRow + 8)
+        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: 4 * Self.chunk)
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: samplesPerRow)
         defer { padded.deallocate(); sums.deallocate(); scratch.deallocate() }
         let rounding = MeanRounding(divisor: window)
@@ -72,8 +73,7 @@ struct BoxBlur {
             let row = UnsafeRawPointer(input.row(y, scratch: scratch))
             for x in 0..<width { padded[pad + x] = Self.pixel(row, x) }
             extendEdges(padded)
-            horizontalSums(padded, into: sums)
-            rounding.means(sums, count: samplesPerRow, into: output + y * samplesPerRow)
+            horizontalMeans(padded, rounding, sums, into: output + y * samplesPerRow)
         }
     }
 
@@ -81,10 +81,15 @@ struct BoxBlur {
     /// A source that makes its rows (premultiplying straight alpha) makes each one once, into a
     /// ring of the 2r + 2 rows the window spans, where the leaving row is found again: making it a
     /// second time cost more than the separate premultiplying pass it replaces (r = 40, perf).
-    private func streamVertical<Source: RowSource<UInt8>>(_ input: Source, _ output: UnsafeMutablePointer<UInt8>, _ rows: Range<Int>) {
+    /// A source that makes its rows (premultiplying straight alpha) makes each one once, into a
+    /// ring of the 2r + 2 rows the window spans, where the leaving row is found again: making it a
+    /// second time cost more than the separate premultiplying pass it replaces (r = 40, perf).
+    private func streamVertical<Source: RowSource<UInt8>, Column: ColumnSum>(_ input: Source, _ output: UnsafeMutablePointer<UInt8>,
+                                                                             _ rows: Range<Int>, columns _: Column.Type) {
+        precondition(axes == .both || Column.self == UInt32.self, "vertical-only means read the column sums as UInt32")
         let n = samplesPerRow
-        let columns = UnsafeMutablePointer<SIMD4<UInt32>>.allocate(capacity: paddedCount)
-        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: n + 8)
+        let columns = UnsafeMutablePointer<SIMD4<Column>>.allocate(capacity: paddedCount)
+        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: 4 * Self.chunk)
         let kept = Source.makesRows ? window + 1 : 1
         let ring = UnsafeMutablePointer<UInt8>.allocate(capacity: kept * n)
         defer { columns.deallocate(); sums.deallocate(); ring.deallocate() }
@@ -101,43 +106,17 @@ struct BoxBlur {
         }
 
         v.update(repeating: .zero, count: width)
-        for k in -radius...radius { slide(v, adding: entering(rows.lowerBound + k), subtracting: nil) }
+        for k in -radius...radius { Column.slide(UnsafeMutableRawPointer(v), adding: entering(rows.lowerBound + k), subtracting: nil, count: n) }
         for y in rows {
-            if y > rows.lowerBound { slide(v, adding: entering(y + radius), subtracting: leaving(y - radius - 1)) }
+            if y > rows.lowerBound {
+                Column.slide(UnsafeMutableRawPointer(v), adding: entering(y + radius), subtracting: leaving(y - radius - 1), count: n)
+            }
             if axes == .both {
                 extendEdges(columns)
-                horizontalSums(columns, into: sums)
-                rounding.means(sums, count: n, into: output + y * n)
+                horizontalMeans(columns, rounding, sums, into: output + y * n)
             } else {
                 v.withMemoryRebound(to: UInt32.self, capacity: n) { rounding.means($0, count: n, into: output + y * n) }
             }
-        }
-    }
-
-    /// v += entering − leaving (or v += entering), eight samples (two pixels) per step.
-    @inline(__always)
-    private func slide(_ v: UnsafeMutablePointer<SIMD4<UInt32>>, adding entering: UnsafeRawPointer, subtracting leaving: UnsafeRawPointer?) {
-        let sums = UnsafeMutableRawPointer(v), n = samplesPerRow
-        var i = 0
-        if let leaving {
-            while i + 8 <= n {
-                let s = sums.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD8<UInt32>.self)
-                let add = LaneConversion.widened(entering.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt8>.self))
-                let sub = LaneConversion.widened(leaving.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt8>.self))
-                sums.storeBytes(of: s &+ add &- sub, toByteOffset: 4 &* i, as: SIMD8<UInt32>.self)
-                i &+= 8
-            }
-        } else {
-            while i + 8 <= n {
-                let s = sums.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD8<UInt32>.self)
-                let add = LaneConversion.widened(entering.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt8>.self))
-                sums.storeBytes(of: s &+ add, toByteOffset: 4 &* i, as: SIMD8<UInt32>.self)
-                i &+= 8
-            }
-        }
-        if i < n {   // an odd width: the last pixel
-            let x = i / 4
-            v[x] = v[x] &+ Self.pixel(entering, x) &- (leaving.map { Self.pixel($0, x) } ?? .zero)
         }
     }
 
@@ -149,7 +128,7 @@ struct BoxBlur {
 
     /// Copies the first and last pixel into the r+1 slots beside them.
     @inline(__always)
-    private func extendEdges(_ padded: UnsafeMutablePointer<SIMD4<UInt32>>) {
+    private func extendEdges<Lane: SIMDScalar>(_ padded: UnsafeMutablePointer<SIMD4<Lane>>) {
         let first = padded[pad], last = padded[pad + width - 1]
         for i in 0..<pad {
             padded[i] = first
@@ -157,16 +136,28 @@ struct BoxBlur {
         }
     }
 
-    /// h[x] = Σ_{k=−r…r} p[clamp(x+k)] per channel, over an edge-extended row.
+    /// Pixels per step of `horizontalMeans`.
+    static let chunk = 256
+
+    /// Rounded means of h[x] = Σ_{k=−r…r} p[clamp(x+k)] per channel, over an edge-extended row of
+    /// column sums, `chunk` pixels at a time: a chunk's window sums stay in L1 between the running
+    /// sum and the rounding, where a whole row of them (64 KiB at 4096 pixels) went through L2.
     @inline(__always)
-    private func horizontalSums(_ padded: UnsafeMutablePointer<SIMD4<UInt32>>, into sums: UnsafeMutablePointer<UInt32>) {
-        let p = padded + pad                       // p[x] is pixel x
+    private func horizontalMeans<Column: ColumnSum>(_ padded: UnsafeMutablePointer<SIMD4<Column>>, _ rounding: MeanRounding,
+                                                    _ sums: UnsafeMutablePointer<UInt32>, into out: UnsafeMutablePointer<UInt8>) {
+        let p = UnsafePointer(padded + pad)        // p[x] is pixel x
         var sum = SIMD4<UInt32>(repeating: 0)
-        for k in -radius...radius { sum &+= p[k] }
-        let out = UnsafeMutableRawPointer(sums)
-        for x in 0..<width {
-            out.storeBytes(of: sum, toByteOffset: 16 &* x, as: SIMD4<UInt32>.self)
-            sum &+= p[x &+ radius &+ 1] &- p[x &- radius]
+        for k in -radius...radius { sum &+= Column.pixel(p, k) }
+        let target = UnsafeMutableRawPointer(sums)
+        var start = 0
+        while start < width {
+            let end = min(start + Self.chunk, width)
+            for x in start..<end {
+                target.storeBytes(of: sum, toByteOffset: 16 &* (x &- start), as: SIMD4<UInt32>.self)
+                sum &+= Column.pixel(p, x &+ radius &+ 1) &- Column.pixel(p, x &- radius)
+            }
+            rounding.means(sums, count: 4 * (end - start), into: out + 4 * start)
+            start = end
         }
     }
 
@@ -203,4 +194,85 @@ struct BoxBlur {
             }
         }
     }
+}
+
+/// The lanes of the box blur's column sums V (per pixel and channel, the sum of the 2r+1 source
+/// samples above and below). 16-bit lanes hold every window of up to 257 rows ((2r+1)·255 < 2¹⁶)
+/// and halve the bytes V streams through each row: 32 KiB at 4096 pixels, inside L1, where
+/// 32-bit lanes (64 KiB) spilled to L2; the slide then moves sixteen samples per vector.
+protocol ColumnSum: SIMDScalar, FixedWidthInteger, UnsignedInteger {
+    /// v[i] += entering[i] − leaving[i] (or v[i] += entering[i]) for `count` samples.
+    static func slide(_ v: UnsafeMutableRawPointer, adding entering: UnsafeRawPointer, subtracting leaving: UnsafeRawPointer?, count: Int)
+    /// Pixel x of a row of sums, in 32-bit lanes.
+    static func pixel(_ v: UnsafePointer<SIMD4<Self>>, _ x: Int) -> SIMD4<UInt32>
+}
+
+extension ColumnSum {
+    /// The sample-by-sample slide, for the samples after the last whole vector.
+    @inline(__always)
+    static func slideTail(_ v: UnsafeMutableRawPointer, adding entering: UnsafeRawPointer, subtracting leaving: UnsafeRawPointer?,
+                          from start: Int, count n: Int) {
+        let sums = v.assumingMemoryBound(to: Self.self)
+        for i in start..<n {
+            let enter = Self(entering.load(fromByteOffset: i, as: UInt8.self))
+            sums[i] = sums[i] &+ enter &- (leaving.map { Self($0.load(fromByteOffset: i, as: UInt8.self)) } ?? 0)
+        }
+    }
+}
+
+extension UInt16: ColumnSum {
+    /// The largest window whose sums of bytes fit 16 bits.
+    static let columnSumWindow = Int(UInt16.max) / 255
+
+    @inline(never)
+    static func slide(_ v: UnsafeMutableRawPointer, adding entering: UnsafeRawPointer, subtracting leaving: UnsafeRawPointer?, count n: Int) {
+        @inline(__always) func samples(_ row: UnsafeRawPointer, _ i: Int) -> SIMD16<UInt16> {
+            SIMD16<UInt16>(truncatingIfNeeded: row.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self))
+        }
+        var i = 0
+        if let leaving {
+            while i + 16 <= n {
+                let s = v.loadUnaligned(fromByteOffset: 2 &* i, as: SIMD16<UInt16>.self)
+                v.storeBytes(of: s &+ samples(entering, i) &- samples(leaving, i), toByteOffset: 2 &* i, as: SIMD16<UInt16>.self)
+                i &+= 16
+            }
+        } else {
+            while i + 16 <= n {
+                let s = v.loadUnaligned(fromByteOffset: 2 &* i, as: SIMD16<UInt16>.self)
+                v.storeBytes(of: s &+ samples(entering, i), toByteOffset: 2 &* i, as: SIMD16<UInt16>.self)
+                i &+= 16
+            }
+        }
+        slideTail(v, adding: entering, subtracting: leaving, from: i, count: n)
+    }
+
+    @inline(__always)
+    static func pixel(_ v: UnsafePointer<SIMD4<UInt16>>, _ x: Int) -> SIMD4<UInt32> { SIMD4<UInt32>(truncatingIfNeeded: v[x]) }
+}
+
+extension UInt32: ColumnSum {
+    @inline(never)
+    static func slide(_ v: UnsafeMutableRawPointer, adding entering: UnsafeRawPointer, subtracting leaving: UnsafeRawPointer?, count n: Int) {
+        @inline(__always) func samples(_ row: UnsafeRawPointer, _ i: Int) -> SIMD8<UInt32> {
+            LaneConversion.widened(row.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt8>.self))
+        }
+        var i = 0
+        if let leaving {
+            while i + 8 <= n {
+                let s = v.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD8<UInt32>.self)
+                v.storeBytes(of: s &+ samples(entering, i) &- samples(leaving, i), toByteOffset: 4 &* i, as: SIMD8<UInt32>.self)
+                i &+= 8
+            }
+        } else {
+            while i + 8 <= n {
+                let s = v.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD8<UInt32>.self)
+                v.storeBytes(of: s &+ samples(entering, i), toByteOffset: 4 &* i, as: SIMD8<UInt32>.self)
+                i &+= 8
+            }
+        }
+        slideTail(v, adding: entering, subtracting: leaving, from: i, count: n)
+    }
+
+    @inline(__always)
+    static func pixel(_ v: UnsafePointer<SIMD4<UInt32>>, _ x: Int) -> SIMD4<UInt32> { v[x] }
 }

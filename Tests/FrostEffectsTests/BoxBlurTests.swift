@@ -27,7 +27,7 @@ import Testing
         return out
     }
 
-    @Test(arguments: [(1, 1), (1, 7), (13, 5), (29, 17), (64, 3)], [0, 1, 2, 3, 7, 40, 91])   // 91: past the float rounding
+    @Test(arguments: [(1, 1), (1, 7), (13, 5), (29, 17), (64, 3)], [0, 1, 2, 3, 7, 40, 91, 128, 129])   // 91: past the float rounding; 128 | 129: 16 | 32-bit column sums
     func matchesNaiveDoubleLoop(size: (Int, Int), radius: Int) {
         let image = noiseImage(width: size.0, height: size.1)
         for axes in BlurAxes.allCases {
@@ -45,9 +45,14 @@ import Testing
         }
     }
 
-    @Test func constantImageStaysConstant() {
-        let image = Image(width: 50, height: 30, filledWith: (10, 200, 30, 255))
-        #expect(image.boxBlurred(radius: 25).pixels == image.pixels)
+    /// White at r = 128 fills the 16-bit column sums exactly (257 · 255 = 65535); r = 129 moves
+    /// to 32-bit sums.
+    @Test(arguments: [25, 128, 129])
+    func constantImageStaysConstant(radius: Int) {
+        for color: (UInt8, UInt8, UInt8, UInt8) in [(10, 200, 30, 255), (255, 255, 255, 255)] {
+            let image = Image(width: 50, height: 30, filledWith: color)
+            #expect(image.boxBlurred(radius: radius).pixels == image.pixels)
+        }
     }
 
     /// The rounding division is exact for every numerator the filter can produce.
