@@ -81,9 +81,6 @@ struct BoxBlur {
     /// A source that makes its rows (premultiplying straight alpha) makes each one once, into a
     /// ring of the 2r + 2 rows the window spans, where the leaving row is found again: making it a
     /// second time cost more than the separate premultiplying pass it replaces (r = 40, perf).
-    /// A source that makes its rows (premultiplying straight alpha) makes each one once, into a
-    /// ring of the 2r + 2 rows the window spans, where the leaving row is found again: making it a
-    /// second time cost more than the separate premultiplying pass it replaces (r = 40, perf).
     private func streamVertical<Source: RowSource<UInt8>, Column: ColumnSum>(_ input: Source, _ output: UnsafeMutablePointer<UInt8>,
                                                                              _ rows: Range<Int>, columns _: Column.Type) {
         precondition(axes == .both || Column.self == UInt32.self, "vertical-only means read the column sums as UInt32")
