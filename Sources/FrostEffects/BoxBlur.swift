@@ -34,9 +34,10 @@ extension Image {
 /// The running-sum box filter behind `boxBlurred`. Each thread streams over a band of output
 /// rows keeping one row of vertical sums V (per pixel and channel, the sum of the 2r+1 source
 /// pixels above and below): moving down a row adds the entering source row and subtracts the
-/// leaving one, both read straight from the image. A horizontal running sum over V then gives
-/// the window sums. No ring of intermediate rows: the previous design kept 2r+2 rows of
-/// horizontal sums (5 MiB at r = 40, beyond L2), and the leaving row came from L3 (perf).
+/// leaving one, read from the image (or, for straight alpha, from a ring of the rows as
+/// premultiplied). A horizontal running sum over V then gives the window sums. No ring of
+/// intermediate sums: the previous design kept 2r+2 rows of horizontal sums (5 MiB at r = 40,
+/// beyond L2), and the leaving row came from L3 (perf).
 struct BoxBlur {
     static let maximumRadius = 1000
 
@@ -198,21 +199,39 @@ struct BoxBlur {
 /// and halve the bytes V streams through each row: 32 KiB at 4096 pixels, inside L1, where
 /// 32-bit lanes (64 KiB) spilled to L2; the slide then moves sixteen samples per vector.
 protocol ColumnSum: SIMDScalar, FixedWidthInteger, UnsignedInteger {
-    /// v[i] += entering[i] − leaving[i] (or v[i] += entering[i]) for `count` samples.
-    static func slide(_ v: UnsafeMutableRawPointer, adding entering: UnsafeRawPointer, subtracting leaving: UnsafeRawPointer?, count: Int)
+    /// One vector of sums: sixteen 16-bit or eight 32-bit lanes (256 bits).
+    associatedtype Lanes: SIMD where Lanes.Scalar == Self
+    /// `Lanes.scalarCount` bytes of a row from byte i, widened to lanes.
+    static func widened(_ row: UnsafeRawPointer, _ i: Int) -> Lanes
     /// Pixel x of a row of sums, in 32-bit lanes.
     static func pixel(_ v: UnsafePointer<SIMD4<Self>>, _ x: Int) -> SIMD4<UInt32>
 }
 
 extension ColumnSum {
-    /// The sample-by-sample slide, for the samples after the last whole vector.
-    @inline(__always)
-    static func slideTail(_ v: UnsafeMutableRawPointer, adding entering: UnsafeRawPointer, subtracting leaving: UnsafeRawPointer?,
-                          from start: Int, count n: Int) {
+    /// v[i] += entering[i] − leaving[i] (or v[i] += entering[i]) for `count` samples, a vector
+    /// at a time, then sample by sample. Specialised for each lane type (checked in the generated
+    /// code: vpmovzxbw + vpaddw/vpsubw for 16-bit lanes, vpmovzxbd + vpaddd/vpsubd for 32-bit).
+    @inline(never)
+    static func slide(_ v: UnsafeMutableRawPointer, adding entering: UnsafeRawPointer, subtracting leaving: UnsafeRawPointer?, count n: Int) {
+        let step = Lanes.scalarCount, size = MemoryLayout<Self>.stride
+        var i = 0
+        if let leaving {
+            while i + step <= n {
+                let s = v.loadUnaligned(fromByteOffset: size &* i, as: Lanes.self)
+                v.storeBytes(of: s &+ widened(entering, i) &- widened(leaving, i), toByteOffset: size &* i, as: Lanes.self)
+                i &+= step
+            }
+        } else {
+            while i + step <= n {
+                let s = v.loadUnaligned(fromByteOffset: size &* i, as: Lanes.self)
+                v.storeBytes(of: s &+ widened(entering, i), toByteOffset: size &* i, as: Lanes.self)
+                i &+= step
+            }
+        }
         let sums = v.assumingMemoryBound(to: Self.self)
-        for i in start..<n {
-            let enter = Self(entering.load(fromByteOffset: i, as: UInt8.self))
-            sums[i] = sums[i] &+ enter &- (leaving.map { Self($0.load(fromByteOffset: i, as: UInt8.self)) } ?? 0)
+        for j in i..<n {
+            let enter = Self(entering.load(fromByteOffset: j, as: UInt8.self))
+            sums[j] = sums[j] &+ enter &- (leaving.map { Self($0.load(fromByteOffset: j, as: UInt8.self)) } ?? 0)
         }
     }
 }
@@ -221,26 +240,9 @@ extension UInt16: ColumnSum {
     /// The largest window whose sums of bytes fit 16 bits.
     static let columnSumWindow = Int(UInt16.max) / 255
 
-    @inline(never)
-    static func slide(_ v: UnsafeMutableRawPointer, adding entering: UnsafeRawPointer, subtracting leaving: UnsafeRawPointer?, count n: Int) {
-        @inline(__always) func samples(_ row: UnsafeRawPointer, _ i: Int) -> SIMD16<UInt16> {
-            SIMD16<UInt16>(truncatingIfNeeded: row.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self))
-        }
-        var i = 0
-        if let leaving {
-            while i + 16 <= n {
-                let s = v.loadUnaligned(fromByteOffset: 2 &* i, as: SIMD16<UInt16>.self)
-                v.storeBytes(of: s &+ samples(entering, i) &- samples(leaving, i), toByteOffset: 2 &* i, as: SIMD16<UInt16>.self)
-                i &+= 16
-            }
-        } else {
-            while i + 16 <= n {
-                let s = v.loadUnaligned(fromByteOffset: 2 &* i, as: SIMD16<UInt16>.self)
-                v.storeBytes(of: s &+ samples(entering, i), toByteOffset: 2 &* i, as: SIMD16<UInt16>.self)
-                i &+= 16
-            }
-        }
-        slideTail(v, adding: entering, subtracting: leaving, from: i, count: n)
+    @inline(__always)
+    static func widened(_ row: UnsafeRawPointer, _ i: Int) -> SIMD16<UInt16> {
+        LaneConversion.widenedToHalfwords(row.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self))
     }
 
     @inline(__always)
@@ -248,26 +250,9 @@ extension UInt16: ColumnSum {
 }
 
 extension UInt32: ColumnSum {
-    @inline(never)
-    static func slide(_ v: UnsafeMutableRawPointer, adding entering: UnsafeRawPointer, subtracting leaving: UnsafeRawPointer?, count n: Int) {
-        @inline(__always) func samples(_ row: UnsafeRawPointer, _ i: Int) -> SIMD8<UInt32> {
-            LaneConversion.widened(row.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt8>.self))
-        }
-        var i = 0
-        if let leaving {
-            while i + 8 <= n {
-                let s = v.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD8<UInt32>.self)
-                v.storeBytes(of: s &+ samples(entering, i) &- samples(leaving, i), toByteOffset: 4 &* i, as: SIMD8<UInt32>.self)
-                i &+= 8
-            }
-        } else {
-            while i + 8 <= n {
-                let s = v.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD8<UInt32>.self)
-                v.storeBytes(of: s &+ samples(entering, i), toByteOffset: 4 &* i, as: SIMD8<UInt32>.self)
-                i &+= 8
-            }
-        }
-        slideTail(v, adding: entering, subtracting: leaving, from: i, count: n)
+    @inline(__always)
+    static func widened(_ row: UnsafeRawPointer, _ i: Int) -> SIMD8<UInt32> {
+        LaneConversion.widened(row.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt8>.self))
     }
 
     @inline(__always)

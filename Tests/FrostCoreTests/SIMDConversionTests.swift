@@ -12,6 +12,16 @@ import Testing
         }
     }
 
+    /// Every byte in every lane position (lane i holds (b + 17·i) mod 256), so a swapped quarter fails.
+    @Test func bytesWidenToHalfwordsInPlace() {
+        for b in 0...255 {
+            var bytes = SIMD16<UInt8>()
+            for i in 0..<16 { bytes[i] = UInt8((b + 17 * i) % 256) }
+            let halfwords = LaneConversion.widenedToHalfwords(bytes)
+            for i in 0..<16 { #expect(halfwords[i] == UInt16(bytes[i])) }
+        }
+    }
+
     @Test func floatsToBytesRoundsAndClampsLikeScalar() {
         var x: Float = -20
         while x < 280 {
