@@ -198,7 +198,8 @@ struct BoxBlur {
 /// samples above and below). 16-bit lanes hold every window of up to 257 rows ((2r+1)·255 < 2¹⁶)
 /// and halve the bytes V streams through each row: 32 KiB at 4096 pixels, inside L1, where
 /// 32-bit lanes (64 KiB) spilled to L2; the slide then moves sixteen samples per vector.
-protocol ColumnSum: SIMDScalar, FixedWidthInteger, UnsignedInteger {
+/// (Codable because SIMD vectors are, and `Lanes.Scalar == Self` asks the same of the lanes.)
+protocol ColumnSum: SIMDScalar, FixedWidthInteger, UnsignedInteger, Codable {
     /// One vector of sums: sixteen 16-bit or eight 32-bit lanes (256 bits).
     associatedtype Lanes: SIMD where Lanes.Scalar == Self
     /// `Lanes.scalarCount` bytes of a row from byte i, widened to lanes.

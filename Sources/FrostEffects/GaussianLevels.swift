@@ -4,11 +4,10 @@ import FrostCore
 /// (DESIGN.md §3): each level at the coarsest power-of-two reduction its σ allows.
 ///
 /// Full-resolution levels (σ < 8) follow the semigroup G(σa) ∗ G(σb) = G(√(σa² + σb²)): each is the
-/// previous one blurred by σ_inc = √(σᵢ² − σᵢ₋₁²), kept in Float between levels so rounding does
-/// not accumulate. The chain runs on the source edge-extended by the sum of its kernels' reaches:
-/// re-extending a blurred level's own border would differ from blurring the extended source.
-/// Reduced levels blur one box-reduced copy of the source per factor (with an
-/// edge-extended margin, as `gaussianBlurred` does): at 1/4 of the pixels and less they cost little.
+/// previous one blurred by σ_inc = √(σᵢ² − σᵢ₋₁²), all in one streamed pass (`GaussianChain`).
+/// Reduced levels blur one box-reduced copy of the source per factor (with an edge-extended
+/// margin, as `gaussianBlurred` does): at 1/4 of the pixels and less they cost little.
+/// A straight-alpha source is premultiplied as it is read (`StraightAlphaRows`).
 public struct GaussianLevels: Sendable {
     public let sigmas: [Double]
     public let threads: Int
@@ -22,27 +21,20 @@ public struct GaussianLevels: Sendable {
     /// One image per σ: level i at 1/factors[i] of the source size (factor 1 is full size;
     /// `storageFactor(σ)` is the coarsest allowed; a factor below it is reached by enlarging).
     /// Reduced levels carry one block of edge margin on every side (see `Image.reduced(by:margin:)`).
-    public func render(_ image: Image, factors: [Int]) -> [Image] {
+    public func render(_ source: Image, factors: [Int]) -> [Image] {
         precondition(factors.count == sigmas.count)
-        let source = image.premultiplied()
+        var chained = chainLevels(source).makeIterator()
         var out: [Image] = []
-        let chain = chainWeights()
-        let reach = chain.compactMap { $0.map { $0.count - 1 } }.reduce(0, +)
-        let extended = source.extended(by: reach)
-        var previous: FloatPlane? = nil
         var reductions: [Int: (plane: FloatPlane, margin: Int)] = [:]
-        for (i, (sigma, stored)) in zip(sigmas, factors).enumerated() {
+        for (sigma, stored) in zip(sigmas, factors) {
             let render = GaussianPlan.storageFactor(sigma: sigma)
             if sigma < 0.3 {
-                out.append(stored == 1 ? source : source.reduced(by: stored, margin: 1, threads: threads))
+                let copy = source.premultiplied()
+                out.append(stored == 1 ? copy : copy.reduced(by: stored, margin: 1, threads: threads))
                 continue
             }
             if render == 1 {
-                let next = FloatPlane(width: extended.width, height: extended.height)
-                let kernel = SeparableKernel(weights: chain[i]!, threads: threads)
-                if let previous { kernel.run(previous.plane, next.plane) } else { extended.withPlane { kernel.run($0, next.plane) } }
-                previous = next
-                let level = Image(plane: next.plane, crop: reach, like: source, threads: threads)
+                let level = chained.next()!
                 out.append(stored == 1 ? level : level.reduced(by: stored, margin: 1, threads: threads))
                 continue
             }
@@ -51,7 +43,12 @@ public struct GaussianLevels: Sendable {
             let weights = GaussianPlan.kernelWeights(sigma: working)
             if reductions[render] == nil {
                 let margin = maximumPadding(at: render) + 1
-                reductions[render] = (source.withPlane { Resample.boxReduce($0, factor: render, margin: margin, threads: threads) }, margin)
+                let reduced = source.withPlane { plane in
+                    source.readsStraightAlpha
+                        ? Resample.boxReduce(StraightAlphaRows(plane: plane), factor: render, margin: margin, threads: threads)
+                        : Resample.boxReduce(plane, factor: render, margin: margin, threads: threads)
+                }
+                reductions[render] = (reduced, margin)
             }
             let (reduced, margin) = reductions[render]!
             let blurred = FloatPlane(width: reduced.width, height: reduced.height)
@@ -59,6 +56,12 @@ public struct GaussianLevels: Sendable {
             out.append(level(from: blurred, margin: margin, render: render, stored: stored, like: source))
         }
         return out
+    }
+
+    /// The full-resolution levels, at full size, in order.
+    private func chainLevels(_ source: Image) -> [Image] {
+        let kernels = chainWeights().compactMap { $0.map { SeparableKernel(weights: $0, threads: threads) } }
+        return GaussianChain(kernels: kernels, threads: threads).levels(of: source)
     }
 
     /// For each full-resolution level, the kernel taking the previous one to it (σ_inc), nil elsewhere.

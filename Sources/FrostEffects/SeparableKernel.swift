@@ -97,17 +97,23 @@ struct SeparableKernel {
         let r = radius, n = 4 * layout.width
         let line = padded + 4 * r
         S.loadSamples(row, count: n, into: line)
-        let first = Float.loadPixel(line), last = Float.loadPixel(line + n - 4)
-        for k in 1...r { Float.storePixel(first, line - 4 * k) }
-        for i in stride(from: n, to: layout.samples + 4 * r, by: 4) { Float.storePixel(last, line + i) }
+        Self.extendEdges(line, pixels: 0..<n, to: -4 * r..<(layout.samples + 4 * r))
         convolveRow(UnsafePointer(line), count: layout.samples, into: out, wk)
+    }
+
+    /// Repeats a row's first and last pixel (at samples `pixels` of `line`) over the rest of `span`.
+    @inline(__always)
+    static func extendEdges(_ line: UnsafeMutablePointer<Float>, pixels: Range<Int>, to span: Range<Int>) {
+        let first = Float.loadPixel(line + pixels.lowerBound), last = Float.loadPixel(line + pixels.upperBound - 4)
+        for i in stride(from: span.lowerBound, to: pixels.lowerBound, by: 4) { Float.storePixel(first, line + i) }
+        for i in stride(from: pixels.upperBound, to: span.upperBound, by: 4) { Float.storePixel(last, line + i) }
     }
 
     /// out[i] = w₀·p[i] + Σ_k w_k·(p[i−4k] + p[i+4k]) for `count` (a multiple of 64) samples of
     /// one interleaved row. Not inlined: inside the generic callers the vectoriser split these
     /// 8-lane chains into 4-lane halves (perf annotate); on its own it stays one FMA per vector.
     @inline(never)
-    private func convolveRow(_ p: UnsafePointer<Float>, count: Int, into target: UnsafeMutablePointer<Float>,
+    func convolveRow(_ p: UnsafePointer<Float>, count: Int, into target: UnsafeMutablePointer<Float>,
                              _ wk: UnsafeBufferPointer<Float>) {
         var i = 0
         while i < count {
@@ -137,7 +143,7 @@ struct SeparableKernel {
     /// One output block: out = w₀·row₀ + Σ_k w_k·(row₋ₖ + row₊ₖ) for the 64 samples at x, into
     /// `block`. Not inlined, for the reason `convolveRow` is not.
     @inline(never)
-    private func convolveColumn(_ t: UnsafePointer<UnsafePointer<Float>>, at x: Int,
+    func convolveColumn(_ t: UnsafePointer<UnsafePointer<Float>>, at x: Int,
                                 into block: UnsafeMutablePointer<Float>, _ wk: UnsafeBufferPointer<Float>) {
         Self.convolveBlock(ColumnTaps(rows: t, radius: radius, x: x), radius: radius, wk, into: block)
     }
