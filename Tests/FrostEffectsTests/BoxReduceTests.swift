@@ -1,0 +1,48 @@
+@testable import FrostEffects
+import FrostCore
+import FrostTestSupport
+import Testing
+
+/// The reduction under every reduced-resolution blur against its definition, summed naively.
+@Suite struct BoxReduceTests {
+    /// Reduced pixel (i, j) = the mean of the f×f source pixels from (f·(i−m), f·(j−m)),
+    /// coordinates clamped to the image.
+    static func naive(_ image: Image, factor f: Int, margin m: Int) -> [Float] {
+        let rw = (image.width + f - 1) / f + 2 * m, rh = (image.height + f - 1) / f + 2 * m
+        var out = [Float](repeating: 0, count: rw * rh * 4)
+        for j in 0..<rh {
+            for i in 0..<rw {
+                for c in 0..<4 {
+                    var sum = 0
+                    for dy in 0..<f {
+                        for dx in 0..<f {
+                            let x = min(max((i - m) * f + dx, 0), image.width - 1)
+                            let y = min(max((j - m) * f + dy, 0), image.height - 1)
+                            sum += Int(image.pixels[(y * image.width + x) * 4 + c])
+                        }
+                    }
+                    // The exact sum scaled once, as the reduction promises: equal bits expected.
+                    out[(j * rw + i) * 4 + c] = Float(sum) * (1 / Float(f * f))
+                }
+            }
+        }
+        return out
+    }
+
+    /// Widths that leave a partial block and fewer than two inside pixels (odd tails of the
+    /// two-at-a-time loop), an image narrower than one block, margins 0…3, 1 and 2 threads.
+    @Test(arguments: [(2, 0), (2, 3), (4, 1), (8, 2), (32, 1)])
+    func reductionIsTheMeanOfEachBlock(factor: Int, margin: Int) {
+        for (width, height) in [(67, 45), (9, 70), (5, 3)] {
+            let image = noiseImage(width: width, height: height, opaque: true)
+            let expected = Self.naive(image, factor: factor, margin: margin)
+            for threads in [1, 2] {
+                let reduced = image.withPlane { Resample.boxReduce($0, factor: factor, margin: margin, threads: threads) }
+                let got = Array(UnsafeBufferPointer(start: reduced.storage, count: reduced.width * reduced.height * 4))
+                let wrong = zip(got, expected).filter { $0 != $1 }.count
+                #expect(got.count == expected.count && wrong == 0,
+                        "\(width)×\(height), f \(factor), m \(margin), \(threads) threads: \(wrong) samples differ")
+            }
+        }
+    }
+}
