@@ -24,6 +24,7 @@ struct GaussianChain {
 
     /// Stage i's output as an image (premultiplied, the source's size and flags).
     func levels(of source: Image) -> [Image] {
+        guard !source.pixels.isEmpty else { return kernels.map { _ in source.premultiplied() } }
         let pixels = Self.buffers(kernels.count, bytes: source.pixels.count) { targets in
             let levels = targets.map { Plane(base: $0, width: source.width, height: source.height) }
             source.withPlane { plane in

@@ -9,37 +9,44 @@ enum Resample {
     /// The f×f box average of the edge-extended source: reduced pixel (i, j) covers source
     /// pixels [f·(i−m), f·(i−m)+f) × [f·(j−m), f·(j−m)+f), coordinates clamped to the image.
     ///
-    /// Sums are integers until the one multiplication by 1/f², so the result is exact sums
-    /// scaled once: the f rows add up in 16-bit lanes (`ColumnSum.slide`, 16 samples per
-    /// vector; a 4096-pixel row of sums is 32 KiB and stays in L1), then each reduced pixel adds
-    /// its f columns of sums in 32-bit lanes. The Float sums this replaced spilled to L2 and
-    /// the per-pixel loop clamped every coordinate (together 18% of a σ = 20 blur, perf).
+    /// The f rows add up in integer lanes (`ColumnSum.slide`; 16-bit while f·255 fits, so a
+    /// 4096-pixel row of sums is 32 KiB and stays in L1), then each reduced pixel inside the image
+    /// adds its f columns of sums in 32-bit lanes, two pixels at a time, and is scaled once by
+    /// 1/f²: exact sums while f ≤ 181 (below 2²³). Margin pixels, and every pixel of larger
+    /// reductions (resizing far down), add their clamped columns in Float. The Float row of sums
+    /// this replaced spilled to L2 and its per-pixel loop clamped every coordinate (together 18%
+    /// of a σ = 20 blur, perf).
     static func boxReduce<Source: RowSource<UInt8>>(_ src: Source, factor f: Int, margin m: Int, threads: Int) -> FloatPlane {
-        // f rows of bytes fit 16-bit lanes, and f² of them stay exact below 2²³ (f ≤ 181).
-        precondition(f >= 1 && f <= UInt16.columnSumWindow && f * f * 255 < 1 << 23, "factor out of range")
+        precondition(f >= 1 && m >= 0)
+        return f <= UInt16.columnSumWindow
+            ? boxReduce(src, factor: f, margin: m, threads: threads, sums: UInt16.self)
+            : boxReduce(src, factor: f, margin: m, threads: threads, sums: UInt32.self)
+    }
+
+    private static func boxReduce<Source: RowSource<UInt8>, Sum: ColumnSum>(_ src: Source, factor f: Int, margin m: Int, threads: Int,
+                                                                           sums _: Sum.Type) -> FloatPlane {
         let rw = (src.width + f - 1) / f + 2 * m, rh = (src.height + f - 1) / f + 2 * m
         let out = FloatPlane(width: rw, height: rh)
         let dst = out.plane
         let scale = 1 / Float(f * f)
         let n = src.width * 4
-        // Reduced pixels whose f columns all lie inside the image need no clamping.
-        let inside = m..<(m + src.width / f)
+        let inside = f * f * 255 < 1 << 23 ? m..<(m + src.width / f) : m..<m
         RowBands.run(rh, threads: threads) { rows in
-            let sums = UnsafeMutablePointer<UInt16>.allocate(capacity: n + 16)
+            let sums = UnsafeMutablePointer<Sum>.allocate(capacity: n + 16)
             let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
             defer { sums.deallocate(); scratch.deallocate() }
-            let pixels = UnsafeRawPointer(sums).assumingMemoryBound(to: SIMD4<UInt16>.self)
+            let pixels = UnsafeRawPointer(sums).assumingMemoryBound(to: SIMD4<Sum>.self)
             for j in rows {
                 sums.initialize(repeating: 0, count: n)
                 for dy in 0..<f {
                     let row = src.row(min(max((j - m) * f + dy, 0), src.height - 1), scratch: scratch)
-                    UInt16.slide(UnsafeMutableRawPointer(sums), adding: UnsafeRawPointer(row), subtracting: nil, count: n)
+                    Sum.slide(UnsafeMutableRawPointer(sums), adding: UnsafeRawPointer(row), subtracting: nil, count: n)
                 }
                 let target = dst.row(j)
                 for i in 0..<rw where !inside.contains(i) {
-                    var acc = SIMD4<UInt32>.zero
-                    for dx in 0..<f { acc &+= UInt16.pixel(pixels, min(max((i - m) * f + dx, 0), src.width - 1)) }
-                    Float.storePixel(SIMD4<Float>(acc) * scale, target + 4 * i)
+                    var acc = SIMD4<Float>.zero
+                    for dx in 0..<f { acc += SIMD4<Float>(Sum.pixel(pixels, min(max((i - m) * f + dx, 0), src.width - 1))) }
+                    Float.storePixel(acc * scale, target + 4 * i)
                 }
                 addColumns(pixels, factor: f, count: inside.count, scale: scale, into: target + 4 * inside.lowerBound)
             }
@@ -49,11 +56,11 @@ enum Resample {
 
     /// Reduced pixel i = scale × (sum of column-sum pixels f·i … f·i + f − 1), two at a time.
     @inline(never)
-    private static func addColumns(_ sums: UnsafePointer<SIMD4<UInt16>>, factor f: Int, count: Int, scale: Float,
-                                   into target: UnsafeMutablePointer<Float>) {
+    private static func addColumns<Sum: ColumnSum>(_ sums: UnsafePointer<SIMD4<Sum>>, factor f: Int, count: Int, scale: Float,
+                                                   into target: UnsafeMutablePointer<Float>) {
         @inline(__always) func sum(_ i: Int) -> SIMD4<UInt32> {
-            var acc = UInt16.pixel(sums, f &* i)
-            for dx in 1..<max(f, 1) { acc &+= UInt16.pixel(sums, f &* i &+ dx) }
+            var acc = Sum.pixel(sums, f &* i)
+            for dx in 1..<max(f, 1) { acc &+= Sum.pixel(sums, f &* i &+ dx) }
             return acc
         }
         let scales = SIMD8<Float>(repeating: scale)

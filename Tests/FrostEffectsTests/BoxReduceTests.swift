@@ -31,7 +31,8 @@ import Testing
 
     /// Widths that leave a partial block and fewer than two inside pixels (odd tails of the
     /// two-at-a-time loop), an image narrower than one block, margins 0…3, 1 and 2 threads.
-    @Test(arguments: [(2, 0), (2, 3), (4, 1), (8, 2), (32, 1)])
+    /// 300: beyond 16-bit column sums and exact float sums (resizing far down), Float sums.
+    @Test(arguments: [(2, 0), (2, 3), (4, 1), (8, 2), (32, 1), (300, 1)])
     func reductionIsTheMeanOfEachBlock(factor: Int, margin: Int) {
         for (width, height) in [(67, 45), (9, 70), (5, 3)] {
             let image = noiseImage(width: width, height: height, opaque: true)
@@ -40,8 +41,9 @@ import Testing
                 let reduced = image.withPlane { Resample.boxReduce($0, factor: factor, margin: margin, threads: threads) }
                 let got = Array(UnsafeBufferPointer(start: reduced.storage, count: reduced.width * reduced.height * 4))
                 let wrong = zip(got, expected).filter { $0 != $1 }.count
-                #expect(got.count == expected.count && wrong == 0,
-                        "\(width)×\(height), f \(factor), m \(margin), \(threads) threads: \(wrong) samples differ")
+                let worst = zip(got, expected).map { abs($0 - $1) }.max() ?? 0
+                #expect(got.count == expected.count && (factor <= 181 ? wrong == 0 : worst < 1e-3),
+                        "\(width)×\(height), f \(factor), m \(margin), \(threads) threads: \(wrong) samples differ, worst \(worst)")
             }
         }
     }

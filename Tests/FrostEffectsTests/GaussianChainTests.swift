@@ -43,6 +43,11 @@ import Testing
         }
     }
 
+    @Test func emptySourceGivesEmptyLevels() {
+        let empty = Image(width: 0, height: 5, pixels: [])
+        #expect(Self.streamed(empty, Self.kernels, threads: 2).map(\.pixels.count) == [0, 0, 0, 0])
+    }
+
     @Test func opaqueSourceIsReadInPlace() {
         let source = noiseImage(width: 40, height: 33, opaque: true)
         #expect(!source.readsStraightAlpha)
