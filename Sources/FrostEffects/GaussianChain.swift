@@ -74,7 +74,6 @@ private final class ChainBand<Source: RowSource<UInt8>> {
     /// One stage of the chain, in extended-image rows (0..<extendedHeight).
     struct Stage {
         let kernel: SeparableKernel
-        let weights: UnsafeMutableBufferPointer<Float>
         let layout: SeparableKernel.RowLayout
         let ring: UnsafeMutablePointer<Float>
         let slots: Int
@@ -130,9 +129,7 @@ private final class ChainBand<Source: RowSource<UInt8>> {
                 .bindMemory(to: Float.self, capacity: slots * layout.stride)
             let storage = UnsafeMutableRawPointer.allocate(byteCount: 4 * sweep * rowFloats, alignment: 64)
                 .bindMemory(to: Float.self, capacity: sweep * rowFloats)
-            let weights = UnsafeMutableBufferPointer<Float>.allocate(capacity: kernel.weights.count)
-            _ = weights.initialize(from: kernel.weights)
-            stages.append(Stage(kernel: kernel, weights: weights, layout: layout, ring: ring, slots: slots,
+            stages.append(Stage(kernel: kernel, layout: layout, ring: ring, slots: slots,
                                 rows: (0..<sweep).map { storage + $0 * rowFloats + lead }, storage: storage,
                                 taps: .allocate(capacity: sweep * (2 * r + 1)),
                                 made: bounds[i].lowerBound, end: bounds[i].upperBound,
@@ -146,7 +143,6 @@ private final class ChainBand<Source: RowSource<UInt8>> {
         for stage in stages {
             UnsafeMutableRawPointer(stage.ring).deallocate()
             UnsafeMutableRawPointer(stage.storage).deallocate()
-            stage.weights.deallocate()
             stage.taps.deallocate()
         }
         sourceRow.deallocate()
@@ -174,14 +170,16 @@ private final class ChainBand<Source: RowSource<UInt8>> {
             filter(s, stages[s].filtered)
             stages[s].filtered += 1
         }
-        let stage = stages[s], span = 2 * r + 1, wk = UnsafeBufferPointer(stage.weights)
+        let stage = stages[s], span = 2 * r + 1
         for o in 0..<n {
             for t in 0..<span { stage.taps[o * span + t] = UnsafePointer(stage.slot(min(max(y + o - r + t, 0), extendedHeight - 1))) }
         }
-        var x = 0
-        while x < 4 * stage.layout.width {
-            for o in 0..<n { stage.kernel.convolveColumn(stage.taps + o * span, at: x, into: stage.rows[o] + x, wk) }
-            x += SeparableKernel.blockSamples
+        stage.kernel.weights.withUnsafeBufferPointer { wk in
+            var x = 0
+            while x < 4 * stage.layout.width {
+                for o in 0..<n { stage.kernel.convolveColumn(stage.taps + o * span, at: x, into: stage.rows[o] + x, wk) }
+                x += SeparableKernel.blockSamples
+            }
         }
         for o in 0..<n where owned.contains(y + o) {
             UInt8.storeSamples(stage.rows[o] + 4 * reach, count: 4 * source.width, into: levels[s].row(y + o - reach))
@@ -204,6 +202,8 @@ private final class ChainBand<Source: RowSource<UInt8>> {
             line = output(s - 1, j)
             SeparableKernel.extendEdges(line, pixels: 0..<(4 * width), to: -4 * r..<(stage.layout.samples + 4 * r))
         }
-        stage.kernel.convolveRow(UnsafePointer(line), count: stage.layout.samples, into: stage.slot(j), UnsafeBufferPointer(stage.weights))
+        stage.kernel.weights.withUnsafeBufferPointer { wk in
+            stage.kernel.convolveRow(UnsafePointer(line), count: stage.layout.samples, into: stage.slot(j), wk)
+        }
     }
 }

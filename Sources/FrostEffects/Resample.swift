@@ -60,7 +60,7 @@ enum Resample {
                                                    into target: UnsafeMutablePointer<Float>) {
         @inline(__always) func sum(_ i: Int) -> SIMD4<UInt32> {
             var acc = Sum.pixel(sums, f &* i)
-            for dx in 1..<max(f, 1) { acc &+= Sum.pixel(sums, f &* i &+ dx) }
+            for dx in 1..<f { acc &+= Sum.pixel(sums, f &* i &+ dx) }
             return acc
         }
         let scales = SIMD8<Float>(repeating: scale)

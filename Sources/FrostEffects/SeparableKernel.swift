@@ -114,7 +114,7 @@ struct SeparableKernel {
     /// 8-lane chains into 4-lane halves (perf annotate); on its own it stays one FMA per vector.
     @inline(never)
     func convolveRow(_ p: UnsafePointer<Float>, count: Int, into target: UnsafeMutablePointer<Float>,
-                             _ wk: UnsafeBufferPointer<Float>) {
+                     _ wk: UnsafeBufferPointer<Float>) {
         var i = 0
         while i < count {
             Self.convolveBlock(RowTaps(center: p + i), radius: radius, wk, into: target + i)
@@ -152,7 +152,7 @@ struct SeparableKernel {
     /// `block`. Not inlined, for the reason `convolveRow` is not.
     @inline(never)
     func convolveColumn(_ t: UnsafePointer<UnsafePointer<Float>>, at x: Int,
-                                into block: UnsafeMutablePointer<Float>, _ wk: UnsafeBufferPointer<Float>) {
+                        into block: UnsafeMutablePointer<Float>, _ wk: UnsafeBufferPointer<Float>) {
         Self.convolveBlock(ColumnTaps(rows: t, radius: radius, x: x), radius: radius, wk, into: block)
     }
 
