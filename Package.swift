@@ -24,11 +24,11 @@ let package = Package(
             name: "CFrostCodecs",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
         ),
-        // Allocator policy for the tool and benchmarks (glibc mallopt).
+        // Allocator policy for the tool and benchmarks (glibc mallopt); vector operations Swift lacks.
         .target(name: "CFrostSystem"),
         .target(name: "FrostCore"),
         .target(name: "FrostCodecs", dependencies: ["FrostCore", "CFrostCodecs"]),
-        .target(name: "FrostEffects", dependencies: ["FrostCore"]),
+        .target(name: "FrostEffects", dependencies: ["FrostCore", "CFrostSystem"]),
         .target(name: "FrostCache", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs"]),
         .target(name: "FrostCrossfade", dependencies: ["FrostCore", "FrostEffects", "FrostCache", "CFrostSystem"]),
         // FreeType 2 for text (Debian libfreetype-dev; flags from freetype2.pc).

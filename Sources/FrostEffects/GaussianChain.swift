@@ -6,9 +6,10 @@ import FrostCore
 /// the source blurred by σᵢ. Rows flow down the chain as they are made: each stage keeps a ring
 /// of the horizontally filtered rows of the stage above, makes `SeparableKernel.rowsPerSweep`
 /// rows at a time from it, quantises those of them its band owns into its level, and lends them
-/// to the stage below. Between stages the values stay Float (no rounding accumulates), but only
-/// in rows that live in L2: written as whole Float planes, each level cost a 268 MB write and two
-/// reads of it at 4096² (quantising and the next level), a third of the cache's time (perf).
+/// to the stage below. Between stages the values stay in 8.7 fixed point (FixedPointKernel: 15
+/// bits, so rounding does not accumulate over the levels), and only in rows that live in L2:
+/// written as whole Float planes, each level cost a 268 MB write and two reads of it at 4096²
+/// (quantising and the next level), a third of the cache's time (perf).
 ///
 /// The chain runs on the source edge-extended by the sum of the kernels' reaches, as if that
 /// extended image had been blurred stage by stage with every stage's own edges extended (what
@@ -73,14 +74,14 @@ struct GaussianChain {
 private final class ChainBand<Source: RowSource<UInt8>> {
     /// One stage of the chain, in extended-image rows (0..<extendedHeight).
     struct Stage {
-        let kernel: SeparableKernel
+        let kernel: FixedPointKernel
         let layout: SeparableKernel.RowLayout
-        let ring: UnsafeMutablePointer<Float>
+        let ring: UnsafeMutablePointer<UInt16>
         let slots: Int
         /// The rows of the current sweep, each with room for the next stage's edge pixels.
-        let rows: [UnsafeMutablePointer<Float>]
-        let storage: UnsafeMutablePointer<Float>
-        let taps: UnsafeMutablePointer<UnsafePointer<Float>>
+        let rows: [UnsafeMutablePointer<UInt16>]
+        let storage: UnsafeMutablePointer<UInt16>
+        let taps: UnsafeMutablePointer<UnsafePointer<UInt16>>
         /// Rows this stage makes: `made` is the next, `end` one past the last.
         var made: Int
         let end: Int
@@ -90,7 +91,7 @@ private final class ChainBand<Source: RowSource<UInt8>> {
         var filtered: Int
 
         /// Ring row of input row j (0 ≤ j < extended height).
-        @inline(__always) func slot(_ j: Int) -> UnsafeMutablePointer<Float> { ring + (j % slots) * layout.stride }
+        @inline(__always) func slot(_ j: Int) -> UnsafeMutablePointer<UInt16> { ring + (j % slots) * layout.stride(of: UInt16.self) }
     }
 
     let source: Source
@@ -101,7 +102,7 @@ private final class ChainBand<Source: RowSource<UInt8>> {
     let owned: Range<Int>
     var stages: [Stage] = []
     /// Stage 0's input: one extended source row, padded for its kernel.
-    let sourceRow: UnsafeMutablePointer<Float>
+    let sourceRow: UnsafeMutablePointer<UInt16>
     let scratch: UnsafeMutablePointer<UInt8>
 
     init(_ chain: GaussianChain, _ source: Source, _ levels: [Plane<UInt8>], rows: Range<Int>) {
@@ -122,15 +123,16 @@ private final class ChainBand<Source: RowSource<UInt8>> {
             let r = kernel.radius, layout = SeparableKernel.RowLayout(width: width, radius: r)
             // Room before each row for the next stage's edge pixels, whole cache lines of it.
             let next = i + 1 < chain.kernels.count ? chain.kernels[i + 1].radius : 0
-            let lead = (4 * next + 15) / 16 * 16
-            let rowFloats = (lead + layout.samples + 4 * next + 15) / 16 * 16
+            let lead = (4 * next + 31) / 32 * 32
+            let rowSamples = (lead + layout.samples + 4 * next + 31) / 32 * 32
             let slots = 2 * r + sweep
-            let ring = UnsafeMutableRawPointer.allocate(byteCount: 4 * slots * layout.stride, alignment: 64)
-                .bindMemory(to: Float.self, capacity: slots * layout.stride)
-            let storage = UnsafeMutableRawPointer.allocate(byteCount: 4 * sweep * rowFloats, alignment: 64)
-                .bindMemory(to: Float.self, capacity: sweep * rowFloats)
-            stages.append(Stage(kernel: kernel, layout: layout, ring: ring, slots: slots,
-                                rows: (0..<sweep).map { storage + $0 * rowFloats + lead }, storage: storage,
+            let stride = layout.stride(of: UInt16.self)
+            let ring = UnsafeMutableRawPointer.allocate(byteCount: 2 * slots * stride, alignment: 64)
+                .bindMemory(to: UInt16.self, capacity: slots * stride)
+            let storage = UnsafeMutableRawPointer.allocate(byteCount: 2 * sweep * rowSamples, alignment: 64)
+                .bindMemory(to: UInt16.self, capacity: sweep * rowSamples)
+            stages.append(Stage(kernel: FixedPointKernel(kernel), layout: layout, ring: ring, slots: slots,
+                                rows: (0..<sweep).map { storage + $0 * rowSamples + lead }, storage: storage,
                                 taps: .allocate(capacity: sweep * (2 * r + 1)),
                                 made: bounds[i].lowerBound, end: bounds[i].upperBound,
                                 filtered: max(0, bounds[i].lowerBound - r)))
@@ -144,6 +146,7 @@ private final class ChainBand<Source: RowSource<UInt8>> {
             UnsafeMutableRawPointer(stage.ring).deallocate()
             UnsafeMutableRawPointer(stage.storage).deallocate()
             stage.taps.deallocate()
+            stage.kernel.deallocate()
         }
         sourceRow.deallocate()
         scratch.deallocate()
@@ -156,7 +159,7 @@ private final class ChainBand<Source: RowSource<UInt8>> {
 
     /// Stage s's output row j, made (with the rest of its sweep) when first asked for. Rows are
     /// asked for in order, each once, so a sweep's rows are done with when the next is made.
-    private func output(_ s: Int, _ j: Int) -> UnsafeMutablePointer<Float> {
+    private func output(_ s: Int, _ j: Int) -> UnsafeMutablePointer<UInt16> {
         if j >= stages[s].made { sweep(s) }
         return stages[s].rows[j - stages[s].sweepStart]
     }
@@ -174,15 +177,13 @@ private final class ChainBand<Source: RowSource<UInt8>> {
         for o in 0..<n {
             for t in 0..<span { stage.taps[o * span + t] = UnsafePointer(stage.slot(min(max(y + o - r + t, 0), extendedHeight - 1))) }
         }
-        stage.kernel.weights.withUnsafeBufferPointer { wk in
-            var x = 0
-            while x < 4 * stage.layout.width {
-                for o in 0..<n { stage.kernel.convolveColumn(stage.taps + o * span, at: x, into: stage.rows[o] + x, wk) }
-                x += SeparableKernel.blockSamples
-            }
+        var x = 0
+        while x < 4 * stage.layout.width {
+            for o in 0..<n { stage.kernel.convolveColumn(stage.taps + o * span, at: x, into: stage.rows[o] + x) }
+            x += SeparableKernel.blockSamples
         }
         for o in 0..<n where owned.contains(y + o) {
-            UInt8.storeSamples(stage.rows[o] + 4 * reach, count: 4 * source.width, into: levels[s].row(y + o - reach))
+            FixedPointKernel.round(stage.rows[o] + 4 * reach, count: 4 * source.width, into: levels[s].row(y + o - reach))
         }
         stages[s].sweepStart = y
         stages[s].made = y + n
@@ -192,18 +193,16 @@ private final class ChainBand<Source: RowSource<UInt8>> {
     /// edge-padded and filtered horizontally into its ring row.
     private func filter(_ s: Int, _ j: Int) {
         let stage = stages[s], r = stage.kernel.radius, width = stage.layout.width
-        let line: UnsafeMutablePointer<Float>
+        let line: UnsafeMutablePointer<UInt16>
         if s == 0 {
             line = sourceRow + 4 * r
             let y = min(max(j - reach, 0), source.height - 1)
-            UInt8.loadSamples(source.row(y, scratch: scratch), count: 4 * source.width, into: line + 4 * reach)
+            FixedPointKernel.widen(source.row(y, scratch: scratch), count: 4 * source.width, into: line + 4 * reach)
             SeparableKernel.extendEdges(line, pixels: (4 * reach)..<(4 * (reach + source.width)), to: -4 * r..<(stage.layout.samples + 4 * r))
         } else {
             line = output(s - 1, j)
             SeparableKernel.extendEdges(line, pixels: 0..<(4 * width), to: -4 * r..<(stage.layout.samples + 4 * r))
         }
-        stage.kernel.weights.withUnsafeBufferPointer { wk in
-            stage.kernel.convolveRow(UnsafePointer(line), count: stage.layout.samples, into: stage.slot(j), wk)
-        }
+        stage.kernel.convolveRow(line, count: stage.layout.samples, into: stage.slot(j))
     }
 }

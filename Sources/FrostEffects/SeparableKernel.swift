@@ -23,42 +23,51 @@ struct SeparableKernel {
 
     var radius: Int { weights.count - 1 }
 
+    /// Float between the passes: any source and destination samples.
     func run<Source: RowSource, D: PlaneSample>(_ src: Source, _ dst: Plane<D>) {
+        stream(src, dst, FloatPasses<Source.Sample, D>.self)
+    }
+
+    /// 8-bit in and out, 16-bit fixed point between the passes (FixedPointPasses): twice the
+    /// samples per instruction of Float, within 1/128 of a level of it.
+    func runInFixedPoint<Source: RowSource<UInt8>>(_ src: Source, _ dst: Plane<UInt8>) {
+        stream(src, dst, FixedPointPasses.self)
+    }
+
+    /// The schedule, whatever the arithmetic: bands of output rows, each with its ring of
+    /// horizontally filtered rows, `rowsPerSweep` output rows per vertical sweep.
+    private func stream<Source: RowSource, P: KernelPasses>(_ src: Source, _ dst: Plane<P.Target>, _: P.Type)
+    where P.Sample == Source.Sample {
         let w = src.width, h = src.height, r = radius
         let layout = RowLayout(width: w, radius: r)
         let sweep = Self.rowsPerSweep
-        let slots = 2 * r + sweep
+        let slots = 2 * r + sweep, stride = layout.stride(of: P.Element.self)
         RowBands.run(h, threads: threads, minimumBand: 16) { rows in
             // Cache-line aligned: every ring load of the vertical pass is then a whole-line load.
-            let ringBytes = UnsafeMutableRawPointer.allocate(byteCount: 4 * slots * layout.stride, alignment: 64)
-            let ring = ringBytes.bindMemory(to: Float.self, capacity: slots * layout.stride)
-            let padded = UnsafeMutablePointer<Float>.allocate(capacity: layout.paddedCount)
-            let taps = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: sweep * (2 * r + 1))
-            let block = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockSamples)
+            let ringBytes = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<P.Element>.stride * slots * stride, alignment: 64)
+            let ring = ringBytes.bindMemory(to: P.Element.self, capacity: slots * stride)
+            let taps = UnsafeMutablePointer<UnsafePointer<P.Element>>.allocate(capacity: sweep * (2 * r + 1))
             let scratch = UnsafeMutablePointer<Source.Sample>.allocate(capacity: 4 * w)
-            defer {
-                ringBytes.deallocate(); padded.deallocate(); taps.deallocate(); block.deallocate(); scratch.deallocate()
+            let passes = P(self, layout)
+            defer { ringBytes.deallocate(); taps.deallocate(); scratch.deallocate(); passes.deallocate() }
+            // Logical row L (may lie outside the image) lives in slot (L + offset) % slots.
+            let offset = slots * (r + 2)
+            @inline(__always) func slot(_ logical: Int) -> UnsafeMutablePointer<P.Element> {
+                ring + ((logical + offset) % slots) * stride
             }
-            weights.withUnsafeBufferPointer { wk in
-                // Logical row L (may lie outside the image) lives in slot (L + offset) % slots.
-                let offset = slots * (r + 2)
-                @inline(__always) func slot(_ logical: Int) -> UnsafeMutablePointer<Float> {
-                    ring + ((logical + offset) % slots) * layout.stride
+            @inline(__always) func filter(_ logical: Int) {
+                passes.filter(src.row(min(max(logical, 0), h - 1), scratch: scratch), into: slot(logical))
+            }
+            for logical in (rows.lowerBound - r)..<(rows.lowerBound + r) { filter(logical) }
+            var y = rows.lowerBound
+            while y < rows.upperBound {
+                let n = min(sweep, rows.upperBound - y)
+                for logical in (y + r)..<(y + r + n) { filter(logical) }
+                for o in 0..<n {
+                    for t in 0...(2 * r) { taps[o * (2 * r + 1) + t] = UnsafePointer(slot(y + o - r + t)) }
                 }
-                @inline(__always) func filter(_ logical: Int) {
-                    horizontal(src.row(min(max(logical, 0), h - 1), scratch: scratch), layout, into: slot(logical), padded, wk)
-                }
-                for logical in (rows.lowerBound - r)..<(rows.lowerBound + r) { filter(logical) }
-                var y = rows.lowerBound
-                while y < rows.upperBound {
-                    let n = min(sweep, rows.upperBound - y)
-                    for logical in (y + r)..<(y + r + n) { filter(logical) }
-                    for o in 0..<n {
-                        for t in 0...(2 * r) { taps[o * (2 * r + 1) + t] = UnsafePointer(slot(y + o - r + t)) }
-                    }
-                    vertical(taps, rows: n, layout, into: dst, firstRow: y, block, wk)
-                    y += n
-                }
+                passes.vertical(taps, rows: n, into: dst, firstRow: y)
+                y += n
             }
         }
     }
@@ -73,8 +82,8 @@ struct SeparableKernel {
         let radius: Int
         /// Samples per filtered row: 4 per pixel, in whole vertical blocks.
         var samples: Int { (4 * width + SeparableKernel.blockSamples - 1) / SeparableKernel.blockSamples * SeparableKernel.blockSamples }
-        /// Floats from one ring row to the next.
-        var stride: Int { samples + 16 }
+        /// Elements from one ring row to the next: the samples and one more cache line.
+        func stride<Element>(of _: Element.Type) -> Int { samples + 64 / MemoryLayout<Element>.stride }
         /// The padded source row: R edge pixels, the row, edge pixels up to `samples` + R pixels.
         var paddedCount: Int { samples + 8 * radius }
     }
@@ -89,24 +98,12 @@ struct SeparableKernel {
         UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
     }
 
-    /// One source row into one ring row: out[i] = w₀·p[i] + Σ_k w_k·(p[i−4k] + p[i+4k]), on a Float
-    /// copy padded with R edge pixels before it and edge pixels up to the block end after it.
-    @inline(__always)
-    private func horizontal<S: PlaneSample>(_ row: UnsafePointer<S>, _ layout: RowLayout, into out: UnsafeMutablePointer<Float>,
-                                            _ padded: UnsafeMutablePointer<Float>, _ wk: UnsafeBufferPointer<Float>) {
-        let r = radius, n = 4 * layout.width
-        let line = padded + 4 * r
-        S.loadSamples(row, count: n, into: line)
-        Self.extendEdges(line, pixels: 0..<n, to: -4 * r..<(layout.samples + 4 * r))
-        convolveRow(UnsafePointer(line), count: layout.samples, into: out, wk)
-    }
-
     /// Repeats a row's first and last pixel (at samples `pixels` of `line`) over the rest of `span`.
     @inline(__always)
-    static func extendEdges(_ line: UnsafeMutablePointer<Float>, pixels: Range<Int>, to span: Range<Int>) {
-        let first = Float.loadPixel(line + pixels.lowerBound), last = Float.loadPixel(line + pixels.upperBound - 4)
-        for i in stride(from: span.lowerBound, to: pixels.lowerBound, by: 4) { Float.storePixel(first, line + i) }
-        for i in stride(from: pixels.upperBound, to: span.upperBound, by: 4) { Float.storePixel(last, line + i) }
+    static func extendEdges<Element>(_ line: UnsafeMutablePointer<Element>, pixels: Range<Int>, to span: Range<Int>) {
+        let first = line + pixels.lowerBound, last = line + pixels.upperBound - 4
+        for i in stride(from: span.lowerBound, to: pixels.lowerBound, by: 4) { (line + i).update(from: first, count: 4) }
+        for i in stride(from: pixels.upperBound, to: span.upperBound, by: 4) { (line + i).update(from: last, count: 4) }
     }
 
     /// out[i] = w₀·p[i] + Σ_k w_k·(p[i−4k] + p[i+4k]) for `count` (a multiple of 64) samples of
@@ -122,32 +119,6 @@ struct SeparableKernel {
         }
     }
 
-    /// `n` output rows from the ring, `blockSamples` at a time (`convolveColumn`), stored into
-    /// `dst`. `taps` holds each output row's 2R+1 ring rows. A Float destination takes whole
-    /// blocks straight from the accumulators; bytes (and a row's partial last block) go through
-    /// `block`. (Converting to bytes straight from the accumulators measured slower at σ 2 and 4:
-    /// the conversions no longer stayed inline.)
-    @inline(__always)
-    private func vertical<D: PlaneSample>(_ taps: UnsafeMutablePointer<UnsafePointer<Float>>, rows n: Int, _ layout: RowLayout,
-                                          into dst: Plane<D>, firstRow y0: Int, _ block: UnsafeMutablePointer<Float>,
-                                          _ wk: UnsafeBufferPointer<Float>) {
-        let span = 2 * radius + 1, count = 4 * layout.width
-        var x = 0
-        while x < count {
-            let m = min(Self.blockSamples, count - x)
-            for o in 0..<n {
-                if D.self == Float.self && m == Self.blockSamples {
-                    let target = UnsafeMutableRawPointer(dst.row(y0 + o) + x).assumingMemoryBound(to: Float.self)
-                    convolveColumn(taps + o * span, at: x, into: target, wk)
-                } else {
-                    convolveColumn(taps + o * span, at: x, into: block, wk)
-                    D.storeSamples(block, count: m, into: dst.row(y0 + o) + x)
-                }
-            }
-            x += Self.blockSamples
-        }
-    }
-
     /// One output block: out = w₀·row₀ + Σ_k w_k·(row₋ₖ + row₊ₖ) for the 64 samples at x, into
     /// `block`. Not inlined, for the reason `convolveRow` is not.
     @inline(never)
@@ -160,7 +131,7 @@ struct SeparableKernel {
     /// is a chain of dependent FMAs (4 cycles apiece), and four chains left the two FMA ports
     /// half idle (perf annotate).
     @inline(__always)
-    private static func convolveBlock<Taps: BlockTaps>(_ taps: Taps, radius r: Int, _ wk: UnsafeBufferPointer<Float>,
+    private static func convolveBlock<Taps: BlockTaps<Float>>(_ taps: Taps, radius r: Int, _ wk: UnsafeBufferPointer<Float>,
                                                        into out: UnsafeMutablePointer<Float>) {
         let w0 = wk[0], center = taps.center
         var s0 = load(center) * w0, s1 = load(center + 8) * w0
@@ -185,24 +156,25 @@ struct SeparableKernel {
 
 /// Where the samples of one 64-sample block's taps are: its center and, for k in 1...R, the
 /// two samples k pixels (along a row) or k rows (down a column) away on either side.
-private protocol BlockTaps {
-    var center: UnsafePointer<Float> { get }
-    func pair(_ k: Int) -> (UnsafePointer<Float>, UnsafePointer<Float>)
+protocol BlockTaps<Element> {
+    associatedtype Element
+    var center: UnsafePointer<Element> { get }
+    func pair(_ k: Int) -> (UnsafePointer<Element>, UnsafePointer<Element>)
 }
 
 /// Along an interleaved RGBA row: the same channel k pixels away is 4k samples away.
-private struct RowTaps: BlockTaps {
-    let center: UnsafePointer<Float>
-    @inline(__always) func pair(_ k: Int) -> (UnsafePointer<Float>, UnsafePointer<Float>) { (center - 4 &* k, center + 4 &* k) }
+struct RowTaps<Element>: BlockTaps {
+    let center: UnsafePointer<Element>
+    @inline(__always) func pair(_ k: Int) -> (UnsafePointer<Element>, UnsafePointer<Element>) { (center - 4 &* k, center + 4 &* k) }
 }
 
 /// Down a column of ring rows: `rows` holds the 2R+1 rows, the block starts at sample x.
-private struct ColumnTaps: BlockTaps {
-    let rows: UnsafePointer<UnsafePointer<Float>>
+struct ColumnTaps<Element>: BlockTaps {
+    let rows: UnsafePointer<UnsafePointer<Element>>
     let radius: Int
     let x: Int
-    var center: UnsafePointer<Float> { rows[radius] + x }
-    @inline(__always) func pair(_ k: Int) -> (UnsafePointer<Float>, UnsafePointer<Float>) {
+    var center: UnsafePointer<Element> { rows[radius] + x }
+    @inline(__always) func pair(_ k: Int) -> (UnsafePointer<Element>, UnsafePointer<Element>) {
         (rows[radius &- k] + x, rows[radius &+ k] + x)
     }
 }

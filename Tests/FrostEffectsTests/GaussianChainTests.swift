@@ -4,8 +4,9 @@ import FrostTestSupport
 import Testing
 
 /// The streamed chain must give the bytes of its definition: the source edge-extended by the
-/// kernels' total reach, blurred stage after stage through whole Float planes (each stage
-/// extending its own edges), every stage cropped back and quantised.
+/// kernels' total reach, blurred stage after stage in 8.7 fixed point through whole planes
+/// (each stage extending its own edges, its vertical pass clamped to 255 × 128), every stage
+/// cropped back and rounded. Written here in scalar integers from FixedPointKernel's formula.
 @Suite struct GaussianChainTests {
     static let kernels: [[Float]] = [GaussianPlan.kernelWeights(sigma: 0.9), GaussianPlan.kernelWeights(sigma: 2.1),
                                      GaussianPlan.kernelWeights(sigma: 0.5), GaussianPlan.kernelWeights(sigma: 3.3)]
@@ -15,13 +16,29 @@ import Testing
         let premultiplied = source.premultiplied()
         let reach = weights.map { $0.count - 1 }.reduce(0, +)
         let extended = premultiplied.extended(by: reach)
-        var previous: FloatPlane? = nil
-        return weights.map { w in
-            let next = FloatPlane(width: extended.width, height: extended.height)
-            let kernel = SeparableKernel(weights: w, threads: 1)
-            if let previous { kernel.run(previous.plane, next.plane) } else { extended.withPlane { kernel.run($0, next.plane) } }
-            previous = next
-            return Image(plane: next.plane, crop: reach, like: premultiplied, threads: 1)
+        let W = extended.width, H = extended.height
+        var plane = extended.pixels.map { Int($0) << 7 }
+        return weights.map { floats in
+            let w = FixedPointKernel.weights(floats).map(Int.init), r = w.count - 1
+            let (rowBias, columnBias) = FixedPointKernel.biases(radius: r)
+            /// One pass along x (dx 1) or y (dy 1), edges extended.
+            func pass(_ input: [Int], dx: Int, dy: Int, bias: Int) -> [Int] {
+                func at(_ x: Int, _ y: Int, _ c: Int) -> Int { input[(min(max(y, 0), H - 1) * W + min(max(x, 0), W - 1)) * 4 + c] }
+                var out = input
+                for y in 0..<H { for x in 0..<W { for c in 0..<4 {
+                    var acc = bias + (at(x, y, c) * w[0]) >> 16
+                    for k in 1...r { acc += ((at(x - k * dx, y - k * dy, c) + at(x + k * dx, y + k * dy, c)) * w[k]) >> 16 }
+                    out[(y * W + x) * 4 + c] = acc
+                } } }
+                return out
+            }
+            let filtered = pass(plane, dx: 1, dy: 0, bias: Int(rowBias))
+            plane = pass(filtered, dx: 0, dy: 1, bias: Int(columnBias)).map { min($0, 255 << 7) }
+            var level = premultiplied
+            level.pixels = (0..<source.height).flatMap { y in
+                (0..<4 * source.width).map { i in UInt8((plane[((y + reach) * W + reach) * 4 + i] + 64) >> 7) }
+            }
+            return level
         }
     }
 

@@ -1,0 +1,197 @@
+import CFrostSystem
+import FrostCore
+
+/// A symmetric kernel's arithmetic in 16-bit fixed point, for 8-bit images.
+///
+/// Samples are held as 8.7 fixed point (value × 128, at most 32 640) and weights as 0.16 fixed
+/// point (w × 65 536, the center's set so that they sum to exactly 65 536). Two samples sum to at
+/// most 65 280, so a pair of taps is one 16-bit add and one high-half multiply (pmulhuw, through
+/// CFrostSystem): sixteen samples per instruction against eight for Float FMAs, and no Float
+/// conversions at either end. Every product is truncated, losing half a unit on average, so the
+/// accumulators start at the expected loss of the R + 1 products of a pass: ⌊(R + 1)/2⌋ units
+/// for the horizontal pass and ⌈(R + 1)/2⌉ for the vertical one, R + 1 for both together
+/// (rounding both up biased the cache chain's fifth level by +1 in 4.5% of its bytes). A pass
+/// is within a few 1/128 levels of its exact value (BlurPropertiesTests, GaussianAccuracyTests).
+///
+/// Bounds: a pass adds at most its bias to the largest input (the weights sum to one), so a
+/// horizontal pass over 8.7 samples stays below 32 640 + 25 (R ≤ 48) and the vertical pass's
+/// pairs below 65 536. Values handed on to another kernel (the cache chain) are clamped back to
+/// 32 640, which only removes bias: the exact value never exceeds it.
+struct FixedPointKernel {
+    static let fractionBits: UInt16 = 7
+    /// The largest 8.7 sample, 255 × 128.
+    static let maximum: UInt16 = 32_640
+
+    let radius: Int
+    /// W₀…W_R in 0.16 fixed point.
+    let weights: UnsafeMutablePointer<UInt16>
+    /// Where each pass's accumulators start: the expected truncation of its R + 1 products.
+    let rowBias: UInt16
+    let columnBias: UInt16
+
+    init(_ kernel: SeparableKernel) {
+        radius = kernel.radius
+        let fixed = Self.weights(kernel.weights)
+        weights = .allocate(capacity: fixed.count)
+        weights.initialize(from: fixed, count: fixed.count)
+        (rowBias, columnBias) = Self.biases(radius: kernel.radius)
+    }
+
+    func deallocate() { weights.deallocate() }
+
+    /// W_k = round(w_k · 2¹⁶) for k ≥ 1 and W₀ = 2¹⁶ − 2·ΣW_k, so that a flat row stays flat.
+    static func weights(_ w: [Float]) -> [UInt16] {
+        let sides = w.dropFirst().map { UInt16((Double($0) * 65_536).rounded()) }
+        let center = 65_536 - 2 * sides.reduce(0) { $0 + Int($1) }
+        precondition((1...65_535).contains(center), "a fixed-point kernel needs a center weight below 1")
+        return [UInt16(center)] + sides
+    }
+
+    static func biases(radius r: Int) -> (row: UInt16, column: UInt16) { (UInt16((r + 1) / 2), UInt16((r + 2) / 2)) }
+
+    /// The horizontal pass over `count` (whole blocks) samples of a padded 8.7 row:
+    /// h[i] = bias + ⌊p[i]·W₀⌋ + Σ_k ⌊(p[i−4k] + p[i+4k])·W_k⌋, products ⌊a·b / 2¹⁶⌋. Not inlined,
+    /// like the Float kernel's (SeparableKernel.convolveRow): inside generic callers the
+    /// vectoriser split its chains.
+    @inline(never)
+    func convolveRow(_ line: UnsafePointer<UInt16>, count: Int, into out: UnsafeMutablePointer<UInt16>) {
+        var i = 0
+        while i < count {
+            let (s0, s1, s2, s3) = Self.convolveBlock(RowTaps(center: line + i), radius, weights, rowBias)
+            Self.store(s0, out + i); Self.store(s1, out + i + 16); Self.store(s2, out + i + 32); Self.store(s3, out + i + 48)
+            i += SeparableKernel.blockSamples
+        }
+    }
+
+    /// The vertical pass for one block, the same sum down the ring rows, kept in 8.7 (clamped to
+    /// `maximum`) for another kernel to read.
+    @inline(never)
+    func convolveColumn(_ t: UnsafePointer<UnsafePointer<UInt16>>, at x: Int, into out: UnsafeMutablePointer<UInt16>) {
+        let (s0, s1, s2, s3) = Self.convolveBlock(ColumnTaps(rows: t, radius: radius, x: x), radius, weights, columnBias)
+        Self.store(Self.clamped(s0), out); Self.store(Self.clamped(s1), out + 16)
+        Self.store(Self.clamped(s2), out + 32); Self.store(Self.clamped(s3), out + 48)
+    }
+
+    /// The vertical pass for one block of `count` bytes (64, or a row's tail through `block`),
+    /// rounded: (v + 64) >> 7.
+    @inline(never)
+    func convolveColumn(_ t: UnsafePointer<UnsafePointer<UInt16>>, at x: Int, into out: UnsafeMutablePointer<UInt8>, count: Int,
+                        _ block: UnsafeMutablePointer<UInt16>) {
+        let (s0, s1, s2, s3) = Self.convolveBlock(ColumnTaps(rows: t, radius: radius, x: x), radius, weights, columnBias)
+        if count == SeparableKernel.blockSamples {
+            Self.storeRounded(s0, out); Self.storeRounded(s1, out + 16)
+            Self.storeRounded(s2, out + 32); Self.storeRounded(s3, out + 48)
+        } else {
+            Self.store(s0, block); Self.store(s1, block + 16); Self.store(s2, block + 32); Self.store(s3, block + 48)
+            Self.round(block, count: count, into: out)
+        }
+    }
+
+    /// bias + W₀·center + Σ_k W_k·(pair k) for 64 samples, four 16-lane accumulators.
+    @inline(__always)
+    private static func convolveBlock<Taps: BlockTaps<UInt16>>(_ taps: Taps, _ r: Int, _ wk: UnsafeMutablePointer<UInt16>,
+                                                               _ bias: UInt16) -> (SIMD16<UInt16>, SIMD16<UInt16>, SIMD16<UInt16>, SIMD16<UInt16>) {
+        let w0 = SIMD16<UInt16>(repeating: wk[0]), start = SIMD16<UInt16>(repeating: bias), center = taps.center
+        var s0 = start &+ frost_high_products(load(center), w0), s1 = start &+ frost_high_products(load(center + 16), w0)
+        var s2 = start &+ frost_high_products(load(center + 32), w0), s3 = start &+ frost_high_products(load(center + 48), w0)
+        for k in 1...r {
+            let weight = SIMD16<UInt16>(repeating: wk[k]), (a, b) = taps.pair(k)
+            s0 &+= frost_high_products(load(a) &+ load(b), weight)
+            s1 &+= frost_high_products(load(a + 16) &+ load(b + 16), weight)
+            s2 &+= frost_high_products(load(a + 32) &+ load(b + 32), weight)
+            s3 &+= frost_high_products(load(a + 48) &+ load(b + 48), weight)
+        }
+        return (s0, s1, s2, s3)
+    }
+
+    /// Bytes to 8.7 (`count` a multiple of 4). Not inlined, for the reason `convolveRow` is not.
+    @inline(never)
+    static func widen(_ p: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt16>) {
+        var i = 0
+        while i + 16 <= count {
+            let bytes = UnsafeRawPointer(p + i).loadUnaligned(as: SIMD16<UInt8>.self)
+            store(LaneConversion.widenedToHalfwords(bytes) &<< fractionBits, out + i)
+            i += 16
+        }
+        while i < count { out[i] = UInt16(p[i]) &<< fractionBits; i += 1 }
+    }
+
+    /// 8.7 samples (at most `maximum` + 63) rounded to bytes.
+    @inline(never)
+    static func round(_ v: UnsafePointer<UInt16>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+        var i = 0
+        while i + 16 <= count { storeRounded(load(v + i), out + i); i += 16 }
+        while i < count { out[i] = UInt8(truncatingIfNeeded: (v[i] &+ 64) &>> fractionBits); i += 1 }
+    }
+
+    @inline(__always)
+    private static func load(_ p: UnsafePointer<UInt16>) -> SIMD16<UInt16> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt16>.self)
+    }
+
+    @inline(__always)
+    private static func store(_ v: SIMD16<UInt16>, _ p: UnsafeMutablePointer<UInt16>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD16<UInt16>.self)
+    }
+
+    /// min(v, maximum) in shifts and masks: d = v − maximum is negative (as Int16) exactly where v
+    /// is below it (v ≤ 32 767 here), and d & (d >> 15) keeps d only there. `replacing(with:where:)`
+    /// compiled to a loop over the lanes.
+    @inline(__always)
+    private static func clamped(_ v: SIMD16<UInt16>) -> SIMD16<UInt16> {
+        let d = unsafeBitCast(v &- maximum, to: SIMD16<Int16>.self)
+        return maximum &+ unsafeBitCast(d & (d &>> 15), to: SIMD16<UInt16>.self)
+    }
+
+    /// (v + 64) >> 7 as bytes; every lane is at most 255 by the bounds above.
+    @inline(__always)
+    private static func storeRounded(_ v: SIMD16<UInt16>, _ p: UnsafeMutablePointer<UInt8>) {
+        let rounded = (v &+ 64) &>> fractionBits
+        var bytes = SIMD16<UInt8>()
+        for i in 0..<16 { bytes[i] = UInt8(truncatingIfNeeded: rounded[i]) }
+        UnsafeMutableRawPointer(p).storeBytes(of: bytes, as: SIMD16<UInt8>.self)
+    }
+}
+
+/// A `SeparableKernel`'s passes for 8-bit sources and destinations in fixed point
+/// (`FixedPointKernel`), bytes rounded from the vertical pass's accumulators.
+struct FixedPointPasses: KernelPasses {
+    typealias Sample = UInt8
+    typealias Target = UInt8
+
+    let kernel: FixedPointKernel
+    let layout: SeparableKernel.RowLayout
+    /// The source row in 8.7, R edge pixels before it and edge pixels up to the block end after it.
+    let padded: UnsafeMutablePointer<UInt16>
+    /// A row's partial last block, before rounding.
+    let block: UnsafeMutablePointer<UInt16>
+
+    init(_ kernel: SeparableKernel, _ layout: SeparableKernel.RowLayout) {
+        self.kernel = FixedPointKernel(kernel)
+        self.layout = layout
+        padded = .allocate(capacity: layout.paddedCount)
+        block = .allocate(capacity: SeparableKernel.blockSamples)
+    }
+
+    func deallocate() { kernel.deallocate(); padded.deallocate(); block.deallocate() }
+
+    @inline(__always)
+    func filter(_ row: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt16>) {
+        let n = 4 * layout.width, r = kernel.radius
+        let line = padded + 4 * r
+        FixedPointKernel.widen(row, count: n, into: line)
+        SeparableKernel.extendEdges(line, pixels: 0..<n, to: -4 * r..<(layout.samples + 4 * r))
+        kernel.convolveRow(line, count: layout.samples, into: out)
+    }
+
+    @inline(__always)
+    func vertical(_ taps: UnsafeMutablePointer<UnsafePointer<UInt16>>, rows n: Int, into dst: Plane<UInt8>, firstRow y0: Int) {
+        let span = 2 * kernel.radius + 1, count = 4 * layout.width
+        var x = 0
+        while x < count {
+            let m = min(SeparableKernel.blockSamples, count - x)
+            for o in 0..<n { kernel.convolveColumn(taps + o * span, at: x, into: dst.row(y0 + o) + x, count: m, block) }
+            x += SeparableKernel.blockSamples
+        }
+    }
+}
