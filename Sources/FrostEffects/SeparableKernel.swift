@@ -4,11 +4,13 @@ import FrostCore
 /// each band of output rows keeps a ring of the horizontally filtered rows it needs, so the
 /// source is read once, the destination written once, and no full-size intermediate exists.
 ///
-/// Rows stay interleaved RGBA, in Float: the same channel of a pixel k away is 4k samples away,
-/// so both passes run on contiguous 8-lane vectors of mixed channels in which every lane meets
-/// only its own channel. The planar layout this replaced (four channel rows per row) paid a
-/// split and a pack of every pixel at the two ends, a transpose for Float sources, and gave the
-/// vertical pass four row streams per tap to fetch from L2 instead of one.
+/// Rows stay interleaved RGBA: the same channel of a pixel k away is 4k samples away, so both
+/// passes run on contiguous vectors of mixed channels in which every lane meets only its own
+/// channel. The planar layout this replaced (four channel rows per row) paid a split and a pack
+/// of every pixel at the two ends, a transpose for Float sources, and gave the vertical pass
+/// four row streams per tap to fetch from L2 instead of one. The arithmetic of the passes is
+/// separate (KernelPasses): 16-bit fixed point for 8-bit images (FixedPointPasses), Float for
+/// Float planes (FloatPasses: the reduced planes behind σ ≥ 8).
 ///
 /// The vertical pass makes `rowsPerSweep` output rows per sweep, `blockSamples` at a time. Their
 /// windows overlap, so each block of the ring comes from L2 once and is reused from L1; one row
@@ -18,7 +20,7 @@ struct SeparableKernel {
     let threads: Int
 
     static let rowsPerSweep = 4
-    /// Samples per vertical block: eight 8-lane accumulators.
+    /// Samples per block: eight 8-lane Float accumulators, or four 16-lane fixed-point ones.
     static let blockSamples = 64
 
     var radius: Int { weights.count - 1 }
