@@ -32,7 +32,7 @@ struct GaussianBlur {
         guard case .kernel(let weights) = plan.method else { return }
         let kernel = SeparableKernel(weights: weights, threads: threads)
         if plan.factor == 1 {
-            kernel.runInFixedPoint(src, dst)
+            kernel.run(src, dst)
         } else {
             // The margin covers the blur's reach plus the interpolation's one sample.
             let margin = plan.padding + 1

@@ -91,7 +91,7 @@ private final class ChainBand<Source: RowSource<UInt8>> {
         var filtered: Int
 
         /// Ring row of input row j (0 ≤ j < extended height).
-        @inline(__always) func slot(_ j: Int) -> UnsafeMutablePointer<UInt16> { ring + (j % slots) * layout.stride(of: UInt16.self) }
+        @inline(__always) func slot(_ j: Int) -> UnsafeMutablePointer<UInt16> { ring + (j % slots) * layout.stride }
     }
 
     let source: Source
@@ -126,7 +126,7 @@ private final class ChainBand<Source: RowSource<UInt8>> {
             let lead = (4 * next + 31) / 32 * 32
             let rowSamples = (lead + layout.samples + 4 * next + 31) / 32 * 32
             let slots = 2 * r + sweep
-            let stride = layout.stride(of: UInt16.self)
+            let stride = layout.stride
             let ring = UnsafeMutableRawPointer.allocate(byteCount: 2 * slots * stride, alignment: 64)
                 .bindMemory(to: UInt16.self, capacity: slots * stride)
             let storage = UnsafeMutableRawPointer.allocate(byteCount: 2 * sweep * rowSamples, alignment: 64)
@@ -197,7 +197,7 @@ private final class ChainBand<Source: RowSource<UInt8>> {
         if s == 0 {
             line = sourceRow + 4 * r
             let y = min(max(j - reach, 0), source.height - 1)
-            FixedPointKernel.widen(source.row(y, scratch: scratch), count: 4 * source.width, into: line + 4 * reach)
+            UInt8.toFixedPoint(source.row(y, scratch: scratch), count: 4 * source.width, into: line + 4 * reach)
             SeparableKernel.extendEdges(line, pixels: (4 * reach)..<(4 * (reach + source.width)), to: -4 * r..<(stage.layout.samples + 4 * r))
         } else {
             line = output(s - 1, j)

@@ -8,9 +8,9 @@ import FrostCore
 /// passes run on contiguous vectors of mixed channels in which every lane meets only its own
 /// channel. The planar layout this replaced (four channel rows per row) paid a split and a pack
 /// of every pixel at the two ends, a transpose for Float sources, and gave the vertical pass
-/// four row streams per tap to fetch from L2 instead of one. The arithmetic of the passes is
-/// separate (KernelPasses): 16-bit fixed point for 8-bit images (FixedPointPasses), Float for
-/// Float planes (FloatPasses: the reduced planes behind σ ≥ 8).
+/// four row streams per tap to fetch from L2 instead of one. The arithmetic is 16-bit fixed
+/// point (FixedPointKernel, FixedPointPasses), for 8-bit images and the Float planes behind σ ≥ 8
+/// alike: the Float kernel it replaced ran its FMA ports near their peak at half the lanes.
 ///
 /// The vertical pass makes `rowsPerSweep` output rows per sweep, `blockSamples` at a time. Their
 /// windows overlap, so each block of the ring comes from L2 once and is reused from L1; one row
@@ -20,41 +20,35 @@ struct SeparableKernel {
     let threads: Int
 
     static let rowsPerSweep = 4
-    /// Samples per block: eight 8-lane Float accumulators, or four 16-lane fixed-point ones.
+    /// Samples per block: four 16-lane accumulators.
     static let blockSamples = 64
 
     var radius: Int { weights.count - 1 }
 
-    /// Float between the passes: any source and destination samples.
-    func run<Source: RowSource, D: PlaneSample>(_ src: Source, _ dst: Plane<D>) {
-        stream(src, dst, FloatPasses<Source.Sample, D>.self)
-    }
-
-    /// 8-bit in and out, 16-bit fixed point between the passes (FixedPointPasses): twice the
-    /// samples per instruction of Float, within 1/128 of a level of it.
-    func runInFixedPoint<Source: RowSource<UInt8>>(_ src: Source, _ dst: Plane<UInt8>) {
-        stream(src, dst, FixedPointPasses.self)
+    /// Runs the kernel over `src` into `dst` (the same size), in fixed point (FixedPointKernel).
+    func run<Source: RowSource, D: FixedPointSample>(_ src: Source, _ dst: Plane<D>) where Source.Sample: FixedPointSample {
+        stream(src, dst, FixedPointPasses<Source.Sample, D>.self)
     }
 
     /// The schedule, whatever the arithmetic: bands of output rows, each with its ring of
     /// horizontally filtered rows, `rowsPerSweep` output rows per vertical sweep.
-    private func stream<Source: RowSource, P: KernelPasses>(_ src: Source, _ dst: Plane<P.Target>, _: P.Type)
-    where P.Sample == Source.Sample {
+    private func stream<Source: RowSource, D: FixedPointSample>(_ src: Source, _ dst: Plane<D>,
+                                                               _: FixedPointPasses<Source.Sample, D>.Type) {
         let w = src.width, h = src.height, r = radius
         let layout = RowLayout(width: w, radius: r)
         let sweep = Self.rowsPerSweep
-        let slots = 2 * r + sweep, stride = layout.stride(of: P.Element.self)
+        let slots = 2 * r + sweep, stride = layout.stride
         RowBands.run(h, threads: threads, minimumBand: 16) { rows in
             // Cache-line aligned: every ring load of the vertical pass is then a whole-line load.
-            let ringBytes = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<P.Element>.stride * slots * stride, alignment: 64)
-            let ring = ringBytes.bindMemory(to: P.Element.self, capacity: slots * stride)
-            let taps = UnsafeMutablePointer<UnsafePointer<P.Element>>.allocate(capacity: sweep * (2 * r + 1))
+            let ringBytes = UnsafeMutableRawPointer.allocate(byteCount: 2 * slots * stride, alignment: 64)
+            let ring = ringBytes.bindMemory(to: UInt16.self, capacity: slots * stride)
+            let taps = UnsafeMutablePointer<UnsafePointer<UInt16>>.allocate(capacity: sweep * (2 * r + 1))
             let scratch = UnsafeMutablePointer<Source.Sample>.allocate(capacity: 4 * w)
-            let passes = P(self, layout)
+            let passes = FixedPointPasses<Source.Sample, D>(self, layout)
             defer { ringBytes.deallocate(); taps.deallocate(); scratch.deallocate(); passes.deallocate() }
             // Logical row L (may lie outside the image) lives in slot (L + offset) % slots.
             let offset = slots * (r + 2)
-            @inline(__always) func slot(_ logical: Int) -> UnsafeMutablePointer<P.Element> {
+            @inline(__always) func slot(_ logical: Int) -> UnsafeMutablePointer<UInt16> {
                 ring + ((logical + offset) % slots) * stride
             }
             @inline(__always) func filter(_ logical: Int) {
@@ -84,20 +78,10 @@ struct SeparableKernel {
         let radius: Int
         /// Samples per filtered row: 4 per pixel, in whole vertical blocks.
         var samples: Int { (4 * width + SeparableKernel.blockSamples - 1) / SeparableKernel.blockSamples * SeparableKernel.blockSamples }
-        /// Elements from one ring row to the next: the samples and one more cache line.
-        func stride<Element>(of _: Element.Type) -> Int { samples + 64 / MemoryLayout<Element>.stride }
+        /// 16-bit samples from one ring row to the next: the samples and one more cache line.
+        var stride: Int { samples + 32 }
         /// The padded source row: R edge pixels, the row, edge pixels up to `samples` + R pixels.
         var paddedCount: Int { samples + 8 * radius }
-    }
-
-    @inline(__always)
-    private static func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
-        UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
-    }
-
-    @inline(__always)
-    private static func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
-        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
     }
 
     /// Repeats a row's first and last pixel (at samples `pixels` of `line`) over the rest of `span`.
@@ -106,53 +90,6 @@ struct SeparableKernel {
         let first = line + pixels.lowerBound, last = line + pixels.upperBound - 4
         for i in stride(from: span.lowerBound, to: pixels.lowerBound, by: 4) { (line + i).update(from: first, count: 4) }
         for i in stride(from: pixels.upperBound, to: span.upperBound, by: 4) { (line + i).update(from: last, count: 4) }
-    }
-
-    /// out[i] = w₀·p[i] + Σ_k w_k·(p[i−4k] + p[i+4k]) for `count` (a multiple of 64) samples of
-    /// one interleaved row. Not inlined: inside the generic callers the vectoriser split these
-    /// 8-lane chains into 4-lane halves (perf annotate); on its own it stays one FMA per vector.
-    @inline(never)
-    func convolveRow(_ p: UnsafePointer<Float>, count: Int, into target: UnsafeMutablePointer<Float>,
-                     _ wk: UnsafeBufferPointer<Float>) {
-        var i = 0
-        while i < count {
-            Self.convolveBlock(RowTaps(center: p + i), radius: radius, wk, into: target + i)
-            i += Self.blockSamples
-        }
-    }
-
-    /// One output block: out = w₀·row₀ + Σ_k w_k·(row₋ₖ + row₊ₖ) for the 64 samples at x, into
-    /// `block`. Not inlined, for the reason `convolveRow` is not.
-    @inline(never)
-    func convolveColumn(_ t: UnsafePointer<UnsafePointer<Float>>, at x: Int,
-                        into block: UnsafeMutablePointer<Float>, _ wk: UnsafeBufferPointer<Float>) {
-        Self.convolveBlock(ColumnTaps(rows: t, radius: radius, x: x), radius: radius, wk, into: block)
-    }
-
-    /// out = w₀·center + Σ_k w_k·(pair k) for 64 contiguous samples, in eight accumulators: each
-    /// is a chain of dependent FMAs (4 cycles apiece), and four chains left the two FMA ports
-    /// half idle (perf annotate).
-    @inline(__always)
-    private static func convolveBlock<Taps: BlockTaps<Float>>(_ taps: Taps, radius r: Int, _ wk: UnsafeBufferPointer<Float>,
-                                                       into out: UnsafeMutablePointer<Float>) {
-        let w0 = wk[0], center = taps.center
-        var s0 = load(center) * w0, s1 = load(center + 8) * w0
-        var s2 = load(center + 16) * w0, s3 = load(center + 24) * w0
-        var s4 = load(center + 32) * w0, s5 = load(center + 40) * w0
-        var s6 = load(center + 48) * w0, s7 = load(center + 56) * w0
-        for k in 1...r {
-            let weight = wk[k], (a, b) = taps.pair(k)
-            s0.addProduct(load(a) + load(b), weight)
-            s1.addProduct(load(a + 8) + load(b + 8), weight)
-            s2.addProduct(load(a + 16) + load(b + 16), weight)
-            s3.addProduct(load(a + 24) + load(b + 24), weight)
-            s4.addProduct(load(a + 32) + load(b + 32), weight)
-            s5.addProduct(load(a + 40) + load(b + 40), weight)
-            s6.addProduct(load(a + 48) + load(b + 48), weight)
-            s7.addProduct(load(a + 56) + load(b + 56), weight)
-        }
-        store(s0, out); store(s1, out + 8); store(s2, out + 16); store(s3, out + 24)
-        store(s4, out + 32); store(s5, out + 40); store(s6, out + 48); store(s7, out + 56)
     }
 }
 

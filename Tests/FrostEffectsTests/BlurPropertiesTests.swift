@@ -44,67 +44,56 @@ import Testing
         #expect(fringe == 0, "\(name): \(fringe) fringe pixels")
     }
 
-    /// The streamed Float kernel (the cache chain's and reduced blurs' arithmetic) equals a plain
-    /// scalar separable convolution with the same operation order (fused multiply-adds over
-    /// pairs), float for float.
-    @Test(arguments: [0.5, 1.3, 2.0, 5.0])
-    func floatKernelEqualsScalarReference(sigma: Double) {
-        let image = noiseImage(width: 37, height: 23).premultiplied()
-        let w = GaussianPlan.kernelWeights(sigma: sigma)
-        let W = image.width, H = image.height, r = w.count - 1
-        func px(_ x: Int, _ y: Int, _ c: Int) -> Float { Float(image.pixels[(min(max(y, 0), H - 1) * W + min(max(x, 0), W - 1)) * 4 + c]) }
-        var rows = [Float](repeating: 0, count: W * H * 4)
-        for y in 0..<H { for x in 0..<W { for c in 0..<4 {
-            var acc = px(x, y, c) * w[0]
-            for k in 1...r { acc = acc.addingProduct(px(x - k, y, c) + px(x + k, y, c), w[k]) }
-            rows[(y * W + x) * 4 + c] = acc
-        } } }
-        func row(_ x: Int, _ y: Int, _ c: Int) -> Float { rows[(min(max(y, 0), H - 1) * W + x) * 4 + c] }
-        var expected = [Float](repeating: 0, count: rows.count)
-        for y in 0..<H { for x in 0..<W { for c in 0..<4 {
-            var acc = row(x, y, c) * w[0]
-            for k in 1...r { acc = acc.addingProduct(row(x, y - k, c) + row(x, y + k, c), w[k]) }
-            expected[(y * W + x) * 4 + c] = acc
-        } } }
-        let out = FloatPlane(width: W, height: H)
-        image.withPlane { SeparableKernel(weights: w, threads: 1).run($0, out.plane) }
-        #expect((0..<expected.count).filter { out.storage[$0] != expected[$0] }.count == 0)
+    /// FixedPointKernel's definition in scalar integers over a W×H plane of 8.7 samples: pairs
+    /// added, products ⌊a·W/2¹⁶⌋ from each pass's bias up, edges extended; the vertical sums.
+    static func fixedPointReference(_ samples: [Int], width W: Int, height H: Int, weights floats: [Float]) -> [Int] {
+        let w = FixedPointKernel.weights(floats).map(Int.init), r = w.count - 1
+        let (rowBias, columnBias) = FixedPointKernel.biases(radius: r)
+        #expect(w[0] + 2 * w.dropFirst().reduce(0, +) == 65_536)
+        func pass(_ input: [Int], dx: Int, dy: Int, bias: UInt16) -> [Int] {
+            func at(_ x: Int, _ y: Int, _ c: Int) -> Int { input[(min(max(y, 0), H - 1) * W + min(max(x, 0), W - 1)) * 4 + c] }
+            var out = input
+            for y in 0..<H { for x in 0..<W { for c in 0..<4 {
+                var acc = Int(bias) + (at(x, y, c) * w[0]) >> 16
+                for k in 1...r {
+                    let pair = at(x - k * dx, y - k * dy, c) + at(x + k * dx, y + k * dy, c)
+                    #expect(pair < 65_536)
+                    acc += (pair * w[k]) >> 16
+                }
+                out[(y * W + x) * 4 + c] = acc
+            } } }
+            return out
+        }
+        return pass(pass(samples, dx: 1, dy: 0, bias: rowBias), dx: 0, dy: 1, bias: columnBias)
     }
 
-    /// The 8-bit blur's fixed-point kernel equals its definition in scalar integers: samples
-    /// ×128, pairs added, products ⌊a·W/2¹⁶⌋ from each pass's bias up, rounded back with (v + 64) >> 7.
-    /// Odd width (block tails) and σ up to the largest unreduced one (R = 24).
+    /// The 8-bit blur equals the definition: samples ×128 in, (v + 64) >> 7 out. Odd width (block
+    /// tails) and σ up to the largest unreduced one (R = 24).
     @Test(arguments: [0.3, 0.5, 1.3, 2.0, 5.0, 7.9])
     func fixedPointKernelEqualsScalarReference(sigma: Double) {
         let image = noiseImage(width: 37, height: 29).premultiplied()
         let plan = GaussianPlan(sigma: sigma)
-        guard plan.factor == 1, case .kernel(let floats) = plan.method else {
+        guard plan.factor == 1, case .kernel(let w) = plan.method else {
             Issue.record("σ \(sigma) is not an unreduced kernel"); return
         }
-        let w = FixedPointKernel.weights(floats).map(Int.init), r = w.count - 1
-        let (rowBias, columnBias) = FixedPointKernel.biases(radius: r)
-        #expect(w[0] + 2 * w.dropFirst().reduce(0, +) == 65_536)
-        let W = image.width, H = image.height
-        func px(_ x: Int, _ y: Int, _ c: Int) -> Int { Int(image.pixels[(min(max(y, 0), H - 1) * W + min(max(x, 0), W - 1)) * 4 + c]) << 7 }
-        var rows = [Int](repeating: 0, count: W * H * 4)
-        for y in 0..<H { for x in 0..<W { for c in 0..<4 {
-            var acc = Int(rowBias) + (px(x, y, c) * w[0]) >> 16
-            for k in 1...r { acc += ((px(x - k, y, c) + px(x + k, y, c)) * w[k]) >> 16 }
-            rows[(y * W + x) * 4 + c] = acc
-        } } }
-        func row(_ x: Int, _ y: Int, _ c: Int) -> Int { rows[(min(max(y, 0), H - 1) * W + x) * 4 + c] }
-        var expected = [UInt8](repeating: 0, count: rows.count)
-        for y in 0..<H { for x in 0..<W { for c in 0..<4 {
-            var acc = Int(columnBias) + (row(x, y, c) * w[0]) >> 16
-            for k in 1...r {
-                let pair = row(x, y - k, c) + row(x, y + k, c)
-                #expect(pair < 65_536)
-                acc += (pair * w[k]) >> 16
-            }
-            expected[(y * W + x) * 4 + c] = UInt8((acc + 64) >> 7)
-        } } }
+        let sums = Self.fixedPointReference(image.pixels.map { Int($0) << 7 }, width: image.width, height: image.height, weights: w)
+        let expected = sums.map { UInt8(($0 + 64) >> 7) }
         let frost = image.gaussianBlurred(sigma: sigma, threads: 1).pixels
         #expect(zip(frost, expected).filter { $0 != $1 }.count == 0)
+    }
+
+    /// Float planes (the reduced planes behind σ ≥ 8) enter rounded to the nearest 1/128 and
+    /// leave as v/128 exactly; values between the byte levels and ties on the 1/256 grid.
+    @Test(arguments: [0.6, 4.5, 6.7])
+    func fixedPointKernelOnFloatPlanes(sigma: Double) {
+        let W = 29, H = 21
+        let values = (0..<(W * H * 4)).map { Float(($0 * 7919) % 65_281) / 256 }   // 0 … 255, steps of 1/256
+        let w = GaussianPlan.kernelWeights(sigma: sigma)
+        let sums = Self.fixedPointReference(values.map { Int(($0 * 128).rounded(.toNearestOrEven)) }, width: W, height: H, weights: w)
+        let source = FloatPlane(width: W, height: H), out = FloatPlane(width: W, height: H)
+        source.storage.update(from: values, count: values.count)
+        SeparableKernel(weights: w, threads: 1).run(source.plane, out.plane)
+        #expect((0..<sums.count).filter { out.storage[$0] != Float(sums[$0]) / 128 }.count == 0)
     }
 
     /// Row loads and stores against the obvious per-sample loops, for both sample types the

@@ -1,13 +1,13 @@
 import CFrostSystem
 import FrostCore
 
-/// A symmetric kernel's arithmetic in 16-bit fixed point, for 8-bit images.
+/// A symmetric kernel's arithmetic in 16-bit fixed point: every gaussian kernel of Frost.
 ///
 /// Samples are held as 8.7 fixed point (value × 128, at most 32 640) and weights as 0.16 fixed
 /// point (w × 65 536, the center's set so that they sum to exactly 65 536). Two samples sum to at
 /// most 65 280, so a pair of taps is one 16-bit add and one high-half multiply (pmulhuw, through
-/// CFrostSystem): sixteen samples per instruction against eight for Float FMAs, and no Float
-/// conversions at either end. Every product is truncated, losing half a unit on average, so the
+/// CFrostSystem): sixteen samples per instruction against eight for Float FMAs, and for 8-bit
+/// images no Float conversions at either end (FixedPointSample). Every product is truncated, losing half a unit on average, so the
 /// accumulators start at the expected loss of the R + 1 products of a pass: ⌊(R + 1)/2⌋ units
 /// for the horizontal pass and ⌈(R + 1)/2⌉ for the vertical one, R + 1 for both together
 /// (rounding both up biased the cache chain's fifth level by +1 in 4.5% of its bytes). A pass
@@ -72,18 +72,19 @@ struct FixedPointKernel {
         Self.store(Self.clamped(s2), out + 32); Self.store(Self.clamped(s3), out + 48)
     }
 
-    /// The vertical pass for one block of `count` bytes (64, or a row's tail through `block`),
-    /// rounded: (v + 64) >> 7.
+    /// The vertical pass for one block of `count` samples (64, or a row's tail through `block`),
+    /// stored as `Target` (bytes rounded, Float exact; FixedPointSample).
     @inline(never)
-    func convolveColumn(_ t: UnsafePointer<UnsafePointer<UInt16>>, at x: Int, into out: UnsafeMutablePointer<UInt8>, count: Int,
-                        _ block: UnsafeMutablePointer<UInt16>) {
+    func convolveColumn<Target: FixedPointSample>(_ t: UnsafePointer<UnsafePointer<UInt16>>, at x: Int,
+                                                  into out: UnsafeMutablePointer<Target>, count: Int,
+                                                  _ block: UnsafeMutablePointer<UInt16>) {
         let (s0, s1, s2, s3) = Self.convolveBlock(ColumnTaps(rows: t, radius: radius, x: x), radius, weights, columnBias)
         if count == SeparableKernel.blockSamples {
-            Self.storeRounded(s0, out); Self.storeRounded(s1, out + 16)
-            Self.storeRounded(s2, out + 32); Self.storeRounded(s3, out + 48)
+            Target.store(fixedPoint: s0, out); Target.store(fixedPoint: s1, out + 16)
+            Target.store(fixedPoint: s2, out + 32); Target.store(fixedPoint: s3, out + 48)
         } else {
             Self.store(s0, block); Self.store(s1, block + 16); Self.store(s2, block + 32); Self.store(s3, block + 48)
-            Self.round(block, count: count, into: out)
+            for i in 0..<count { out[i] = Target.sample(fixedPoint: block[i]) }
         }
     }
 
@@ -104,24 +105,12 @@ struct FixedPointKernel {
         return (s0, s1, s2, s3)
     }
 
-    /// Bytes to 8.7 (`count` a multiple of 4). Not inlined, for the reason `convolveRow` is not.
-    @inline(never)
-    static func widen(_ p: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt16>) {
-        var i = 0
-        while i + 16 <= count {
-            let bytes = UnsafeRawPointer(p + i).loadUnaligned(as: SIMD16<UInt8>.self)
-            store(LaneConversion.widenedToHalfwords(bytes) &<< fractionBits, out + i)
-            i += 16
-        }
-        while i < count { out[i] = UInt16(p[i]) &<< fractionBits; i += 1 }
-    }
-
     /// 8.7 samples (at most `maximum` + 63) rounded to bytes.
     @inline(never)
     static func round(_ v: UnsafePointer<UInt16>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
         var i = 0
-        while i + 16 <= count { storeRounded(load(v + i), out + i); i += 16 }
-        while i < count { out[i] = UInt8(truncatingIfNeeded: (v[i] &+ 64) &>> fractionBits); i += 1 }
+        while i + 16 <= count { UInt8.store(fixedPoint: load(v + i), out + i); i += 16 }
+        while i < count { out[i] = UInt8.sample(fixedPoint: v[i]); i += 1 }
     }
 
     @inline(__always)
@@ -143,27 +132,17 @@ struct FixedPointKernel {
         return maximum &+ unsafeBitCast(d & (d &>> 15), to: SIMD16<UInt16>.self)
     }
 
-    /// (v + 64) >> 7 as bytes; every lane is at most 255 by the bounds above.
-    @inline(__always)
-    private static func storeRounded(_ v: SIMD16<UInt16>, _ p: UnsafeMutablePointer<UInt8>) {
-        let rounded = (v &+ 64) &>> fractionBits
-        var bytes = SIMD16<UInt8>()
-        for i in 0..<16 { bytes[i] = UInt8(truncatingIfNeeded: rounded[i]) }
-        UnsafeMutableRawPointer(p).storeBytes(of: bytes, as: SIMD16<UInt8>.self)
-    }
 }
 
-/// A `SeparableKernel`'s passes for 8-bit sources and destinations in fixed point
-/// (`FixedPointKernel`), bytes rounded from the vertical pass's accumulators.
-struct FixedPointPasses: KernelPasses {
-    typealias Sample = UInt8
-    typealias Target = UInt8
-
+/// One band's working memory for a `SeparableKernel` in fixed point (`FixedPointKernel`): how a
+/// source row becomes a ring row (horizontal), and how a sweep of output rows is made from the
+/// ring rows (vertical), for 8-bit and Float planes in and out.
+struct FixedPointPasses<Sample: FixedPointSample, Target: FixedPointSample> {
     let kernel: FixedPointKernel
     let layout: SeparableKernel.RowLayout
     /// The source row in 8.7, R edge pixels before it and edge pixels up to the block end after it.
     let padded: UnsafeMutablePointer<UInt16>
-    /// A row's partial last block, before rounding.
+    /// A row's partial last block.
     let block: UnsafeMutablePointer<UInt16>
 
     init(_ kernel: SeparableKernel, _ layout: SeparableKernel.RowLayout) {
@@ -175,17 +154,19 @@ struct FixedPointPasses: KernelPasses {
 
     func deallocate() { kernel.deallocate(); padded.deallocate(); block.deallocate() }
 
+    /// One source row (4 × width samples) into one ring row.
     @inline(__always)
-    func filter(_ row: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt16>) {
+    func filter(_ row: UnsafePointer<Sample>, into out: UnsafeMutablePointer<UInt16>) {
         let n = 4 * layout.width, r = kernel.radius
         let line = padded + 4 * r
-        FixedPointKernel.widen(row, count: n, into: line)
+        Sample.toFixedPoint(row, count: n, into: line)
         SeparableKernel.extendEdges(line, pixels: 0..<n, to: -4 * r..<(layout.samples + 4 * r))
         kernel.convolveRow(line, count: layout.samples, into: out)
     }
 
+    /// Output rows y0..<y0+n of `dst`; `taps` holds each one's 2R+1 ring rows.
     @inline(__always)
-    func vertical(_ taps: UnsafeMutablePointer<UnsafePointer<UInt16>>, rows n: Int, into dst: Plane<UInt8>, firstRow y0: Int) {
+    func vertical(_ taps: UnsafeMutablePointer<UnsafePointer<UInt16>>, rows n: Int, into dst: Plane<Target>, firstRow y0: Int) {
         let span = 2 * kernel.radius + 1, count = 4 * layout.width
         var x = 0
         while x < count {
