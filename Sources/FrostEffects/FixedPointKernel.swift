@@ -57,8 +57,7 @@ struct FixedPointKernel {
     func convolveRow(_ line: UnsafePointer<UInt16>, count: Int, into out: UnsafeMutablePointer<UInt16>) {
         var i = 0
         while i < count {
-            let (s0, s1, s2, s3) = Self.convolveBlock(RowTaps(center: line + i), radius, weights, rowBias)
-            Self.store(s0, out + i); Self.store(s1, out + i + 16); Self.store(s2, out + i + 32); Self.store(s3, out + i + 48)
+            Self.convolveBlock(RowTaps(center: line + i), radius, weights, rowBias, into: RingRow(out: out + i))
             i += SeparableKernel.blockSamples
         }
     }
@@ -67,42 +66,47 @@ struct FixedPointKernel {
     /// `maximum`) for another kernel to read.
     @inline(never)
     func convolveColumn(_ t: UnsafePointer<UnsafePointer<UInt16>>, at x: Int, into out: UnsafeMutablePointer<UInt16>) {
-        let (s0, s1, s2, s3) = Self.convolveBlock(ColumnTaps(rows: t, radius: radius, x: x), radius, weights, columnBias)
-        Self.store(Self.clamped(s0), out); Self.store(Self.clamped(s1), out + 16)
-        Self.store(Self.clamped(s2), out + 32); Self.store(Self.clamped(s3), out + 48)
+        Self.convolveBlock(ColumnTaps(rows: t, radius: radius, x: x), radius, weights, columnBias, into: ClampedRow(out: out))
     }
 
-    /// The vertical pass for one block of `count` samples (64, or a row's tail through `block`),
-    /// stored as `Target` (bytes rounded, Float exact; FixedPointSample).
+    /// The vertical pass for one block of `count` samples (a whole block, or a row's tail through
+    /// `block`), stored as `Target` (bytes rounded, Float exact; FixedPointSample).
     @inline(never)
     func convolveColumn<Target: FixedPointSample>(_ t: UnsafePointer<UnsafePointer<UInt16>>, at x: Int,
                                                   into out: UnsafeMutablePointer<Target>, count: Int,
                                                   _ block: UnsafeMutablePointer<UInt16>) {
-        let (s0, s1, s2, s3) = Self.convolveBlock(ColumnTaps(rows: t, radius: radius, x: x), radius, weights, columnBias)
+        let taps = ColumnTaps(rows: t, radius: radius, x: x)
         if count == SeparableKernel.blockSamples {
-            Target.store(fixedPoint: s0, out); Target.store(fixedPoint: s1, out + 16)
-            Target.store(fixedPoint: s2, out + 32); Target.store(fixedPoint: s3, out + 48)
+            Self.convolveBlock(taps, radius, weights, columnBias, into: TargetRow(out: out))
         } else {
-            Self.store(s0, block); Self.store(s1, block + 16); Self.store(s2, block + 32); Self.store(s3, block + 48)
+            Self.convolveBlock(taps, radius, weights, columnBias, into: RingRow(out: block))
             for i in 0..<count { out[i] = Target.sample(fixedPoint: block[i]) }
         }
     }
 
-    /// bias + W₀·center + Σ_k W_k·(pair k) for 64 samples, four 16-lane accumulators.
+    /// bias + W₀·center + Σ_k W_k·(pair k) for one block, eight 16-lane accumulators (four left
+    /// a third of the time to the loop and the taps' pointer loads, perf).
     @inline(__always)
-    private static func convolveBlock<Taps: BlockTaps<UInt16>>(_ taps: Taps, _ r: Int, _ wk: UnsafeMutablePointer<UInt16>,
-                                                               _ bias: UInt16) -> (SIMD16<UInt16>, SIMD16<UInt16>, SIMD16<UInt16>, SIMD16<UInt16>) {
-        let w0 = SIMD16<UInt16>(repeating: wk[0]), start = SIMD16<UInt16>(repeating: bias), center = taps.center
-        var s0 = start &+ frost_high_products(load(center), w0), s1 = start &+ frost_high_products(load(center + 16), w0)
-        var s2 = start &+ frost_high_products(load(center + 32), w0), s3 = start &+ frost_high_products(load(center + 48), w0)
+    private static func convolveBlock<Taps: BlockTaps<UInt16>, Sink: BlockSink>(_ taps: Taps, _ r: Int, _ wk: UnsafeMutablePointer<UInt16>,
+                                                                               _ bias: UInt16, into sink: Sink) {
+        let w0 = SIMD16<UInt16>(repeating: wk[0]), start = SIMD16<UInt16>(repeating: bias), c = taps.center
+        var s0 = start &+ frost_high_products(load(c), w0), s1 = start &+ frost_high_products(load(c + 16), w0)
+        var s2 = start &+ frost_high_products(load(c + 32), w0), s3 = start &+ frost_high_products(load(c + 48), w0)
+        var s4 = start &+ frost_high_products(load(c + 64), w0), s5 = start &+ frost_high_products(load(c + 80), w0)
+        var s6 = start &+ frost_high_products(load(c + 96), w0), s7 = start &+ frost_high_products(load(c + 112), w0)
         for k in 1...r {
             let weight = SIMD16<UInt16>(repeating: wk[k]), (a, b) = taps.pair(k)
             s0 &+= frost_high_products(load(a) &+ load(b), weight)
             s1 &+= frost_high_products(load(a + 16) &+ load(b + 16), weight)
             s2 &+= frost_high_products(load(a + 32) &+ load(b + 32), weight)
             s3 &+= frost_high_products(load(a + 48) &+ load(b + 48), weight)
+            s4 &+= frost_high_products(load(a + 64) &+ load(b + 64), weight)
+            s5 &+= frost_high_products(load(a + 80) &+ load(b + 80), weight)
+            s6 &+= frost_high_products(load(a + 96) &+ load(b + 96), weight)
+            s7 &+= frost_high_products(load(a + 112) &+ load(b + 112), weight)
         }
-        return (s0, s1, s2, s3)
+        sink.store(s0, 0); sink.store(s1, 16); sink.store(s2, 32); sink.store(s3, 48)
+        sink.store(s4, 64); sink.store(s5, 80); sink.store(s6, 96); sink.store(s7, 112)
     }
 
     /// 8.7 samples (at most `maximum` + 63) rounded to bytes.
@@ -117,21 +121,38 @@ struct FixedPointKernel {
     private static func load(_ p: UnsafePointer<UInt16>) -> SIMD16<UInt16> {
         UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt16>.self)
     }
+}
 
-    @inline(__always)
-    private static func store(_ v: SIMD16<UInt16>, _ p: UnsafeMutablePointer<UInt16>) {
-        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD16<UInt16>.self)
+/// Where a block's sums go: `store` gets the 16 samples at `offset`.
+private protocol BlockSink {
+    func store(_ v: SIMD16<UInt16>, _ offset: Int)
+}
+
+/// 8.7 as they are (a ring row, or a tail block).
+private struct RingRow: BlockSink {
+    let out: UnsafeMutablePointer<UInt16>
+    @inline(__always) func store(_ v: SIMD16<UInt16>, _ offset: Int) {
+        UnsafeMutableRawPointer(out + offset).storeBytes(of: v, as: SIMD16<UInt16>.self)
     }
+}
 
-    /// min(v, maximum) in shifts and masks: d = v − maximum is negative (as Int16) exactly where v
-    /// is below it (v ≤ 32 767 here), and d & (d >> 15) keeps d only there. `replacing(with:where:)`
-    /// compiled to a loop over the lanes.
-    @inline(__always)
-    private static func clamped(_ v: SIMD16<UInt16>) -> SIMD16<UInt16> {
-        let d = unsafeBitCast(v &- maximum, to: SIMD16<Int16>.self)
-        return maximum &+ unsafeBitCast(d & (d &>> 15), to: SIMD16<UInt16>.self)
+/// 8.7 clamped to `FixedPointKernel.maximum`, for another kernel to read: min(v, maximum) in
+/// shifts and masks, d = v − maximum is negative (as Int16) exactly where v is below it (v ≤ 32 767
+/// here) and d & (d >> 15) keeps d only there (LLVM makes it one vpminsw). `replacing(with:where:)`
+/// compiled to a loop over the lanes.
+private struct ClampedRow: BlockSink {
+    let out: UnsafeMutablePointer<UInt16>
+    @inline(__always) func store(_ v: SIMD16<UInt16>, _ offset: Int) {
+        let d = unsafeBitCast(v &- FixedPointKernel.maximum, to: SIMD16<Int16>.self)
+        let clamped = FixedPointKernel.maximum &+ unsafeBitCast(d & (d &>> 15), to: SIMD16<UInt16>.self)
+        UnsafeMutableRawPointer(out + offset).storeBytes(of: clamped, as: SIMD16<UInt16>.self)
     }
+}
 
+/// Samples of a plane (FixedPointSample: bytes rounded, Float exact).
+private struct TargetRow<Target: FixedPointSample>: BlockSink {
+    let out: UnsafeMutablePointer<Target>
+    @inline(__always) func store(_ v: SIMD16<UInt16>, _ offset: Int) { Target.store(fixedPoint: v, out + offset) }
 }
 
 /// One band's working memory for a `SeparableKernel` in fixed point (`FixedPointKernel`): how a

@@ -20,8 +20,8 @@ struct SeparableKernel {
     let threads: Int
 
     static let rowsPerSweep = 4
-    /// Samples per block: four 16-lane accumulators.
-    static let blockSamples = 64
+    /// Samples per block: eight 16-lane accumulators.
+    static let blockSamples = 128
 
     var radius: Int { weights.count - 1 }
 
