@@ -185,14 +185,16 @@ struct FixedPointPasses<Sample: FixedPointSample, Target: FixedPointSample> {
         kernel.convolveRow(line, count: layout.samples, into: out)
     }
 
-    /// Output rows y0..<y0+n of `dst`; `taps` holds each one's 2R+1 ring rows.
+    /// Output rows y0..<y0+n of `dst`; `taps` holds each one's 2R+1 ring rows, whose first and
+    /// last `crop` pixels are not output.
     @inline(__always)
-    func vertical(_ taps: UnsafeMutablePointer<UnsafePointer<UInt16>>, rows n: Int, into dst: Plane<Target>, firstRow y0: Int) {
-        let span = 2 * kernel.radius + 1, count = 4 * layout.width
-        var x = 0
-        while x < count {
-            let m = min(SeparableKernel.blockSamples, count - x)
-            for o in 0..<n { kernel.convolveColumn(taps + o * span, at: x, into: dst.row(y0 + o) + x, count: m, block) }
+    func vertical(_ taps: UnsafeMutablePointer<UnsafePointer<UInt16>>, rows n: Int, into dst: Plane<Target>, firstRow y0: Int,
+                  crop c: Int) {
+        let span = 2 * kernel.radius + 1, end = 4 * (layout.width - c)
+        var x = 4 * c
+        while x < end {
+            let m = min(SeparableKernel.blockSamples, end - x)
+            for o in 0..<n { kernel.convolveColumn(taps + o * span, at: x, into: dst.row(y0 + o) + (x - 4 * c), count: m, block) }
             x += SeparableKernel.blockSamples
         }
     }

@@ -51,9 +51,17 @@ public struct GaussianLevels: Sendable {
                 reductions[render] = (reduced, margin)
             }
             let (reduced, margin) = reductions[render]!
-            let blurred = FloatPlane(width: reduced.width, height: reduced.height)
-            SeparableKernel(weights: weights, threads: threads).run(reduced.plane, blurred.plane)
-            out.append(level(from: blurred, margin: margin, render: render, stored: stored, like: source))
+            let kernel = SeparableKernel(weights: weights, threads: threads)
+            if stored == render {
+                out.append(compactLevel(kernel, reduced, crop: margin - 1, like: source))
+            } else {
+                // A finer storage than the render: enlarge to full size, then reduce to the stored factor.
+                let blurred = FloatPlane(width: reduced.width, height: reduced.height)
+                kernel.run(reduced.plane, blurred.plane)
+                let full = Image(enlarging: blurred.plane, factor: render, margin: margin, width: source.width,
+                                 height: source.height, like: source, threads: threads)
+                out.append(stored == 1 ? full : full.reduced(by: stored, margin: 1, threads: threads))
+            }
         }
         return out
     }
@@ -82,14 +90,15 @@ public struct GaussianLevels: Sendable {
         }.max() ?? 0
     }
 
-    /// The blurred reduced plane at 1/stored of the source size, with one block of margin.
-    private func level(from blurred: FloatPlane, margin m: Int, render f: Int, stored: Int, like source: Image) -> Image {
-        if stored == f {
-            return Image(plane: blurred.plane, crop: m - 1, like: source, threads: threads)
+    /// A level stored at its render factor: the kernel's bytes straight into the image, the margin
+    /// but one block cropped as they are written (no Float plane to write, read and quantise).
+    private func compactLevel(_ kernel: SeparableKernel, _ reduced: FloatPlane, crop c: Int, like source: Image) -> Image {
+        let w = reduced.width - 2 * c, h = reduced.height - 2 * c
+        let pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { buffer, count in
+            kernel.run(reduced.plane, Plane(base: buffer.baseAddress!, width: w, height: h), crop: c)
+            count = w * h * 4
         }
-        // A finer storage than the render: enlarge to full size, then reduce to the stored factor.
-        let full = Image(enlarging: blurred.plane, factor: f, margin: m, width: source.width, height: source.height,
-                         like: source, threads: threads)
-        return stored == 1 ? full : full.reduced(by: stored, margin: 1, threads: threads)
+        return Image(width: w, height: h, pixels: pixels, isPremultiplied: true, hasAlpha: source.hasAlpha,
+                     isGray: source.isGray, iccProfile: source.iccProfile)
     }
 }

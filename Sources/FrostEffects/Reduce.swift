@@ -47,15 +47,14 @@ extension Image {
         }
     }
 
-    /// An image quantised (rounded, clamped) from a Float plane, less `crop` pixels on every
-    /// side, with `like`'s flags.
-    init(plane: Plane<Float>, crop c: Int = 0, like: Image, threads: Int) {
-        let (w, h) = (plane.width - 2 * c, plane.height - 2 * c)
+    /// An image quantised (rounded, clamped) from a Float plane, with `like`'s flags.
+    init(plane: Plane<Float>, like: Image, threads: Int) {
+        let (w, h) = (plane.width, plane.height)
         let pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { out, count in
             let dst = Plane(base: out.baseAddress!, width: w, height: h)
             RowBands.run(h, threads: threads, minimumBand: 16) { rows in
                 for y in rows {
-                    let s = plane.pixel(c, y + c), d = dst.row(y)
+                    let s = plane.row(y), d = dst.row(y)
                     var x = 0
                     while x + 4 <= w {
                         UInt8.storeQuad(Float.loadQuad(s + 4 * x), d + 4 * x)

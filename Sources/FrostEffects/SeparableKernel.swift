@@ -25,20 +25,17 @@ struct SeparableKernel {
 
     var radius: Int { weights.count - 1 }
 
-    /// Runs the kernel over `src` into `dst` (the same size), in fixed point (FixedPointKernel).
-    func run<Source: RowSource, D: FixedPointSample>(_ src: Source, _ dst: Plane<D>) where Source.Sample: FixedPointSample {
-        stream(src, dst, FixedPointPasses<Source.Sample, D>.self)
-    }
-
-    /// The schedule, whatever the arithmetic: bands of output rows, each with its ring of
-    /// horizontally filtered rows, `rowsPerSweep` output rows per vertical sweep.
-    private func stream<Source: RowSource, D: FixedPointSample>(_ src: Source, _ dst: Plane<D>,
-                                                               _: FixedPointPasses<Source.Sample, D>.Type) {
+    /// Runs the kernel over `src` into `dst`, which is `src` less `crop` pixels on every side (a
+    /// margin the kernel reads but nobody keeps: a reduced level's is cropped as it is written).
+    func run<Source: RowSource, D: FixedPointSample>(_ src: Source, _ dst: Plane<D>, crop c: Int = 0)
+    where Source.Sample: FixedPointSample {
+        precondition(dst.width == src.width - 2 * c && dst.height == src.height - 2 * c)
         let w = src.width, h = src.height, r = radius
         let layout = RowLayout(width: w, radius: r)
         let sweep = Self.rowsPerSweep
         let slots = 2 * r + sweep, stride = layout.stride
-        RowBands.run(h, threads: threads, minimumBand: 16) { rows in
+        RowBands.run(dst.height, threads: threads, minimumBand: 16) { band in
+            let rows = (band.lowerBound + c)..<(band.upperBound + c)
             // Cache-line aligned: every ring load of the vertical pass is then a whole-line load.
             let ringBytes = UnsafeMutableRawPointer.allocate(byteCount: 2 * slots * stride, alignment: 64)
             let ring = ringBytes.bindMemory(to: UInt16.self, capacity: slots * stride)
@@ -62,7 +59,7 @@ struct SeparableKernel {
                 for o in 0..<n {
                     for t in 0...(2 * r) { taps[o * (2 * r + 1) + t] = UnsafePointer(slot(y + o - r + t)) }
                 }
-                passes.vertical(taps, rows: n, into: dst, firstRow: y)
+                passes.vertical(taps, rows: n, into: dst, firstRow: y - c, crop: c)
                 y += n
             }
         }

@@ -96,6 +96,32 @@ import Testing
         #expect((0..<sums.count).filter { out.storage[$0] != Float(sums[$0]) / 128 }.count == 0)
     }
 
+    /// A cropped run (how compact cache levels are written) gives the inner pixels of a full one:
+    /// unaligned starts down the ring rows, odd widths, 1-3 threads.
+    @Test(arguments: [1, 3, 5])
+    func croppedRunIsTheInnerPartOfAFullRun(crop: Int) {
+        let W = 41, H = 27
+        let source = FloatPlane(width: W, height: H)
+        for i in 0..<(W * H * 4) { source.storage[i] = Float((i * 7919) % 65_281) / 256 }
+        let kernel = SeparableKernel(weights: GaussianPlan.kernelWeights(sigma: 2.7), threads: 1)
+        var full = [UInt8](repeating: 0, count: W * H * 4)
+        full.withUnsafeMutableBufferPointer { kernel.run(source.plane, Plane(base: $0.baseAddress!, width: W, height: H)) }
+        let w = W - 2 * crop, h = H - 2 * crop
+        var inner: [UInt8] = []
+        for y in crop..<(H - crop) {
+            let start = (y * W + crop) * 4
+            inner += full[start..<(start + 4 * w)]
+        }
+        for threads in 1...3 {
+            var cropped = [UInt8](repeating: 0, count: w * h * 4)
+            cropped.withUnsafeMutableBufferPointer {
+                SeparableKernel(weights: kernel.weights, threads: threads)
+                    .run(source.plane, Plane(base: $0.baseAddress!, width: w, height: h), crop: crop)
+            }
+            #expect(cropped == inner, "crop \(crop), \(threads) threads")
+        }
+    }
+
     /// Row loads and stores against the obvious per-sample loops, for both sample types the
     /// kernel reads and writes: 7 pixels, so 16-sample steps and a tail of 3 pixels.
     @Test func rowLoadsAndStoresMatchTheirDefinition() {
