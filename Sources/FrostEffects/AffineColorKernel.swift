@@ -18,11 +18,38 @@ struct AffineColorKernel {
     /// Added before rounding to nearest; 1/512 turns it into ⌊x + ½⌋ for values on the 1/256
     /// grid (vImage's rounding), 0 leaves round-to-nearest.
     let bias: Float
+    /// The same map in the rank-one form of color controls, when it has it (see `LumaMix`).
+    let lumaMix: LumaMix?
+
+    /// Color controls' matrix: rgb' = scale·rgb + (mix·rgb + alpha·a), alpha kept. The shared term
+    /// is computed once per pixel, so a pixel costs 4 + 3 multiply-adds instead of 16 and its alpha
+    /// is passed through as its byte (ColorAdjustment.affineKernel).
+    struct LumaMix {
+        let scale: Float
+        let mix: SIMD3<Float>
+        let alpha: Float
+
+        var matrix: [[Float]] {
+            (0..<3).map { c in
+                var row = [mix[0], mix[1], mix[2], alpha]
+                row[c] += scale
+                return row
+            } + [[0, 0, 0, 1]]
+        }
+    }
 
     init(matrix: [[Float]], offset: SIMD4<Float> = .zero, bias: Float = 0) {
         self.matrix = matrix
         self.offset = offset
         self.bias = bias
+        lumaMix = nil
+    }
+
+    init(_ form: LumaMix) {
+        matrix = form.matrix
+        offset = .zero
+        bias = 0
+        lumaMix = form
     }
 
     /// Applies the kernel to `pixels` RGBA pixels of `source` into `target` (the same buffer
@@ -34,8 +61,11 @@ struct AffineColorKernel {
                premultiplying: Bool = false) {
         RowBands.run(pixels / 8, threads: threads, minimumBand: 8192) { groups in
             let from = source + 32 * groups.lowerBound, to = target + 32 * groups.lowerBound
-            if premultiplying { run(from, into: to, groups: groups.count, premultiplying: true) } else {
-                run(from, into: to, groups: groups.count, premultiplying: false)
+            switch (lumaMix, premultiplying) {
+            case (let form?, true): runLumaMix(form, from, into: to, groups: groups.count, premultiplying: true)
+            case (let form?, false): runLumaMix(form, from, into: to, groups: groups.count, premultiplying: false)
+            case (nil, true): run(from, into: to, groups: groups.count, premultiplying: true)
+            case (nil, false): run(from, into: to, groups: groups.count, premultiplying: false)
             }
         }
         let tail = pixels % 8
@@ -65,10 +95,7 @@ struct AffineColorKernel {
         let bias = bias
         let (o0, o1, o2, o3) = (offset[0] + bias, offset[1] + bias, offset[2] + bias, offset[3] + bias)
         let input = UnsafeRawPointer(source), output = UnsafeMutableRawPointer(target)
-        let byte = SIMD8<UInt32>(repeating: 0xFF)
-        let inverse255 = SIMD8<Float>(repeating: 1 / 255)
-        let magic = SIMD8<Float>(repeating: 8_388_608), alphaLimit = SIMD8<Float>(repeating: 255 + bias)
-        @inline(__always) func word(_ x: SIMD8<Float>) -> SIMD8<UInt32> { unsafeBitCast(x + magic, to: SIMD8<UInt32>.self) & byte }
+        let alphaLimit = SIMD8<Float>(repeating: 255 + bias)
         @inline(__always) func combine(_ a: Float, _ b: Float, _ c: Float, _ d: Float, _ o: Float,
                                        _ r: SIMD8<Float>, _ g: SIMD8<Float>, _ bl: SIMD8<Float>, _ al: SIMD8<Float>) -> SIMD8<Float> {
             var out = a * r + o
@@ -79,15 +106,7 @@ struct AffineColorKernel {
         }
         for q in 0..<groups {
             let w = input.loadUnaligned(fromByteOffset: 32 &* q, as: SIMD8<UInt32>.self)
-            var r = LaneConversion.floats(w & byte), g = LaneConversion.floats((w &>> 8) & byte)
-            var b = LaneConversion.floats((w &>> 16) & byte)
-            let a = LaneConversion.floats(w &>> 24)
-            if premultiplying {
-                let k = a * inverse255
-                r = magic.addingProduct(r, k) - magic
-                g = magic.addingProduct(g, k) - magic
-                b = magic.addingProduct(b, k) - magic
-            }
+            let (r, g, b, a) = Self.channels(w, premultiplying: premultiplying)
             let alpha = combine(m30, m31, m32, m33, o3, r, g, b, a)
             // Colors clamp to 0…alpha (premultiplied stays valid), alpha to 0…255.
             let upper = alpha + bias
@@ -95,14 +114,69 @@ struct AffineColorKernel {
             let outG = LaneConversion.clamp(combine(m10, m11, m12, m13, o1, r, g, b, a), upper: upper)
             let outB = LaneConversion.clamp(combine(m20, m21, m22, m23, o2, r, g, b, a), upper: upper)
             let outA = LaneConversion.clamp(alpha, upper: alphaLimit)
-            let packed = word(outR) | word(outG) &<< 8 | word(outB) &<< 16 | word(outA) &<< 24
+            let packed = Self.word(outR) | Self.word(outG) &<< 8 | Self.word(outB) &<< 16 | Self.word(outA) &<< 24
             output.storeBytes(of: packed, toByteOffset: 32 &* q, as: SIMD8<UInt32>.self)
         }
     }
 
+    /// The rank-one loop (`LumaMix`): the shared term once, one multiply-add per color, the
+    /// colors clamped to 0…alpha and the alpha byte passed through.
+    @inline(__always)
+    private func runLumaMix(_ form: LumaMix, _ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, groups: Int,
+                            premultiplying: Bool) {
+        let (scale, m0, m1, m2, alphaTerm) = (form.scale, form.mix[0], form.mix[1], form.mix[2], form.alpha)
+        let input = UnsafeRawPointer(source), output = UnsafeMutableRawPointer(target)
+        for q in 0..<groups {
+            let w = input.loadUnaligned(fromByteOffset: 32 &* q, as: SIMD8<UInt32>.self)
+            let (r, g, b, a) = Self.channels(w, premultiplying: premultiplying)
+            var shared = a * alphaTerm
+            shared.addProduct(m0, r)
+            shared.addProduct(m1, g)
+            shared.addProduct(m2, b)
+            let outR = LaneConversion.clamp(shared.addingProduct(scale, r), upper: a)
+            let outG = LaneConversion.clamp(shared.addingProduct(scale, g), upper: a)
+            let outB = LaneConversion.clamp(shared.addingProduct(scale, b), upper: a)
+            let packed = Self.word(outR) | Self.word(outG) &<< 8 | Self.word(outB) &<< 16 | (w & 0xFF00_0000)
+            output.storeBytes(of: packed, toByteOffset: 32 &* q, as: SIMD8<UInt32>.self)
+        }
+    }
+
+    /// Eight pixels' channels as floats, cut from their words with shifts and masks, colors
+    /// premultiplied when asked (see `run`).
+    @inline(__always)
+    private static func channels(_ w: SIMD8<UInt32>, premultiplying: Bool) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+        let byte = SIMD8<UInt32>(repeating: 0xFF), magic = SIMD8<Float>(repeating: 8_388_608)
+        var r = LaneConversion.floats(w & byte), g = LaneConversion.floats((w &>> 8) & byte)
+        var b = LaneConversion.floats((w &>> 16) & byte)
+        let a = LaneConversion.floats(w &>> 24)
+        if premultiplying {
+            let k = a * (1 / 255)
+            r = magic.addingProduct(r, k) - magic
+            g = magic.addingProduct(g, k) - magic
+            b = magic.addingProduct(b, k) - magic
+        }
+        return (r, g, b, a)
+    }
+
+    /// A clamped value rounded to nearest (2²³ trick), its byte in the low 8 bits of the word.
+    @inline(__always)
+    private static func word(_ x: SIMD8<Float>) -> SIMD8<UInt32> {
+        unsafeBitCast(x + SIMD8<Float>(repeating: 8_388_608), to: SIMD8<UInt32>.self) & 0xFF
+    }
+
     /// The per-pixel reference of the same arithmetic, in the same order: the red term plus the
-    /// offset, then fused multiply-adds of green, blue and alpha.
+    /// offset, then fused multiply-adds of green, blue and alpha (for a `LumaMix`: the alpha
+    /// term, fused multiply-adds of the three mix terms, then one of the color itself).
     func applyScalar(_ p: UnsafeMutablePointer<UInt8>, pixels: Int) {
+        if let form = lumaMix {
+            for n in 0..<pixels {
+                let q = p + 4 * n
+                let (r, g, b, a) = (Float(q[0]), Float(q[1]), Float(q[2]), Float(q[3]))
+                let shared = (a * form.alpha).addingProduct(form.mix[0], r).addingProduct(form.mix[1], g).addingProduct(form.mix[2], b)
+                for (c, v) in [r, g, b].enumerated() { q[c] = LaneConversion.byte(min(max(shared.addingProduct(form.scale, v), 0), a)) }
+            }
+            return
+        }
         for n in 0..<pixels {
             let q = p + 4 * n
             let v = (0..<4).map { Float(q[$0]) }

@@ -29,17 +29,13 @@ public struct ColorAdjustment: Sendable, Equatable {
     static let luma: [Double] = [0.2126, 0.7152, 0.0722]
 
     /// Saturation, brightness and contrast as one affine map on premultiplied values:
-    /// rgb' = k·(S·rgb) + (k·b + ½(1 − k))·a, alpha unchanged.
+    /// rgb' = k·(S·rgb) + (k·b + ½(1 − k))·a, alpha unchanged. S = s·I + (1 − s)·1·lumaᵀ is the
+    /// identity plus a rank-one term, so the kernel runs it as rgb' = ks·rgb + (k(1 − s)·luma(rgb) + t·a).
     var affineKernel: AffineColorKernel {
         let s = saturation, k = contrast
         let t = k * brightness + 0.5 * (1 - k)
-        var m = (0..<3).map { c -> [Float] in
-            var row = Self.luma.map { $0 * (1 - s) * k }
-            row[c] += s * k
-            return row.map(Float.init) + [Float(t)]
-        }
-        m.append([0, 0, 0, 1])
-        return AffineColorKernel(matrix: m)
+        let mix = Self.luma.map { Float($0 * (1 - s) * k) }
+        return AffineColorKernel(.init(scale: Float(s * k), mix: SIMD3(mix[0], mix[1], mix[2]), alpha: Float(t)))
     }
 }
 
