@@ -7,18 +7,18 @@ import FrostCore
 /// point (w × 65 536, the center's set so that they sum to exactly 65 536). Two samples sum to at
 /// most 65 280, so a pair of taps is one 16-bit add and one high-half multiply (pmulhuw, through
 /// CFrostSystem): sixteen samples per instruction against eight for Float FMAs, and for 8-bit
-/// images no Float conversions at either end (FixedPointSample). Every product is truncated, losing half a unit on average, so the
-/// accumulators start at the expected loss of the R + 1 products of a pass: ⌊(R + 1)/2⌋ units
-/// for the horizontal pass and ⌈(R + 1)/2⌉ for the vertical one, R + 1 for both together
-/// (rounding both up biased the cache chain's fifth level by +1 in 4.5% of its bytes). A pass
-/// is within a few 1/128 levels of its exact value (BlurPropertiesTests, GaussianAccuracyTests).
+/// images no Float conversions at either end (FixedPointSample). Every product is truncated,
+/// losing half a unit on average, so the accumulators start at the expected loss of the R + 1
+/// products of a pass: ⌊(R + 1)/2⌋ units for the horizontal pass and ⌈(R + 1)/2⌉ for the
+/// vertical one, R + 1 for both together (rounding both up biased the cache chain's fifth level
+/// by +1 in 4.5% of its bytes). A pass is within a few 1/128 levels of its exact value
+/// (BlurPropertiesTests, GaussianAccuracyTests).
 ///
 /// Bounds: a pass adds at most its bias to the largest input (the weights sum to one), so a
 /// horizontal pass over 8.7 samples stays below 32 640 + 25 (R ≤ 48) and the vertical pass's
 /// pairs below 65 536. Values handed on to another kernel (the cache chain) are clamped back to
 /// 32 640, which only removes bias: the exact value never exceeds it.
 struct FixedPointKernel {
-    static let fractionBits: UInt16 = 7
     /// The largest 8.7 sample, 255 × 128.
     static let maximum: UInt16 = 32_640
 
@@ -50,9 +50,9 @@ struct FixedPointKernel {
     static func biases(radius r: Int) -> (row: UInt16, column: UInt16) { (UInt16((r + 1) / 2), UInt16((r + 2) / 2)) }
 
     /// The horizontal pass over `count` (whole blocks) samples of a padded 8.7 row:
-    /// h[i] = bias + ⌊p[i]·W₀⌋ + Σ_k ⌊(p[i−4k] + p[i+4k])·W_k⌋, products ⌊a·b / 2¹⁶⌋. Not inlined,
-    /// like the Float kernel's (SeparableKernel.convolveRow): inside generic callers the
-    /// vectoriser split its chains.
+    /// h[i] = bias + ⌊p[i]·W₀⌋ + Σ_k ⌊(p[i−4k] + p[i+4k])·W_k⌋, products ⌊a·b / 2¹⁶⌋. The three
+    /// passes are not inlined: inside the generic callers the vectoriser split the Float kernel
+    /// they replaced into 4-lane halves (perf annotate).
     @inline(never)
     func convolveRow(_ line: UnsafePointer<UInt16>, count: Int, into out: UnsafeMutablePointer<UInt16>) {
         var i = 0
