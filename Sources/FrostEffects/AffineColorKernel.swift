@@ -12,14 +12,15 @@ import FrostCore
 /// sums its terms in the same order, so equal rows of M give bit-equal channels (saturation 0 is
 /// exactly gray). `applyScalar` is the per-pixel reference the tests hold it to.
 struct AffineColorKernel {
-    /// Row-major 4×4 over (R, G, B, A).
-    let matrix: [[Float]]
-    let offset: SIMD4<Float>
-    /// Added before rounding to nearest; 1/512 turns it into ⌊x + ½⌋ for values on the 1/256
-    /// grid (vImage's rounding), 0 leaves round-to-nearest.
-    let bias: Float
-    /// The same map in the rank-one form of color controls, when it has it (see `LumaMix`).
-    let lumaMix: LumaMix?
+    /// The map the kernel applies.
+    enum Form {
+        /// Row-major 4×4 over (R, G, B, A), the offset, and a bias added before rounding to
+        /// nearest: 1/512 turns it into ⌊x + ½⌋ for values on the 1/256 grid (vImage's rounding),
+        /// 0 leaves round-to-nearest.
+        case matrix([[Float]], offset: SIMD4<Float>, bias: Float)
+        /// Color controls' rank-one form (see `LumaMix`).
+        case lumaMix(LumaMix)
+    }
 
     /// Color controls' matrix: rgb' = scale·rgb + (mix·rgb + alpha·a), alpha kept. The shared term
     /// is computed once per pixel, so a pixel costs 4 + 3 multiply-adds instead of 16 and its alpha
@@ -28,28 +29,16 @@ struct AffineColorKernel {
         let scale: Float
         let mix: SIMD3<Float>
         let alpha: Float
-
-        var matrix: [[Float]] {
-            (0..<3).map { c in
-                var row = [mix[0], mix[1], mix[2], alpha]
-                row[c] += scale
-                return row
-            } + [[0, 0, 0, 1]]
-        }
     }
+
+    let form: Form
 
     init(matrix: [[Float]], offset: SIMD4<Float> = .zero, bias: Float = 0) {
-        self.matrix = matrix
-        self.offset = offset
-        self.bias = bias
-        lumaMix = nil
+        form = .matrix(matrix, offset: offset, bias: bias)
     }
 
-    init(_ form: LumaMix) {
-        matrix = form.matrix
-        offset = .zero
-        bias = 0
-        lumaMix = form
+    init(_ lumaMix: LumaMix) {
+        form = .lumaMix(lumaMix)
     }
 
     /// Applies the kernel to `pixels` RGBA pixels of `source` into `target` (the same buffer
@@ -61,11 +50,13 @@ struct AffineColorKernel {
                premultiplying: Bool = false) {
         RowBands.run(pixels / 8, threads: threads, minimumBand: 8192) { groups in
             let from = source + 32 * groups.lowerBound, to = target + 32 * groups.lowerBound
-            switch (lumaMix, premultiplying) {
-            case (let form?, true): runLumaMix(form, from, into: to, groups: groups.count, premultiplying: true)
-            case (let form?, false): runLumaMix(form, from, into: to, groups: groups.count, premultiplying: false)
-            case (nil, true): run(from, into: to, groups: groups.count, premultiplying: true)
-            case (nil, false): run(from, into: to, groups: groups.count, premultiplying: false)
+            switch (form, premultiplying) {
+            case (.lumaMix(let mix), true): runLumaMix(mix, from, into: to, groups: groups.count, premultiplying: true)
+            case (.lumaMix(let mix), false): runLumaMix(mix, from, into: to, groups: groups.count, premultiplying: false)
+            case (.matrix(let m, let offset, let bias), true):
+                run(m, offset, bias, from, into: to, groups: groups.count, premultiplying: true)
+            case (.matrix(let m, let offset, let bias), false):
+                run(m, offset, bias, from, into: to, groups: groups.count, premultiplying: false)
             }
         }
         let tail = pixels % 8
@@ -85,14 +76,14 @@ struct AffineColorKernel {
     /// multiply-add onto 2²³ rounds it as `divideBy255(c·a)` does. Seven operations per eight
     /// pixels, where a separate pass moved the image through memory twice more.
     @inline(__always)
-    private func run(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, groups: Int, premultiplying: Bool) {
+    private func run(_ matrix: [[Float]], _ offset: SIMD4<Float>, _ bias: Float, _ source: UnsafePointer<UInt8>,
+                     into target: UnsafeMutablePointer<UInt8>, groups: Int, premultiplying: Bool) {
         // The coefficients as locals: read from the nested arrays inside the loop they were
         // reloaded, bounds-checked and broadcast for every eight pixels (perf annotate).
         let (m00, m01, m02, m03) = (matrix[0][0], matrix[0][1], matrix[0][2], matrix[0][3])
         let (m10, m11, m12, m13) = (matrix[1][0], matrix[1][1], matrix[1][2], matrix[1][3])
         let (m20, m21, m22, m23) = (matrix[2][0], matrix[2][1], matrix[2][2], matrix[2][3])
         let (m30, m31, m32, m33) = (matrix[3][0], matrix[3][1], matrix[3][2], matrix[3][3])
-        let bias = bias
         let (o0, o1, o2, o3) = (offset[0] + bias, offset[1] + bias, offset[2] + bias, offset[3] + bias)
         let input = UnsafeRawPointer(source), output = UnsafeMutableRawPointer(target)
         let alphaLimit = SIMD8<Float>(repeating: 255 + bias)
@@ -168,26 +159,27 @@ struct AffineColorKernel {
     /// offset, then fused multiply-adds of green, blue and alpha (for a `LumaMix`: the alpha
     /// term, fused multiply-adds of the three mix terms, then one of the color itself).
     func applyScalar(_ p: UnsafeMutablePointer<UInt8>, pixels: Int) {
-        if let form = lumaMix {
+        switch form {
+        case .lumaMix(let form):
             for n in 0..<pixels {
                 let q = p + 4 * n
                 let (r, g, b, a) = (Float(q[0]), Float(q[1]), Float(q[2]), Float(q[3]))
                 let shared = (a * form.alpha).addingProduct(form.mix[0], r).addingProduct(form.mix[1], g).addingProduct(form.mix[2], b)
                 for (c, v) in [r, g, b].enumerated() { q[c] = LaneConversion.byte(min(max(shared.addingProduct(form.scale, v), 0), a)) }
             }
-            return
-        }
-        for n in 0..<pixels {
-            let q = p + 4 * n
-            let v = (0..<4).map { Float(q[$0]) }
-            let out = (0..<4).map { c in
-                (1..<4).reduce(matrix[c][0] * v[0] + (offset[c] + bias)) { acc, j in
-                    acc.addingProduct(matrix[c][j], v[j])
+        case .matrix(let matrix, let offset, let bias):
+            for n in 0..<pixels {
+                let q = p + 4 * n
+                let v = (0..<4).map { Float(q[$0]) }
+                let out = (0..<4).map { c in
+                    (1..<4).reduce(matrix[c][0] * v[0] + (offset[c] + bias)) { acc, j in
+                        acc.addingProduct(matrix[c][j], v[j])
+                    }
                 }
-            }
-            let alpha = out[3]
-            for c in 0..<4 {
-                q[c] = LaneConversion.byte(min(max(out[c], 0), c == 3 ? 255 + bias : alpha + bias))
+                let alpha = out[3]
+                for c in 0..<4 {
+                    q[c] = LaneConversion.byte(min(max(out[c], 0), c == 3 ? 255 + bias : alpha + bias))
+                }
             }
         }
     }
