@@ -44,29 +44,6 @@ import Testing
         #expect(fringe == 0, "\(name): \(fringe) fringe pixels")
     }
 
-    /// FixedPointKernel's definition in scalar integers over a W×H plane of 8.7 samples: pairs
-    /// added, products ⌊a·W/2¹⁶⌋ from each pass's bias up, edges extended; the vertical sums.
-    static func fixedPointReference(_ samples: [Int], width W: Int, height H: Int, weights floats: [Float]) -> [Int] {
-        let w = FixedPointKernel.weights(floats).map(Int.init), r = w.count - 1
-        let (rowBias, columnBias) = FixedPointKernel.biases(radius: r)
-        #expect(w[0] + 2 * w.dropFirst().reduce(0, +) == 65_536)
-        func pass(_ input: [Int], dx: Int, dy: Int, bias: UInt16) -> [Int] {
-            func at(_ x: Int, _ y: Int, _ c: Int) -> Int { input[(min(max(y, 0), H - 1) * W + min(max(x, 0), W - 1)) * 4 + c] }
-            var out = input
-            for y in 0..<H { for x in 0..<W { for c in 0..<4 {
-                var acc = Int(bias) + (at(x, y, c) * w[0]) >> 16
-                for k in 1...r {
-                    let pair = at(x - k * dx, y - k * dy, c) + at(x + k * dx, y + k * dy, c)
-                    #expect(pair < 65_536)
-                    acc += (pair * w[k]) >> 16
-                }
-                out[(y * W + x) * 4 + c] = acc
-            } } }
-            return out
-        }
-        return pass(pass(samples, dx: 1, dy: 0, bias: rowBias), dx: 0, dy: 1, bias: columnBias)
-    }
-
     /// The 8-bit blur equals the definition: samples ×128 in, (v + 64) >> 7 out. Odd width (block
     /// tails) and σ up to the largest unreduced one (R = 24).
     @Test(arguments: [0.3, 0.5, 1.3, 2.0, 5.0, 7.9])
@@ -76,7 +53,7 @@ import Testing
         guard plan.factor == 1, case .kernel(let w) = plan.method else {
             Issue.record("σ \(sigma) is not an unreduced kernel"); return
         }
-        let sums = Self.fixedPointReference(image.pixels.map { Int($0) << 7 }, width: image.width, height: image.height, weights: w)
+        let sums = FixedPointReference.sums(image.pixels.map { Int($0) << 7 }, width: image.width, height: image.height, weights: w)
         let expected = sums.map { UInt8(($0 + 64) >> 7) }
         let frost = image.gaussianBlurred(sigma: sigma, threads: 1).pixels
         #expect(zip(frost, expected).filter { $0 != $1 }.count == 0)
@@ -89,7 +66,7 @@ import Testing
         let W = 29, H = 21
         let values = (0..<(W * H * 4)).map { Float(($0 * 7919) % 65_281) / 256 }   // 0 … 255, steps of 1/256
         let w = GaussianPlan.kernelWeights(sigma: sigma)
-        let sums = Self.fixedPointReference(values.map { Int(($0 * 128).rounded(.toNearestOrEven)) }, width: W, height: H, weights: w)
+        let sums = FixedPointReference.sums(values.map { Int(($0 * 128).rounded(.toNearestOrEven)) }, width: W, height: H, weights: w)
         let source = FloatPlane(width: W, height: H), out = FloatPlane(width: W, height: H)
         source.storage.update(from: values, count: values.count)
         SeparableKernel(weights: w, threads: 1).run(source.plane, out.plane)

@@ -19,21 +19,7 @@ import Testing
         let W = extended.width, H = extended.height
         var plane = extended.pixels.map { Int($0) << 7 }
         return weights.map { floats in
-            let w = FixedPointKernel.weights(floats).map(Int.init), r = w.count - 1
-            let (rowBias, columnBias) = FixedPointKernel.biases(radius: r)
-            /// One pass along x (dx 1) or y (dy 1), edges extended.
-            func pass(_ input: [Int], dx: Int, dy: Int, bias: Int) -> [Int] {
-                func at(_ x: Int, _ y: Int, _ c: Int) -> Int { input[(min(max(y, 0), H - 1) * W + min(max(x, 0), W - 1)) * 4 + c] }
-                var out = input
-                for y in 0..<H { for x in 0..<W { for c in 0..<4 {
-                    var acc = bias + (at(x, y, c) * w[0]) >> 16
-                    for k in 1...r { acc += ((at(x - k * dx, y - k * dy, c) + at(x + k * dx, y + k * dy, c)) * w[k]) >> 16 }
-                    out[(y * W + x) * 4 + c] = acc
-                } } }
-                return out
-            }
-            let filtered = pass(plane, dx: 1, dy: 0, bias: Int(rowBias))
-            plane = pass(filtered, dx: 0, dy: 1, bias: Int(columnBias)).map { min($0, 255 << 7) }
+            plane = FixedPointReference.sums(plane, width: W, height: H, weights: floats).map { min($0, 255 << 7) }
             var level = premultiplied
             level.pixels = (0..<source.height).flatMap { y in
                 (0..<4 * source.width).map { i in UInt8((plane[((y + reach) * W + reach) * 4 + i] + 64) >> 7) }
