@@ -49,21 +49,21 @@ struct FixedPointKernel {
 
     static func biases(radius r: Int) -> (row: UInt16, column: UInt16) { (UInt16((r + 1) / 2), UInt16((r + 2) / 2)) }
 
-    /// The horizontal pass over `count` (whole blocks) samples of a padded 8.7 row:
-    /// h[i] = bias + ⌊p[i]·W₀⌋ + Σ_k ⌊(p[i−4k] + p[i+4k])·W_k⌋, products ⌊a·b / 2¹⁶⌋. The three
-    /// passes are not inlined: inside the generic callers the vectoriser split the Float kernel
-    /// they replaced into 4-lane halves (perf annotate).
+    /// The horizontal pass over `count` (whole blocks) samples of a padded 8.7 row of `channels`
+    /// samples per pixel: h[i] = bias + ⌊p[i]·W₀⌋ + Σ_k ⌊(p[i−ck] + p[i+ck])·W_k⌋, products
+    /// ⌊a·b / 2¹⁶⌋. The three passes are not inlined: inside the generic callers the vectoriser
+    /// split the Float kernel they replaced into 4-lane halves (perf annotate).
     @inline(never)
-    func convolveRow(_ line: UnsafePointer<UInt16>, count: Int, into out: UnsafeMutablePointer<UInt16>) {
+    func convolveRow(_ line: UnsafePointer<UInt16>, count: Int, channels: Int, into out: UnsafeMutablePointer<UInt16>) {
         var i = 0
         while i < count {
-            Self.convolveBlock(RowTaps(center: line + i), radius, weights, rowBias, into: RingRow(out: out + i))
+            Self.convolveBlock(RowTaps(center: line + i, channels: channels), radius, weights, rowBias, into: RingRow(out: out + i))
             i += SeparableKernel.blockSamples
         }
     }
 
     /// The vertical pass for one block, the same sum down the ring rows, kept in 8.7 (clamped to
-    /// `maximum`) for another kernel to read.
+    /// `maximum`) for another kernel to read, or (opaque images) to be given alpha by the row.
     @inline(never)
     func convolveColumn(_ t: UnsafePointer<UnsafePointer<UInt16>>, at x: Int, into out: UnsafeMutablePointer<UInt16>) {
         Self.convolveBlock(ColumnTaps(rows: t, radius: radius, x: x), radius, weights, columnBias, into: ClampedRow(out: out))
@@ -107,14 +107,6 @@ struct FixedPointKernel {
         }
         sink.store(s0, 0); sink.store(s1, 16); sink.store(s2, 32); sink.store(s3, 48)
         sink.store(s4, 64); sink.store(s5, 80); sink.store(s6, 96); sink.store(s7, 112)
-    }
-
-    /// 8.7 samples (at most `maximum` + 63) rounded to bytes.
-    @inline(never)
-    static func round(_ v: UnsafePointer<UInt16>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
-        var i = 0
-        while i + 16 <= count { UInt8.store(fixedPoint: load(v + i), out + i); i += 16 }
-        while i < count { out[i] = UInt8.sample(fixedPoint: v[i]); i += 1 }
     }
 
     @inline(__always)
@@ -165,24 +157,28 @@ struct FixedPointPasses<Sample: FixedPointSample, Target: FixedPointSample> {
     let padded: UnsafeMutablePointer<UInt16>
     /// A row's partial last block.
     let block: UnsafeMutablePointer<UInt16>
+    /// An opaque image's sweep of output rows in 8.7 (three channels), given their alpha as they
+    /// are stored into the target row by row; nil for RGBA, whose blocks go straight to the target.
+    let colorRows: UnsafeMutablePointer<UInt16>?
 
     init(_ kernel: SeparableKernel, _ layout: SeparableKernel.RowLayout) {
         self.kernel = FixedPointKernel(kernel)
         self.layout = layout
         padded = .allocate(capacity: layout.paddedCount)
         block = .allocate(capacity: SeparableKernel.blockSamples)
+        colorRows = layout.channels == 4 ? nil : .allocate(capacity: SeparableKernel.rowsPerSweep * layout.stride)
     }
 
-    func deallocate() { kernel.deallocate(); padded.deallocate(); block.deallocate() }
+    func deallocate() { kernel.deallocate(); padded.deallocate(); block.deallocate(); colorRows?.deallocate() }
 
-    /// One source row (4 × width samples) into one ring row.
+    /// One source row into one ring row.
     @inline(__always)
     func filter(_ row: UnsafePointer<Sample>, into out: UnsafeMutablePointer<UInt16>) {
-        let n = 4 * layout.width, r = kernel.radius
-        let line = padded + 4 * r
-        Sample.toFixedPoint(row, count: n, into: line)
-        SeparableKernel.extendEdges(line, pixels: 0..<n, to: -4 * r..<(layout.samples + 4 * r))
-        kernel.convolveRow(line, count: layout.samples, into: out)
+        let c = layout.channels, n = c * layout.width, r = kernel.radius
+        let line = padded + c * r
+        Sample.toFixedPoint(row, pixels: layout.width, channels: c, into: line)
+        SeparableKernel.extendEdges(line, pixels: 0..<n, to: -c * r..<(layout.samples + c * r), channels: c)
+        kernel.convolveRow(line, count: layout.samples, channels: c, into: out)
     }
 
     /// Output rows y0..<y0+n of `dst`; `taps` holds each one's 2R+1 ring rows, whose first and
@@ -190,7 +186,21 @@ struct FixedPointPasses<Sample: FixedPointSample, Target: FixedPointSample> {
     @inline(__always)
     func vertical(_ taps: UnsafeMutablePointer<UnsafePointer<UInt16>>, rows n: Int, into dst: Plane<Target>, firstRow y0: Int,
                   crop c: Int) {
-        let span = 2 * kernel.radius + 1, end = 4 * (layout.width - c)
+        let span = 2 * kernel.radius + 1
+        if let colorRows {
+            let stride = layout.stride
+            var x = 0
+            while x < layout.samples {
+                for o in 0..<n { kernel.convolveColumn(taps + o * span, at: x, into: colorRows + o * stride + x) }
+                x += SeparableKernel.blockSamples
+            }
+            for o in 0..<n {
+                let row = colorRows + o * stride + layout.channels * c
+                Target.store(fixedPointRow: row, pixels: dst.width, channels: layout.channels, into: dst.row(y0 + o))
+            }
+            return
+        }
+        let end = 4 * (layout.width - c)
         var x = 4 * c
         while x < end {
             let m = min(SeparableKernel.blockSamples, end - x)

@@ -1,3 +1,4 @@
+import CFrostSystem
 import FrostCore
 
 /// How the samples of a plane enter and leave the 8.7 fixed point of `FixedPointKernel`.
@@ -6,34 +7,106 @@ import FrostCore
 /// planes behind σ ≥ 8, averages in 0…255) are rounded to the nearest 1/128 on the way in, within
 /// 1/256 of a level, and leave as v/128 exactly.
 protocol FixedPointSample: PlaneSample {
-    /// `count` samples (whole pixels) into 8.7.
-    static func toFixedPoint(_ p: UnsafePointer<Self>, count: Int, into out: UnsafeMutablePointer<UInt16>)
+    /// Sixteen samples at `p` (four RGBA pixels) in 8.7.
+    static func fixedPoint(_ p: UnsafePointer<Self>) -> SIMD16<UInt16>
+    /// One sample in 8.7.
+    static func fixedPoint(sample: Self) -> UInt16
     /// Sixteen 8.7 values (at most 32 640 + 63) stored as samples at `p`.
     static func store(fixedPoint v: SIMD16<UInt16>, _ p: UnsafeMutablePointer<Self>)
     /// One 8.7 value as a sample.
     static func sample(fixedPoint v: UInt16) -> Self
+    /// A row of `pixels` RGBA pixels into 8.7 samples, `channels` per pixel: all four, or (bytes
+    /// only) the three colors of an opaque image, whose alpha the kernels then leave out. Three
+    /// channels store up to four lanes past the row's last sample.
+    static func toFixedPoint(_ p: UnsafePointer<Self>, pixels: Int, channels: Int, into out: UnsafeMutablePointer<UInt16>)
+    /// A row of 8.7 values, `channels` per pixel, stored as `pixels` RGBA pixels: with three
+    /// channels (bytes only) each pixel's alpha is 255, and `v` is read up to four lanes past its
+    /// last sample.
+    static func store(fixedPointRow v: UnsafePointer<UInt16>, pixels: Int, channels: Int, into p: UnsafeMutablePointer<Self>)
+}
+
+/// Rows of all four channels, for every sample type. Not inlined: inside generic callers the
+/// vectoriser split 16-lane values (as in `loadSamples`).
+extension FixedPointSample {
+    @inline(never)
+    static func toFixedPoint(_ p: UnsafePointer<Self>, pixels: Int, channels: Int, into out: UnsafeMutablePointer<UInt16>) {
+        precondition(channels == 4, "\(Self.self) rows keep all four channels")
+        toFixedPoint(rgba: p, pixels: pixels, into: out)
+    }
+
+    @inline(never)
+    static func store(fixedPointRow v: UnsafePointer<UInt16>, pixels: Int, channels: Int, into p: UnsafeMutablePointer<Self>) {
+        precondition(channels == 4, "\(Self.self) rows keep all four channels")
+        store(fixedPointRGBA: v, pixels: pixels, into: p)
+    }
+
+    @inline(__always)
+    fileprivate static func toFixedPoint(rgba p: UnsafePointer<Self>, pixels: Int, into out: UnsafeMutablePointer<UInt16>) {
+        for n in stride(from: 0, to: 4 * pixels - 15, by: 16) {
+            UnsafeMutableRawPointer(out + n).storeBytes(of: fixedPoint(p + n), as: SIMD16<UInt16>.self)
+        }
+        for i in (4 * pixels) / 16 * 16..<(4 * pixels) { out[i] = fixedPoint(sample: p[i]) }
+    }
+
+    @inline(__always)
+    fileprivate static func store(fixedPointRGBA v: UnsafePointer<UInt16>, pixels: Int, into p: UnsafeMutablePointer<Self>) {
+        for n in stride(from: 0, to: 4 * pixels - 15, by: 16) {
+            store(fixedPoint: UnsafeRawPointer(v + n).loadUnaligned(as: SIMD16<UInt16>.self), p + n)
+        }
+        for i in (4 * pixels) / 16 * 16..<(4 * pixels) { p[i] = sample(fixedPoint: v[i]) }
+    }
 }
 
 extension UInt8: FixedPointSample {
-    /// Not inlined: inside generic callers the vectoriser split 16-lane values (as in `loadSamples`).
-    @inline(never)
-    static func toFixedPoint(_ p: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt16>) {
-        var i = 0
-        while i + 16 <= count {
-            let bytes = UnsafeRawPointer(p + i).loadUnaligned(as: SIMD16<UInt8>.self)
-            UnsafeMutableRawPointer(out + i).storeBytes(of: LaneConversion.widenedToHalfwords(bytes) &<< 7, as: SIMD16<UInt16>.self)
-            i += 16
-        }
-        while i < count { out[i] = UInt16(p[i]) &<< 7; i += 1 }
+    @inline(__always)
+    static func fixedPoint(_ p: UnsafePointer<UInt8>) -> SIMD16<UInt16> {
+        LaneConversion.widenedToHalfwords(UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self)) &<< 7
     }
+
+    @inline(__always)
+    static func fixedPoint(sample: UInt8) -> UInt16 { UInt16(sample) &<< 7 }
 
     /// (v + 64) >> 7; at most 255 by FixedPointKernel's bounds, so the truncation keeps it.
     @inline(__always)
     static func store(fixedPoint v: SIMD16<UInt16>, _ p: UnsafeMutablePointer<UInt8>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: rounded(v), as: SIMD16<UInt8>.self)
+    }
+
+    /// Three channels: four pixels a step, their bytes shuffled to twelve colors (CFrostSystem)
+    /// and widened; each step stores four lanes past its twelve samples, which the next overwrites.
+    @inline(never)
+    static func toFixedPoint(_ p: UnsafePointer<UInt8>, pixels: Int, channels: Int, into out: UnsafeMutablePointer<UInt16>) {
+        guard channels == 3 else { return toFixedPoint(rgba: p, pixels: pixels, into: out) }
+        for n in stride(from: 0, to: pixels - 3, by: 4) {
+            let colors = frost_colors_of_rgba(UnsafeRawPointer(p + 4 * n).loadUnaligned(as: SIMD16<UInt8>.self))
+            UnsafeMutableRawPointer(out + 3 * n).storeBytes(of: LaneConversion.widenedToHalfwords(colors) &<< 7, as: SIMD16<UInt16>.self)
+        }
+        for n in pixels / 4 * 4..<pixels {
+            for c in 0..<3 { out[3 * n + c] = fixedPoint(sample: p[4 * n + c]) }
+        }
+    }
+
+    /// Three channels: four pixels a step, twelve colors rounded and shuffled into RGBA with
+    /// alpha 255 (CFrostSystem).
+    @inline(never)
+    static func store(fixedPointRow v: UnsafePointer<UInt16>, pixels: Int, channels: Int, into p: UnsafeMutablePointer<UInt8>) {
+        guard channels == 3 else { return store(fixedPointRGBA: v, pixels: pixels, into: p) }
+        for n in stride(from: 0, to: pixels - 3, by: 4) {
+            let colors = rounded(UnsafeRawPointer(v + 3 * n).loadUnaligned(as: SIMD16<UInt16>.self))
+            UnsafeMutableRawPointer(p + 4 * n).storeBytes(of: frost_rgba_of_colors(colors, 255), as: SIMD16<UInt8>.self)
+        }
+        for n in pixels / 4 * 4..<pixels {
+            for c in 0..<3 { p[4 * n + c] = sample(fixedPoint: v[3 * n + c]) }
+            p[4 * n + 3] = 255
+        }
+    }
+
+    @inline(__always)
+    private static func rounded(_ v: SIMD16<UInt16>) -> SIMD16<UInt8> {
         let rounded = (v &+ 64) &>> 7
         var bytes = SIMD16<UInt8>()
         for i in 0..<16 { bytes[i] = UInt8(truncatingIfNeeded: rounded[i]) }
-        UnsafeMutableRawPointer(p).storeBytes(of: bytes, as: SIMD16<UInt8>.self)
+        return bytes
     }
 
     @inline(__always)
@@ -43,20 +116,17 @@ extension UInt8: FixedPointSample {
 extension Float: FixedPointSample {
     /// x·128 clamped to 0…32 640 and rounded (ties to even) with the 2²³ trick; the lane loop
     /// narrows with vpackusdw because every word is masked to 16 bits (checked in the generated code).
-    @inline(never)
-    static func toFixedPoint(_ p: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<UInt16>) {
-        var i = 0
-        while i + 16 <= count {
-            let x = LaneConversion.clamp(UnsafeRawPointer(p + i).loadUnaligned(as: SIMD16<Float>.self) * 128,
-                                         upper: SIMD16(repeating: 32_640))
-            let words = unsafeBitCast(x + 8_388_608, to: SIMD16<UInt32>.self) & 0xFFFF
-            var halves = SIMD16<UInt16>()
-            for lane in 0..<16 { halves[lane] = UInt16(truncatingIfNeeded: words[lane]) }
-            UnsafeMutableRawPointer(out + i).storeBytes(of: halves, as: SIMD16<UInt16>.self)
-            i += 16
-        }
-        while i < count { out[i] = UInt16(min(max(p[i] * 128, 0), 32_640).rounded(.toNearestOrEven)); i += 1 }
+    @inline(__always)
+    static func fixedPoint(_ p: UnsafePointer<Float>) -> SIMD16<UInt16> {
+        let x = LaneConversion.clamp(UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Float>.self) * 128, upper: SIMD16(repeating: 32_640))
+        let words = unsafeBitCast(x + 8_388_608, to: SIMD16<UInt32>.self) & 0xFFFF
+        var halves = SIMD16<UInt16>()
+        for lane in 0..<16 { halves[lane] = UInt16(truncatingIfNeeded: words[lane]) }
+        return halves
     }
+
+    @inline(__always)
+    static func fixedPoint(sample: Float) -> UInt16 { UInt16(min(max(sample * 128, 0), 32_640).rounded(.toNearestOrEven)) }
 
     /// v/128, widened four lanes at a time (one vpmovzxwd; the generic initialiser is a call).
     @inline(__always)

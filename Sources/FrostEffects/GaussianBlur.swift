@@ -16,7 +16,7 @@ extension Image {
         out.isPremultiplied = true
         out.pixels = [UInt8](unsafeUninitializedCapacity: pixels.count) { target, count in
             let dst = Plane(base: target.baseAddress!, width: width, height: height)
-            withPlane { src in readsStraightAlpha ? blur.run(StraightAlphaRows(plane: src), dst) : blur.run(src, dst) }
+            withPlane { src in readsStraightAlpha ? blur.run(StraightAlphaRows(plane: src), dst) : blur.run(src, dst, opaque: !hasAlpha) }
             count = pixels.count
         }
         return out
@@ -28,11 +28,12 @@ struct GaussianBlur {
     let plan: GaussianPlan
     let threads: Int
 
-    func run<Source: RowSource<UInt8>>(_ src: Source, _ dst: Plane<UInt8>) {
+    /// An `opaque` source (every alpha 255) is blurred in its colors only (SeparableKernel.run).
+    func run<Source: RowSource<UInt8>>(_ src: Source, _ dst: Plane<UInt8>, opaque: Bool = false) {
         guard case .kernel(let weights) = plan.method else { return }
         let kernel = SeparableKernel(weights: weights, threads: threads)
         if plan.factor == 1 {
-            kernel.run(src, dst)
+            kernel.run(src, dst, opaque: opaque)
         } else {
             // The margin covers the blur's reach plus the interpolation's one sample.
             let margin = plan.padding + 1

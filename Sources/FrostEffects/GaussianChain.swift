@@ -29,7 +29,8 @@ struct GaussianChain {
         let pixels = Self.buffers(kernels.count, bytes: source.pixels.count) { targets in
             let levels = targets.map { Plane(base: $0, width: source.width, height: source.height) }
             source.withPlane { plane in
-                source.readsStraightAlpha ? run(StraightAlphaRows(plane: plane), into: levels) : run(plane, into: levels)
+                source.readsStraightAlpha ? run(StraightAlphaRows(plane: plane), into: levels)
+                    : run(plane, into: levels, opaque: !source.hasAlpha)
             }
         }
         return pixels.map { pixels in
@@ -58,12 +59,13 @@ struct GaussianChain {
         return nest([])
     }
 
-    /// Stage i's output, cropped to the source's size, quantised into `levels[i]`.
-    func run<Source: RowSource<UInt8>>(_ src: Source, into levels: [Plane<UInt8>]) {
+    /// Stage i's output, cropped to the source's size, quantised into `levels[i]`. An `opaque`
+    /// source's rows carry its three colors only (SeparableKernel.run).
+    func run<Source: RowSource<UInt8>>(_ src: Source, into levels: [Plane<UInt8>], opaque: Bool = false) {
         precondition(levels.count == kernels.count && levels.allSatisfy { $0.width == src.width && $0.height == src.height })
         guard !kernels.isEmpty, src.width > 0, src.height > 0 else { return }
         RowBands.run(src.height, threads: threads, minimumBand: 16) { rows in
-            ChainBand(self, src, levels, rows: rows).run()
+            ChainBand(self, src, levels, rows: rows, channels: opaque ? 3 : 4).run()
         }
     }
 }
@@ -105,7 +107,7 @@ private final class ChainBand<Source: RowSource<UInt8>> {
     let sourceRow: UnsafeMutablePointer<UInt16>
     let scratch: UnsafeMutablePointer<UInt8>
 
-    init(_ chain: GaussianChain, _ source: Source, _ levels: [Plane<UInt8>], rows: Range<Int>) {
+    init(_ chain: GaussianChain, _ source: Source, _ levels: [Plane<UInt8>], rows: Range<Int>, channels: Int) {
         self.source = source
         self.levels = levels
         reach = chain.reach
@@ -120,11 +122,12 @@ private final class ChainBand<Source: RowSource<UInt8>> {
             bounds.insert(max(0, below.lowerBound - kernel.radius)..<min(extendedHeight, below.upperBound + kernel.radius), at: 0)
         }
         for (i, kernel) in chain.kernels.enumerated() {
-            let r = kernel.radius, layout = SeparableKernel.RowLayout(width: width, radius: r)
+            let r = kernel.radius, layout = SeparableKernel.RowLayout(width: width, radius: r, channels: channels)
             // Room before each row for the next stage's edge pixels, whole cache lines of it.
             let next = i + 1 < chain.kernels.count ? chain.kernels[i + 1].radius : 0
-            let lead = (4 * next + 31) / 32 * 32
-            let rowSamples = (lead + layout.samples + 4 * next + 31) / 32 * 32
+            let lead = (channels * next + 31) / 32 * 32
+            // (and four lanes more: a three-channel row is read up to four lanes past its end).
+            let rowSamples = (lead + layout.samples + channels * next + 4 + 31) / 32 * 32
             let slots = 2 * r + sweep
             let stride = layout.stride
             let ring = UnsafeMutableRawPointer.allocate(byteCount: 2 * slots * stride, alignment: 64)
@@ -178,12 +181,13 @@ private final class ChainBand<Source: RowSource<UInt8>> {
             for t in 0..<span { stage.taps[o * span + t] = UnsafePointer(stage.slot(min(max(y + o - r + t, 0), extendedHeight - 1))) }
         }
         var x = 0
-        while x < 4 * stage.layout.width {
+        while x < stage.layout.channels * stage.layout.width {
             for o in 0..<n { stage.kernel.convolveColumn(stage.taps + o * span, at: x, into: stage.rows[o] + x) }
             x += SeparableKernel.blockSamples
         }
         for o in 0..<n where owned.contains(y + o) {
-            FixedPointKernel.round(stage.rows[o] + 4 * reach, count: 4 * source.width, into: levels[s].row(y + o - reach))
+            let c = stage.layout.channels
+            UInt8.store(fixedPointRow: stage.rows[o] + c * reach, pixels: source.width, channels: c, into: levels[s].row(y + o - reach))
         }
         stages[s].sweepStart = y
         stages[s].made = y + n
@@ -192,17 +196,19 @@ private final class ChainBand<Source: RowSource<UInt8>> {
     /// Input row j of stage s (stage s−1's output, or the extended source for stage 0),
     /// edge-padded and filtered horizontally into its ring row.
     private func filter(_ s: Int, _ j: Int) {
-        let stage = stages[s], r = stage.kernel.radius, width = stage.layout.width
+        let stage = stages[s], r = stage.kernel.radius, width = stage.layout.width, c = stage.layout.channels
         let line: UnsafeMutablePointer<UInt16>
+        let pixels: Range<Int>
         if s == 0 {
-            line = sourceRow + 4 * r
+            line = sourceRow + c * r
             let y = min(max(j - reach, 0), source.height - 1)
-            UInt8.toFixedPoint(source.row(y, scratch: scratch), count: 4 * source.width, into: line + 4 * reach)
-            SeparableKernel.extendEdges(line, pixels: (4 * reach)..<(4 * (reach + source.width)), to: -4 * r..<(stage.layout.samples + 4 * r))
+            UInt8.toFixedPoint(source.row(y, scratch: scratch), pixels: source.width, channels: c, into: line + c * reach)
+            pixels = reach..<(reach + source.width)
         } else {
             line = output(s - 1, j)
-            SeparableKernel.extendEdges(line, pixels: 0..<(4 * width), to: -4 * r..<(stage.layout.samples + 4 * r))
+            pixels = 0..<width
         }
-        stage.kernel.convolveRow(line, count: stage.layout.samples, into: stage.slot(j))
+        SeparableKernel.extendEdges(line, pixels: stage.layout.samples(pixels), to: -c * r..<(stage.layout.samples + c * r), channels: c)
+        stage.kernel.convolveRow(line, count: stage.layout.samples, channels: c, into: stage.slot(j))
     }
 }

@@ -45,10 +45,11 @@ import Testing
     }
 
     /// The 8-bit blur equals the definition: samples ×128 in, (v + 64) >> 7 out. Odd width (block
-    /// tails) and σ up to the largest unreduced one (R = 24).
-    @Test(arguments: [0.3, 0.5, 1.3, 2.0, 5.0, 7.9])
-    func fixedPointKernelEqualsScalarReference(sigma: Double) {
-        let image = noiseImage(width: 37, height: 29).premultiplied()
+    /// tails) and σ up to the largest unreduced one (R = 24); an opaque image (blurred in its
+    /// three colors) must give the same bytes as the four-channel definition.
+    @Test(arguments: [0.3, 0.5, 1.3, 2.0, 5.0, 7.9], [false, true])
+    func fixedPointKernelEqualsScalarReference(sigma: Double, opaque: Bool) {
+        let image = noiseImage(width: 37, height: 29, opaque: opaque).premultiplied()
         let plan = GaussianPlan(sigma: sigma)
         guard plan.factor == 1, case .kernel(let w) = plan.method else {
             Issue.record("σ \(sigma) is not an unreduced kernel"); return
@@ -116,6 +117,39 @@ import Testing
         floats.withUnsafeBufferPointer { Float.storeSamples($0.baseAddress!, count: count, into: &storedFloats) }
         #expect(storedBytes == wild.map { UInt8(min(max($0, 0), 255).rounded(.toNearestOrEven)) })
         #expect(storedFloats == floats)
+    }
+
+    /// An opaque image is blurred in its colors only: the bytes of the four-channel blur of the
+    /// same pixels, alpha 255. Widths 1-5 (pixel tails of the four-pixel conversions), a width
+    /// whose colors fill whole blocks (128 × 3 samples), reduced σ (whose planes keep all four).
+    @Test(arguments: [1, 2, 3, 5, 43, 128])
+    func opaqueBlurEqualsFourChannelBlur(width: Int) {
+        let opaque = noiseImage(width: width, height: 19, opaque: true)
+        var flagged = opaque
+        flagged.hasAlpha = true
+        for sigma in [0.6, 2.5, 6.0, 11.0] {
+            for threads in [1, 2] {
+                #expect(opaque.gaussianBlurred(sigma: sigma, threads: threads).pixels
+                        == flagged.gaussianBlurred(sigma: sigma, threads: threads).pixels, "\(width) wide, σ \(sigma), \(threads) threads")
+            }
+        }
+    }
+
+    /// The three-channel row conversions against their definitions, 1-9 pixels (four-pixel
+    /// steps and every tail): colors ×128 in; out rounded, alpha 255.
+    @Test func opaqueRowConversionsMatchTheirDefinition() {
+        for pixels in 1...9 {
+            let rgba = (0..<(4 * pixels)).map { UInt8(($0 * 97 + 11) % 256) }
+            var fixed = [UInt16](repeating: 0xFFFF, count: 3 * pixels + 4)
+            rgba.withUnsafeBufferPointer { UInt8.toFixedPoint($0.baseAddress!, pixels: pixels, channels: 3, into: &fixed) }
+            let colors = (0..<(3 * pixels)).map { UInt16(rgba[$0 / 3 * 4 + $0 % 3]) << 7 }
+            #expect(Array(fixed.prefix(3 * pixels)) == colors, "\(pixels) pixels in")
+            let values = (0..<(3 * pixels + 4)).map { UInt16(($0 * 5171) % 32_704) }
+            var out = [UInt8](repeating: 0, count: 4 * pixels)
+            values.withUnsafeBufferPointer { UInt8.store(fixedPointRow: $0.baseAddress!, pixels: pixels, channels: 3, into: &out) }
+            let expected = (0..<(4 * pixels)).map { $0 % 4 == 3 ? 255 : UInt8((Int(values[$0 / 4 * 3 + $0 % 4]) + 64) >> 7) }
+            #expect(out == expected, "\(pixels) pixels out")
+        }
     }
 
     @Test(arguments: [1.5, 6.0, 17.0, 90.0])

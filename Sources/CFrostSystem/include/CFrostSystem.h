@@ -34,4 +34,21 @@ static inline frost_halves16 frost_high_products(frost_halves16 a, frost_halves1
     return __builtin_convertvector(product >> 16, frost_halves16);
 }
 
+// An opaque image's blurs leave its alpha out: its rows enter the kernels as three color samples
+// a pixel and leave with alpha put back, four pixels at a time: one vpshufb each way. Swift has
+// no shuffle of its SIMD types, and a lane-by-lane initialiser is left to the vectoriser's mood.
+typedef unsigned char frost_bytes16 __attribute__((ext_vector_type(16)));
+
+// Four RGBA pixels -> their twelve colors R G B R G B ..., lanes 12-15 zero.
+static inline frost_bytes16 frost_colors_of_rgba(frost_bytes16 rgba) {
+    frost_bytes16 zero = 0;
+    return __builtin_shufflevector(rgba, zero, 0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 16, 16, 16, 16);
+}
+
+// Twelve colors (lanes 12-15 ignored) -> four RGBA pixels with alpha `alpha`.
+static inline frost_bytes16 frost_rgba_of_colors(frost_bytes16 rgb, unsigned char alpha) {
+    frost_bytes16 full = alpha;
+    return __builtin_shufflevector(rgb, full, 0, 1, 2, 16, 3, 4, 5, 16, 6, 7, 8, 16, 9, 10, 11, 16);
+}
+
 #endif
