@@ -7,7 +7,7 @@ import FrostCore
 /// point (w × 65 536, the center's set so that they sum to exactly 65 536). Two samples sum to at
 /// most 65 280, so a pair of taps is one 16-bit add and one high-half multiply (pmulhuw, through
 /// CFrostSystem): sixteen samples per instruction against eight for Float FMAs, and for 8-bit
-/// images no Float conversions at either end (FixedPointSample). Every product is truncated,
+/// images no Float conversions at either end (FixedPointSource, FixedPointTarget). Every product is truncated,
 /// losing half a unit on average, so the accumulators start at the expected loss of the R + 1
 /// products of a pass: ⌊(R + 1)/2⌋ units for the horizontal pass and ⌈(R + 1)/2⌉ for the
 /// vertical one, R + 1 for both together (rounding both up biased the cache chain's fifth level
@@ -70,9 +70,9 @@ struct FixedPointKernel {
     }
 
     /// The vertical pass for one block of `count` samples (a whole block, or a row's tail through
-    /// `block`), stored as `Target` (bytes rounded, Float exact; FixedPointSample).
+    /// `block`), stored as `Target` (bytes rounded, 8.7 as they are; FixedPointTarget).
     @inline(never)
-    func convolveColumn<Target: FixedPointSample>(_ t: UnsafePointer<UnsafePointer<UInt16>>, at x: Int,
+    func convolveColumn<Target: FixedPointTarget>(_ t: UnsafePointer<UnsafePointer<UInt16>>, at x: Int,
                                                   into out: UnsafeMutablePointer<Target>, count: Int,
                                                   _ block: UnsafeMutablePointer<UInt16>) {
         let taps = ColumnTaps(rows: t, radius: radius, x: x)
@@ -141,8 +141,8 @@ private struct ClampedRow: BlockSink {
     }
 }
 
-/// Samples of a plane (FixedPointSample: bytes rounded, Float exact).
-private struct TargetRow<Target: FixedPointSample>: BlockSink {
+/// Samples of a plane (FixedPointTarget: bytes rounded, 8.7 as they are).
+private struct TargetRow<Target: FixedPointTarget>: BlockSink {
     let out: UnsafeMutablePointer<Target>
     @inline(__always) func store(_ v: SIMD16<UInt16>, _ offset: Int) { Target.store(fixedPoint: v, out + offset) }
 }
@@ -150,7 +150,7 @@ private struct TargetRow<Target: FixedPointSample>: BlockSink {
 /// One band's working memory for a `SeparableKernel` in fixed point (`FixedPointKernel`): how a
 /// source row becomes a ring row (horizontal), and how a sweep of output rows is made from the
 /// ring rows (vertical), for 8-bit and Float planes in and out.
-struct FixedPointPasses<Sample: FixedPointSample, Target: FixedPointSample> {
+struct FixedPointPasses<Sample: FixedPointSource, Target: FixedPointTarget> {
     let kernel: FixedPointKernel
     let layout: SeparableKernel.RowLayout
     /// The source row in 8.7, R edge pixels before it and edge pixels up to the block end after it.

@@ -5,20 +5,23 @@ import FrostCore
 ///
 /// Bytes widen exactly (×128) and come back rounded, (v + 64) >> 7. Float planes (the box-reduced
 /// planes behind σ ≥ 8, averages in 0…255) are rounded to the nearest 1/128 on the way in, within
-/// 1/256 of a level, and leave as v/128 exactly.
-protocol FixedPointSample: PlaneSample {
+/// 1/256 of a level; what is blurred at reduced size stays 8.7 (UInt16) for its enlargement.
+protocol FixedPointSource {
     /// Sixteen samples at `p` (four RGBA pixels) in 8.7.
     static func fixedPoint(_ p: UnsafePointer<Self>) -> SIMD16<UInt16>
     /// One sample in 8.7.
     static func fixedPoint(sample: Self) -> UInt16
-    /// Sixteen 8.7 values (at most 32 640 + 63) stored as samples at `p`.
-    static func store(fixedPoint v: SIMD16<UInt16>, _ p: UnsafeMutablePointer<Self>)
-    /// One 8.7 value as a sample.
-    static func sample(fixedPoint v: UInt16) -> Self
     /// A row of `pixels` RGBA pixels into 8.7 samples, `channels` per pixel: all four, or (bytes
     /// only) the three colors of an opaque image, whose alpha the kernels then leave out. Three
     /// channels store up to four lanes past the row's last sample.
     static func toFixedPoint(_ p: UnsafePointer<Self>, pixels: Int, channels: Int, into out: UnsafeMutablePointer<UInt16>)
+}
+
+protocol FixedPointTarget {
+    /// Sixteen 8.7 values (at most 32 640 + 63) stored as samples at `p`.
+    static func store(fixedPoint v: SIMD16<UInt16>, _ p: UnsafeMutablePointer<Self>)
+    /// One 8.7 value as a sample.
+    static func sample(fixedPoint v: UInt16) -> Self
     /// A row of 8.7 values, `channels` per pixel, stored as `pixels` RGBA pixels: with three
     /// channels (bytes only) each pixel's alpha is 255, and `v` is read up to four lanes past its
     /// last sample.
@@ -27,17 +30,11 @@ protocol FixedPointSample: PlaneSample {
 
 /// Rows of all four channels, for every sample type. Not inlined: inside generic callers the
 /// vectoriser split 16-lane values (as in `loadSamples`).
-extension FixedPointSample {
+extension FixedPointSource {
     @inline(never)
     static func toFixedPoint(_ p: UnsafePointer<Self>, pixels: Int, channels: Int, into out: UnsafeMutablePointer<UInt16>) {
         precondition(channels == 4, "\(Self.self) rows keep all four channels")
         toFixedPoint(rgba: p, pixels: pixels, into: out)
-    }
-
-    @inline(never)
-    static func store(fixedPointRow v: UnsafePointer<UInt16>, pixels: Int, channels: Int, into p: UnsafeMutablePointer<Self>) {
-        precondition(channels == 4, "\(Self.self) rows keep all four channels")
-        store(fixedPointRGBA: v, pixels: pixels, into: p)
     }
 
     @inline(__always)
@@ -46,6 +43,14 @@ extension FixedPointSample {
             UnsafeMutableRawPointer(out + n).storeBytes(of: fixedPoint(p + n), as: SIMD16<UInt16>.self)
         }
         for i in (4 * pixels) / 16 * 16..<(4 * pixels) { out[i] = fixedPoint(sample: p[i]) }
+    }
+}
+
+extension FixedPointTarget {
+    @inline(never)
+    static func store(fixedPointRow v: UnsafePointer<UInt16>, pixels: Int, channels: Int, into p: UnsafeMutablePointer<Self>) {
+        precondition(channels == 4, "\(Self.self) rows keep all four channels")
+        store(fixedPointRGBA: v, pixels: pixels, into: p)
     }
 
     @inline(__always)
@@ -57,7 +62,7 @@ extension FixedPointSample {
     }
 }
 
-extension UInt8: FixedPointSample {
+extension UInt8: FixedPointSource, FixedPointTarget {
     @inline(__always)
     static func fixedPoint(_ p: UnsafePointer<UInt8>) -> SIMD16<UInt16> {
         LaneConversion.widenedToHalfwords(UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self)) &<< 7
@@ -113,7 +118,7 @@ extension UInt8: FixedPointSample {
     static func sample(fixedPoint v: UInt16) -> UInt8 { UInt8(truncatingIfNeeded: (v &+ 64) &>> 7) }
 }
 
-extension Float: FixedPointSample {
+extension Float: FixedPointSource {
     /// x·128 clamped to 0…32 640 and rounded (ties to even) with the 2²³ trick; the lane loop
     /// narrows with vpackusdw because every word is masked to 16 bits (checked in the generated code).
     @inline(__always)
@@ -127,16 +132,21 @@ extension Float: FixedPointSample {
 
     @inline(__always)
     static func fixedPoint(sample: Float) -> UInt16 { UInt16(min(max(sample * 128, 0), 32_640).rounded(.toNearestOrEven)) }
+}
 
-    /// v/128, widened four lanes at a time (one vpmovzxwd; the generic initialiser is a call).
+/// 8.7 values as they are: the planes a blur at reduced size leaves for its enlargement.
+extension UInt16: FixedPointSource, FixedPointTarget {
     @inline(__always)
-    static func store(fixedPoint v: SIMD16<UInt16>, _ p: UnsafeMutablePointer<Float>) {
-        @inline(__always) func quarter(_ x: SIMD4<UInt16>) -> SIMD4<UInt32> { SIMD4<UInt32>(truncatingIfNeeded: x) }
-        let words = SIMD16(lowHalf: SIMD8(lowHalf: quarter(v.lowHalf.lowHalf), highHalf: quarter(v.lowHalf.highHalf)),
-                           highHalf: SIMD8(lowHalf: quarter(v.highHalf.lowHalf), highHalf: quarter(v.highHalf.highHalf)))
-        UnsafeMutableRawPointer(p).storeBytes(of: LaneConversion.floats(words) * (1 / 128), as: SIMD16<Float>.self)
+    static func fixedPoint(_ p: UnsafePointer<UInt16>) -> SIMD16<UInt16> { UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt16>.self) }
+
+    @inline(__always)
+    static func fixedPoint(sample: UInt16) -> UInt16 { sample }
+
+    @inline(__always)
+    static func store(fixedPoint v: SIMD16<UInt16>, _ p: UnsafeMutablePointer<UInt16>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD16<UInt16>.self)
     }
 
     @inline(__always)
-    static func sample(fixedPoint v: UInt16) -> Float { Float(v) / 128 }
+    static func sample(fixedPoint v: UInt16) -> UInt16 { v }
 }

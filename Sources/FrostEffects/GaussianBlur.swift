@@ -38,7 +38,7 @@ struct GaussianBlur {
             // The margin covers the blur's reach plus the interpolation's one sample.
             let margin = plan.padding + 1
             let reduced = Resample.boxReduce(src, factor: plan.factor, margin: margin, threads: threads)
-            let blurred = FloatPlane(width: reduced.width, height: reduced.height)
+            let blurred = PlaneStorage<UInt16>(width: reduced.width, height: reduced.height)
             kernel.run(reduced.plane, blurred.plane)
             Resample.bilinearEnlarge(blurred.plane, factor: plan.factor, margin: margin, into: dst, threads: threads)
         }

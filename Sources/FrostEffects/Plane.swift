@@ -1,7 +1,8 @@
 import FrostCore
 
-/// A borrowed RGBA raster of samples (UInt8 pixels or Float working values), row-major, no padding.
-struct Plane<Sample: PlaneSample> {
+/// A borrowed RGBA raster of samples (UInt8 pixels, Float working values, or UInt16 8.7 fixed
+/// point from the blur kernels), row-major, no padding.
+struct Plane<Sample> {
     let base: UnsafeMutablePointer<Sample>
     let width: Int
     let height: Int
@@ -71,9 +72,9 @@ extension Float: PlaneSample {
     }
 }
 
-/// An owned Float RGBA raster for intermediate results.
-final class FloatPlane {
-    let storage: UnsafeMutablePointer<Float>
+/// An owned RGBA raster for intermediate results.
+final class PlaneStorage<Sample> {
+    let storage: UnsafeMutablePointer<Sample>
     let width: Int
     let height: Int
 
@@ -85,5 +86,7 @@ final class FloatPlane {
 
     deinit { storage.deallocate() }
 
-    var plane: Plane<Float> { Plane(base: storage, width: width, height: height) }
+    var plane: Plane<Sample> { Plane(base: storage, width: width, height: height) }
 }
+
+typealias FloatPlane = PlaneStorage<Float>

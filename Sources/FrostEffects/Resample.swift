@@ -76,13 +76,13 @@ enum Resample {
     /// Bilinear enlargement of a reduced plane (with its margin) into `dst`: output pixel x
     /// samples the reduced grid at u = (x + ½)/f − ½ + m, pixel centers aligned; beyond the
     /// outermost centers the edge pixel repeats.
-    static func bilinearEnlarge<S: PlaneSample>(_ src: Plane<S>, factor f: Int, margin m: Int, into dst: Plane<UInt8>, threads: Int) {
+    static func bilinearEnlarge<S: FixedPointSource>(_ src: Plane<S>, factor f: Int, margin m: Int, into dst: Plane<UInt8>, threads: Int) {
         let rows = EnlargedRows(src, factor: f, margin: m, width: dst.width)
         RowBands.run(dst.height, threads: threads) { band in
             let scratch = rows.makeScratch()
             defer { scratch.deallocate() }
             for y in band {
-                rows.row(y, scratch, into: EnlargedByteRow(out: UnsafeMutableRawPointer(dst.row(y))))
+                rows.row(y, scratch, into: EnlargedByteRow(out: dst.row(y)))
             }
         }
     }
@@ -94,157 +94,5 @@ enum Resample {
         if u >= Double(limit - 1) { return (limit - 1, 0) }
         let i = Int(u.rounded(.down))
         return (i, Float(u - Double(i)))
-    }
-}
-
-/// Rows of a reduced plane enlarged bilinearly by f (see `Resample.bilinearEnlarge`), one at a
-/// time as Float RGBA: the vertical lerp runs at the reduced width, the horizontal one as runs of
-/// f outputs between two reduced centers with the fixed weights (k + ½)/f, one FMA per sample,
-/// four outputs per step.
-struct EnlargedRows<S: PlaneSample> {
-    let src: Plane<S>
-    let factor: Int
-    let margin: Int
-    let width: Int
-
-    /// The weights of four consecutive outputs, each ×4 lanes: (t_k, t_k+1, t_k+2, t_k+3) for
-    /// k = 0, 4, …, f − 4 with t_k = (k + ½)/f; for f = 2, (t_0, t_1) of two neighbouring intervals.
-    let quadWeights: [SIMD16<Float>]
-
-    init(_ src: Plane<S>, factor f: Int, margin m: Int, width: Int) {
-        precondition(f == 1 || f % 2 == 0, "factor must be 1 or even")
-        self.src = src
-        self.factor = f
-        self.margin = m
-        self.width = width
-        quadWeights = stride(from: 0, to: max(f, 4), by: 4).map { k in
-            let t = (0..<4).map { (Float((k + $0) % f) + 0.5) / Float(f) }
-            return SIMD16(lowHalf: SIMD8(lowHalf: SIMD4(repeating: t[0]), highHalf: SIMD4(repeating: t[1])),
-                          highHalf: SIMD8(lowHalf: SIMD4(repeating: t[2]), highHalf: SIMD4(repeating: t[3])))
-        }
-    }
-
-    /// Scratch for one band: the vertical lerp line and the output row.
-    func makeScratch() -> UnsafeMutablePointer<Float> {
-        .allocate(capacity: 4 * (src.width + width + 8))
-    }
-
-    /// Output row y as Float RGBA (valid until the next call with the same scratch).
-    func row(_ y: Int, _ scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> {
-        let out = scratch + 4 * (src.width + 4)
-        row(y, scratch, into: EnlargedFloatRow(out: UnsafeMutableRawPointer(out)))
-        return out
-    }
-
-    /// Output row y handed to `sink` as Float RGBA, every pixel once, left to right: Float rows
-    /// for a blend, bytes straight into an image with no Float row in between. (A protocol, not
-    /// closures: the closures stayed calls, one per two pixels.)
-    @inline(__always)
-    func row<Sink: EnlargedRowSink>(_ y: Int, _ scratch: UnsafeMutablePointer<Float>, into sink: Sink) {
-        let line = scratch
-        let (j, t) = Resample.position(y, factor: factor, margin: margin, limit: src.height)
-        let a = src.row(j), b = src.row(min(j + 1, src.height - 1))
-        var i = 0
-        while i + 4 <= src.width {
-            let p = S.loadQuad(a + 4 * i)
-            Float.storeQuad(p + (S.loadQuad(b + 4 * i) - p) * t, line + 4 * i)
-            i += 4
-        }
-        while i < src.width {
-            let p = S.loadPixel(a + 4 * i)
-            Float.storePixel(p + (S.loadPixel(b + 4 * i) - p) * t, line + 4 * i)
-            i += 1
-        }
-        guard factor > 1 else {
-            var x = 0
-            while x + 4 <= width {
-                sink.quad(Float.loadQuad(line + 4 * (margin + x)), x)
-                x += 4
-            }
-            while x < width { sink.pixel(Float.loadPixel(line + 4 * (margin + x)), x); x += 1 }
-            return
-        }
-        // Interval i (between reduced centers i and i+1) covers outputs x = f·(i − m) + f/2 + k,
-        // k = 0…f−1, at weight (k + ½)/f. Output 0 lies in interval m − 1 at k = f/2; without a
-        // margin that interval does not exist and the edge pixel repeats instead.
-        let f = factor
-        var x = 0, interval = margin - 1
-        if interval < 0 {
-            let first = Float.loadPixel(line)
-            while x < min(f / 2, width) { sink.pixel(first, x); x += 1 }
-            interval = 0
-        } else {
-            x = pixels(line, interval, from: f / 2, x: x, into: sink)
-            interval += 1
-        }
-        // Whole intervals, four outputs per step: f/4 steps per interval, or two intervals per
-        // step at f = 2.
-        let intervals = max(1, 4 / f), steps = max(1, f / 4)
-        quadWeights.withUnsafeBufferPointer { weights in
-            while x &+ 4 &* steps <= width && interval &+ intervals < src.width {
-                let p0 = Float.loadPixel(line + 4 &* interval), p1 = Float.loadPixel(line + 4 &* (interval &+ 1))
-                let p: SIMD16<Float>, d: SIMD16<Float>
-                if f == 2 {
-                    let p2 = Float.loadPixel(line + 4 &* (interval &+ 2))
-                    p = SIMD16(lowHalf: SIMD8(lowHalf: p0, highHalf: p0), highHalf: SIMD8(lowHalf: p1, highHalf: p1))
-                    d = SIMD16(lowHalf: SIMD8(lowHalf: p1 - p0, highHalf: p1 - p0), highHalf: SIMD8(lowHalf: p2 - p1, highHalf: p2 - p1))
-                } else {
-                    let d0 = p1 - p0
-                    p = SIMD16(lowHalf: SIMD8(lowHalf: p0, highHalf: p0), highHalf: SIMD8(lowHalf: p0, highHalf: p0))
-                    d = SIMD16(lowHalf: SIMD8(lowHalf: d0, highHalf: d0), highHalf: SIMD8(lowHalf: d0, highHalf: d0))
-                }
-                var step = 0
-                while step < steps {
-                    sink.quad(p + d * weights[step], x)
-                    x &+= 4
-                    step &+= 1
-                }
-                interval &+= intervals
-            }
-        }
-        while x < width && interval + 1 < src.width {
-            x = pixels(line, interval, from: 0, x: x, into: sink)
-            interval += 1
-        }
-        let last = Float.loadPixel(line + 4 * (src.width - 1))
-        while x < width { sink.pixel(last, x); x += 1 }
-    }
-
-    /// Outputs k…f − 1 of one interval (those left of `width`), one at a time; returns the next x.
-    @inline(__always)
-    private func pixels<Sink: EnlargedRowSink>(_ line: UnsafeMutablePointer<Float>, _ interval: Int, from k: Int, x start: Int,
-                                               into sink: Sink) -> Int {
-        let p = Float.loadPixel(line + 4 * interval)
-        let d = Float.loadPixel(line + 4 * (interval + 1)) - p
-        var x = start
-        for k in k..<factor where x < width {
-            sink.pixel(p + d * ((Float(k) + 0.5) / Float(factor)), x)
-            x += 1
-        }
-        return x
-    }
-}
-
-/// Where `EnlargedRows.row` puts its pixels: `quad` gets pixels x…x + 3, `pixel` pixel x.
-protocol EnlargedRowSink {
-    func quad(_ v: SIMD16<Float>, _ x: Int)
-    func pixel(_ v: SIMD4<Float>, _ x: Int)
-}
-
-/// Float RGBA samples.
-struct EnlargedFloatRow: EnlargedRowSink {
-    let out: UnsafeMutableRawPointer
-    @inline(__always) func quad(_ v: SIMD16<Float>, _ x: Int) { out.storeBytes(of: v, toByteOffset: 16 * x, as: SIMD16<Float>.self) }
-    @inline(__always) func pixel(_ v: SIMD4<Float>, _ x: Int) { out.storeBytes(of: v, toByteOffset: 16 * x, as: SIMD4<Float>.self) }
-}
-
-/// RGBA bytes, clamped and rounded (LaneConversion).
-struct EnlargedByteRow: EnlargedRowSink {
-    let out: UnsafeMutableRawPointer
-    @inline(__always) func quad(_ v: SIMD16<Float>, _ x: Int) {
-        out.storeBytes(of: LaneConversion.bytes(v), toByteOffset: 4 * x, as: SIMD16<UInt8>.self)
-    }
-    @inline(__always) func pixel(_ v: SIMD4<Float>, _ x: Int) {
-        out.storeBytes(of: LaneConversion.bytes(v), toByteOffset: 4 * x, as: SIMD4<UInt8>.self)
     }
 }

@@ -12,7 +12,7 @@ protocol RowSource<Sample> {
     func row(_ y: Int, scratch: UnsafeMutablePointer<Sample>) -> UnsafePointer<Sample>
 }
 
-extension Plane: RowSource {
+extension Plane: RowSource where Sample: PlaneSample {
     static var makesRows: Bool { false }
 
     @inline(__always)

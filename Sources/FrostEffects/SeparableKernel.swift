@@ -31,8 +31,8 @@ struct SeparableKernel {
     /// margin the kernel reads but nobody keeps: a reduced level's is cropped as it is written).
     /// An `opaque` source (every alpha 255) is blurred in its three colors only and its output
     /// given alpha 255: the same bytes for a quarter less arithmetic.
-    func run<Source: RowSource, D: FixedPointSample>(_ src: Source, _ dst: Plane<D>, crop c: Int = 0, opaque: Bool = false)
-    where Source.Sample: FixedPointSample {
+    func run<Source: RowSource, D: FixedPointTarget>(_ src: Source, _ dst: Plane<D>, crop c: Int = 0, opaque: Bool = false)
+    where Source.Sample: FixedPointSource {
         precondition(dst.width == src.width - 2 * c && dst.height == src.height - 2 * c)
         let w = src.width, h = src.height, r = radius
         let layout = RowLayout(width: w, radius: r, channels: opaque ? 3 : 4)
