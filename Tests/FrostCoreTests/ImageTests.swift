@@ -39,21 +39,25 @@ import Testing
         }
     }
 
-    /// The SIMD premultiply equals its scalar reference for every (channel, alpha) pair, with a
-    /// tail of three pixels after the groups of eight.
-    @Test func premultiplyEqualsScalarReference() {
-        var straight = [UInt8](repeating: 0, count: (256 * 256 + 3) * 4)
+    /// Both SIMD conversions equal their scalar references for every (channel, alpha) pair (as
+    /// premultiplied input that includes c > a, which un-premultiplying clamps), with a tail of
+    /// three pixels after the groups of eight.
+    @Test(arguments: [true, false])
+    func alphaConversionsEqualScalarReferences(premultiplying: Bool) {
+        var pixels = [UInt8](repeating: 0, count: (256 * 256 + 3) * 4)
         for n in 0..<(256 * 256 + 3) {
             let c = UInt8(n % 256), a = UInt8((n / 256) % 256)
-            straight[4 * n] = c; straight[4 * n + 1] = 255 &- c; straight[4 * n + 2] = c &* 7; straight[4 * n + 3] = a
+            pixels[4 * n] = c; pixels[4 * n + 1] = 255 &- c; pixels[4 * n + 2] = c &* 7; pixels[4 * n + 3] = a
         }
-        var simd = [UInt8](repeating: 0, count: straight.count), scalar = simd
-        straight.withUnsafeBufferPointer { s in
-            simd.withUnsafeMutableBufferPointer { premultiply(s.baseAddress!, into: $0.baseAddress!, pixels: s.count / 4) }
-            scalar.withUnsafeMutableBufferPointer { premultiplyScalar(s.baseAddress!, into: $0.baseAddress!, pixels: s.count / 4) }
+        let (simdKernel, scalarKernel) = premultiplying ? (premultiply, premultiplyScalar) : (unpremultiply, unpremultiplyScalar)
+        var simd = [UInt8](repeating: 0, count: pixels.count), scalar = simd
+        pixels.withUnsafeBufferPointer { s in
+            simd.withUnsafeMutableBufferPointer { simdKernel(s.baseAddress!, $0.baseAddress!, s.count / 4) }
+            scalar.withUnsafeMutableBufferPointer { scalarKernel(s.baseAddress!, $0.baseAddress!, s.count / 4) }
         }
         #expect(simd == scalar)
-        #expect(Image(width: 256 * 256 + 3, height: 1, pixels: straight).premultiplied().pixels == scalar)
+        let image = Image(width: 256 * 256 + 3, height: 1, pixels: pixels, isPremultiplied: !premultiplying)
+        #expect((premultiplying ? image.premultiplied() : image.unpremultiplied()).pixels == scalar)
     }
 
     @Test func premultiplyRoundsAndUnpremultiplyInverts() {
