@@ -3,9 +3,9 @@ import FrostCore
 
 /// How the samples of a plane enter and leave the 8.7 fixed point of `FixedPointKernel`.
 ///
-/// Bytes widen exactly (×128) and come back rounded, (v + 64) >> 7. Float planes (the box-reduced
-/// planes behind σ ≥ 8, averages in 0…255) are rounded to the nearest 1/128 on the way in, within
-/// 1/256 of a level; what is blurred at reduced size stays 8.7 (UInt16) for its enlargement.
+/// Bytes widen exactly (×128) and come back rounded, (v + 64) >> 7. 8.7 planes (UInt16) go in and
+/// out as they are: the box-reduced planes behind σ ≥ 8 (`Resample.boxReduce`) and what is blurred
+/// from them, until its enlargement.
 protocol FixedPointSource {
     /// Sixteen samples at `p` (four RGBA pixels) in 8.7.
     static func fixedPoint(_ p: UnsafePointer<Self>) -> SIMD16<UInt16>
@@ -118,23 +118,7 @@ extension UInt8: FixedPointSource, FixedPointTarget {
     static func sample(fixedPoint v: UInt16) -> UInt8 { UInt8(truncatingIfNeeded: (v &+ 64) &>> 7) }
 }
 
-extension Float: FixedPointSource {
-    /// x·128 clamped to 0…32 640 and rounded (ties to even) with the 2²³ trick; the lane loop
-    /// narrows with vpackusdw because every word is masked to 16 bits (checked in the generated code).
-    @inline(__always)
-    static func fixedPoint(_ p: UnsafePointer<Float>) -> SIMD16<UInt16> {
-        let x = LaneConversion.clamp(UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Float>.self) * 128, upper: SIMD16(repeating: 32_640))
-        let words = unsafeBitCast(x + 8_388_608, to: SIMD16<UInt32>.self) & 0xFFFF
-        var halves = SIMD16<UInt16>()
-        for lane in 0..<16 { halves[lane] = UInt16(truncatingIfNeeded: words[lane]) }
-        return halves
-    }
-
-    @inline(__always)
-    static func fixedPoint(sample: Float) -> UInt16 { UInt16(min(max(sample * 128, 0), 32_640).rounded(.toNearestOrEven)) }
-}
-
-/// 8.7 values as they are: the planes a blur at reduced size leaves for its enlargement.
+/// 8.7 values as they are: reduced planes, and what a blur at reduced size leaves for its enlargement.
 extension UInt16: FixedPointSource, FixedPointTarget {
     @inline(__always)
     static func fixedPoint(_ p: UnsafePointer<UInt16>) -> SIMD16<UInt16> { UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt16>.self) }

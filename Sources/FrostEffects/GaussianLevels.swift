@@ -25,7 +25,7 @@ public struct GaussianLevels: Sendable {
         precondition(factors.count == sigmas.count)
         var chained = chainLevels(source).makeIterator()
         var out: [Image] = []
-        var reductions: [Int: (plane: FloatPlane, margin: Int)] = [:]
+        var reductions: [Int: (plane: PlaneStorage<UInt16>, margin: Int)] = [:]
         for (sigma, stored) in zip(sigmas, factors) {
             let render = GaussianPlan.storageFactor(sigma: sigma)
             if sigma < 0.3 {
@@ -92,7 +92,7 @@ public struct GaussianLevels: Sendable {
 
     /// A level stored at its render factor: the kernel's bytes straight into the image, the margin
     /// but one block cropped as they are written (no Float plane to write, read and quantise).
-    private func compactLevel(_ kernel: SeparableKernel, _ reduced: FloatPlane, crop c: Int, like source: Image) -> Image {
+    private func compactLevel(_ kernel: SeparableKernel, _ reduced: PlaneStorage<UInt16>, crop c: Int, like source: Image) -> Image {
         let w = reduced.width - 2 * c, h = reduced.height - 2 * c
         let pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { buffer, count in
             kernel.run(reduced.plane, Plane(base: buffer.baseAddress!, width: w, height: h), crop: c)

@@ -88,5 +88,3 @@ final class PlaneStorage<Sample> {
 
     var plane: Plane<Sample> { Plane(base: storage, width: width, height: height) }
 }
-
-typealias FloatPlane = PlaneStorage<Float>

@@ -4,7 +4,8 @@ extension Image {
     /// The image averaged over f×f blocks of the edge-extended image, premultiplied:
     /// ⌈w/f⌉ + 2m × ⌈h/f⌉ + 2m pixels, where block (i, j) covers pixels [f·(i−m), f·(i−m)+f) ×
     /// [f·(j−m), f·(j−m)+f). The m blocks of margin hold the picture's edges, so enlarging back
-    /// with the same margin interpolates right up to the border.
+    /// with the same margin interpolates right up to the border. Each mean is rounded to 1/128
+    /// (exact for f = 2, 4, 8) and then to a byte, halves up.
     public func reduced(by f: Int, margin m: Int = 0, threads: Int? = nil) -> Image {
         precondition(f >= 1 && m >= 0)
         let source = premultiplied()
@@ -12,7 +13,7 @@ extension Image {
         let threads = RowBands.threads(threads)
         return source.withPlane { plane in
             let reduced = Resample.boxReduce(plane, factor: f, margin: m, threads: threads)
-            return Image(plane: reduced.plane, like: source, threads: threads)
+            return Image(fixedPoint: reduced.plane, like: source, threads: threads)
         }
     }
 
@@ -47,21 +48,13 @@ extension Image {
         }
     }
 
-    /// An image quantised (rounded, clamped) from a Float plane, with `like`'s flags.
-    init(plane: Plane<Float>, like: Image, threads: Int) {
+    /// An image rounded from an 8.7 plane, with `like`'s flags.
+    init(fixedPoint plane: Plane<UInt16>, like: Image, threads: Int) {
         let (w, h) = (plane.width, plane.height)
         let pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { out, count in
             let dst = Plane(base: out.baseAddress!, width: w, height: h)
             RowBands.run(h, threads: threads, minimumBand: 16) { rows in
-                for y in rows {
-                    let s = plane.row(y), d = dst.row(y)
-                    var x = 0
-                    while x + 4 <= w {
-                        UInt8.storeQuad(Float.loadQuad(s + 4 * x), d + 4 * x)
-                        x += 4
-                    }
-                    while x < w { UInt8.storePixel(Float.loadPixel(s + 4 * x), d + 4 * x); x += 1 }
-                }
+                for y in rows { UInt8.store(fixedPointRow: plane.row(y), pixels: w, channels: 4, into: dst.row(y)) }
             }
             count = w * h * 4
         }

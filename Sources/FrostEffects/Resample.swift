@@ -12,11 +12,13 @@ enum Resample {
     /// The f rows add up in integer lanes (`ColumnSum.slide`; 16-bit while f·255 fits, so a
     /// 4096-pixel row of sums is 32 KiB and stays in L1), then each reduced pixel inside the image
     /// adds its f columns of sums in 32-bit lanes, two pixels at a time, and is scaled once by
-    /// 1/f²: exact sums while f ≤ 181 (below 2²³). Margin pixels, and every pixel of larger
-    /// reductions (resizing far down), add their clamped columns in Float. The Float row of sums
-    /// this replaced spilled to L2 and its per-pixel loop clamped every coordinate (together 18%
-    /// of a σ = 20 blur, perf).
-    static func boxReduce<Source: RowSource<UInt8>>(_ src: Source, factor f: Int, margin m: Int, threads: Int) -> FloatPlane {
+    /// 128/f² into the 8.7 fixed point the kernels read, rounded to nearest: exact sums while
+    /// f ≤ 181 (below 2²³), and for f = 2, 4, 8 exact means (no rounding at all). Margin pixels,
+    /// and every pixel of larger reductions (resizing far down), add their clamped columns in
+    /// Float. The Float row of sums this replaced spilled to L2 and its per-pixel loop clamped
+    /// every coordinate (together 18% of a σ = 20 blur, perf); the Float plane it wrote was twice
+    /// the bytes and had to be converted to 8.7 by every kernel reading it.
+    static func boxReduce<Source: RowSource<UInt8>>(_ src: Source, factor f: Int, margin m: Int, threads: Int) -> PlaneStorage<UInt16> {
         precondition(f >= 1 && m >= 0)
         return f <= UInt16.columnSumWindow
             ? boxReduce(src, factor: f, margin: m, threads: threads, sums: UInt16.self)
@@ -24,11 +26,11 @@ enum Resample {
     }
 
     private static func boxReduce<Source: RowSource<UInt8>, Sum: ColumnSum>(_ src: Source, factor f: Int, margin m: Int, threads: Int,
-                                                                           sums _: Sum.Type) -> FloatPlane {
+                                                                           sums _: Sum.Type) -> PlaneStorage<UInt16> {
         let rw = (src.width + f - 1) / f + 2 * m, rh = (src.height + f - 1) / f + 2 * m
-        let out = FloatPlane(width: rw, height: rh)
+        let out = PlaneStorage<UInt16>(width: rw, height: rh)
         let dst = out.plane
-        let scale = 1 / Float(f * f)
+        let scale = 128 / Float(f * f)
         let n = src.width * 4
         let inside = f * f * 255 < 1 << 23 ? m..<(m + src.width / f) : m..<m
         RowBands.run(rh, threads: threads) { rows in
@@ -46,7 +48,7 @@ enum Resample {
                 for i in 0..<rw where !inside.contains(i) {
                     var acc = SIMD4<Float>.zero
                     for dx in 0..<f { acc += SIMD4<Float>(Sum.pixel(pixels, min(max((i - m) * f + dx, 0), src.width - 1))) }
-                    Float.storePixel(acc * scale, target + 4 * i)
+                    for c in 0..<4 { target[4 * i + c] = UInt16((acc[c] * scale).rounded(.toNearestOrEven)) }
                 }
                 addColumns(pixels, factor: f, count: inside.count, scale: scale, into: target + 4 * inside.lowerBound)
             }
@@ -54,23 +56,30 @@ enum Resample {
         return out
     }
 
-    /// Reduced pixel i = scale × (sum of column-sum pixels f·i … f·i + f − 1), two at a time.
+    /// Reduced pixel i = scale × (sum of column-sum pixels f·i … f·i + f − 1) rounded to nearest
+    /// (2²³ trick), two at a time; the lane loop narrows with a pack (every word masked to 16 bits).
     @inline(never)
     private static func addColumns<Sum: ColumnSum>(_ sums: UnsafePointer<SIMD4<Sum>>, factor f: Int, count: Int, scale: Float,
-                                                   into target: UnsafeMutablePointer<Float>) {
+                                                   into target: UnsafeMutablePointer<UInt16>) {
         @inline(__always) func sum(_ i: Int) -> SIMD4<UInt32> {
             var acc = Sum.pixel(sums, f &* i)
             for dx in 1..<f { acc &+= Sum.pixel(sums, f &* i &+ dx) }
             return acc
         }
-        let scales = SIMD8<Float>(repeating: scale)
+        let scales = SIMD8<Float>(repeating: scale), magic = SIMD8<Float>(repeating: 8_388_608)
         var i = 0
         while i &+ 2 <= count {
-            let both = LaneConversion.floats(SIMD8(lowHalf: sum(i), highHalf: sum(i &+ 1)))
-            UnsafeMutableRawPointer(target + 4 &* i).storeBytes(of: both * scales, as: SIMD8<Float>.self)
+            let scaled = LaneConversion.floats(SIMD8(lowHalf: sum(i), highHalf: sum(i &+ 1))) * scales + magic
+            let words = unsafeBitCast(scaled, to: SIMD8<UInt32>.self) & 0xFFFF
+            var halves = SIMD8<UInt16>()
+            for lane in 0..<8 { halves[lane] = UInt16(truncatingIfNeeded: words[lane]) }
+            UnsafeMutableRawPointer(target + 4 &* i).storeBytes(of: halves, as: SIMD8<UInt16>.self)
             i &+= 2
         }
-        if i < count { Float.storePixel(SIMD4<Float>(sum(i)) * scale, target + 4 &* i) }
+        if i < count {
+            let last = SIMD4<Float>(sum(i)) * scale
+            for c in 0..<4 { target[4 &* i &+ c] = UInt16(last[c].rounded(.toNearestOrEven)) }
+        }
     }
 
     /// Bilinear enlargement of a reduced plane (with its margin) into `dst`: output pixel x

@@ -3,7 +3,7 @@ import FrostCore
 /// Where a kernel reads its source rows. A kernel asks for one row at a time and lends a scratch
 /// row of its own (one per thread, `4 × width` samples), so a source may make rows on demand.
 protocol RowSource<Sample> {
-    associatedtype Sample: PlaneSample
+    associatedtype Sample
     var width: Int { get }
     var height: Int { get }
     /// Whether rows are made into the scratch row (else it is unused and rows are read in place).
@@ -12,7 +12,7 @@ protocol RowSource<Sample> {
     func row(_ y: Int, scratch: UnsafeMutablePointer<Sample>) -> UnsafePointer<Sample>
 }
 
-extension Plane: RowSource where Sample: PlaneSample {
+extension Plane: RowSource {
     static var makesRows: Bool { false }
 
     @inline(__always)

@@ -60,16 +60,16 @@ import Testing
         #expect(zip(frost, expected).filter { $0 != $1 }.count == 0)
     }
 
-    /// Float planes (the reduced planes behind σ ≥ 8) enter rounded to the nearest 1/128 and
-    /// leave in 8.7 as summed; values between the byte levels and ties on the 1/256 grid.
+    /// 8.7 planes (the reduced planes behind σ ≥ 8) go in and come out as they are: values
+    /// between the byte levels, up to the largest.
     @Test(arguments: [0.6, 4.5, 6.7])
-    func fixedPointKernelOnFloatPlanes(sigma: Double) {
+    func fixedPointKernelOnFixedPointPlanes(sigma: Double) {
         let W = 29, H = 21
-        let values = (0..<(W * H * 4)).map { Float(($0 * 7919) % 65_281) / 256 }   // 0 … 255, steps of 1/256
+        let values = (0..<(W * H * 4)).map { ($0 * 7919) % 32_641 }
         let w = GaussianPlan.kernelWeights(sigma: sigma)
-        let sums = FixedPointReference.sums(values.map { Int(($0 * 128).rounded(.toNearestOrEven)) }, width: W, height: H, weights: w)
-        let source = FloatPlane(width: W, height: H), out = PlaneStorage<UInt16>(width: W, height: H)
-        source.storage.update(from: values, count: values.count)
+        let sums = FixedPointReference.sums(values, width: W, height: H, weights: w)
+        let source = PlaneStorage<UInt16>(width: W, height: H), out = PlaneStorage<UInt16>(width: W, height: H)
+        for i in values.indices { source.storage[i] = UInt16(values[i]) }
         SeparableKernel(weights: w, threads: 1).run(source.plane, out.plane)
         #expect((0..<sums.count).filter { Int(out.storage[$0]) != sums[$0] }.count == 0)
     }
@@ -79,8 +79,8 @@ import Testing
     @Test(arguments: [1, 3, 5])
     func croppedRunIsTheInnerPartOfAFullRun(crop: Int) {
         let W = 41, H = 27
-        let source = FloatPlane(width: W, height: H)
-        for i in 0..<(W * H * 4) { source.storage[i] = Float((i * 7919) % 65_281) / 256 }
+        let source = PlaneStorage<UInt16>(width: W, height: H)
+        for i in 0..<(W * H * 4) { source.storage[i] = UInt16((i * 7919) % 32_641) }
         let kernel = SeparableKernel(weights: GaussianPlan.kernelWeights(sigma: 2.7), threads: 1)
         var full = [UInt8](repeating: 0, count: W * H * 4)
         full.withUnsafeMutableBufferPointer { kernel.run(source.plane, Plane(base: $0.baseAddress!, width: W, height: H)) }
