@@ -6,8 +6,8 @@ import FrostCore
 /// Samples are held as 8.7 fixed point (value × 128, at most 32 640) and weights as 0.16 fixed
 /// point (w × 65 536, the center's set so that they sum to exactly 65 536). Two samples sum to at
 /// most 65 280, so a pair of taps is one 16-bit add and one high-half multiply (pmulhuw, through
-/// CFrostSystem): sixteen samples per instruction against eight for Float FMAs, and for 8-bit
-/// images no Float conversions at either end (FixedPointSource, FixedPointTarget). Every product is truncated,
+/// CFrostSystem): sixteen samples per instruction against eight for Float FMAs, and no Float
+/// conversions at either end (FixedPointSource, FixedPointTarget). Every product is truncated,
 /// losing half a unit on average, so the accumulators start at the expected loss of the R + 1
 /// products of a pass: ⌊(R + 1)/2⌋ units for the horizontal pass and ⌈(R + 1)/2⌉ for the
 /// vertical one, R + 1 for both together (rounding both up biased the cache chain's fifth level
@@ -149,7 +149,7 @@ private struct TargetRow<Target: FixedPointTarget>: BlockSink {
 
 /// One band's working memory for a `SeparableKernel` in fixed point (`FixedPointKernel`): how a
 /// source row becomes a ring row (horizontal), and how a sweep of output rows is made from the
-/// ring rows (vertical), for 8-bit and Float planes in and out.
+/// ring rows (vertical), for 8-bit and 8.7 planes in and out.
 struct FixedPointPasses<Sample: FixedPointSource, Target: FixedPointTarget> {
     let kernel: FixedPointKernel
     let layout: SeparableKernel.RowLayout

@@ -29,7 +29,7 @@ protocol FixedPointTarget {
 }
 
 /// Rows of all four channels, for every sample type. Not inlined: inside generic callers the
-/// vectoriser split 16-lane values (as in `loadSamples`).
+/// vectoriser split 16-lane values into halves.
 extension FixedPointSource {
     @inline(never)
     static func toFixedPoint(_ p: UnsafePointer<Self>, pixels: Int, channels: Int, into out: UnsafeMutablePointer<UInt16>) {

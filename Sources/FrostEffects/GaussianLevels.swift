@@ -56,7 +56,7 @@ public struct GaussianLevels: Sendable {
                 out.append(compactLevel(kernel, reduced, crop: margin - 1, like: source))
             } else {
                 // A finer storage than the render: enlarge to full size, then reduce to the stored factor.
-            let blurred = PlaneStorage<UInt16>(width: reduced.width, height: reduced.height)
+                let blurred = PlaneStorage<UInt16>(width: reduced.width, height: reduced.height)
                 kernel.run(reduced.plane, blurred.plane)
                 let full = Image(enlarging: blurred.plane, factor: render, margin: margin, width: source.width,
                                  height: source.height, like: source, threads: threads)

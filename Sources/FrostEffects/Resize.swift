@@ -108,6 +108,9 @@ struct ResampleAxis {
         @inline(__always) func pixel(_ i: Int) -> SIMD4<Float> {
             LaneConversion.floats(raw.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD4<UInt8>.self))
         }
+        @inline(__always) func store(_ v: SIMD4<Float>, _ o: Int) {
+            UnsafeMutableRawPointer(dst + 4 &* o).storeBytes(of: v, as: SIMD4<Float>.self)
+        }
         first.withUnsafeBufferPointer { first in
             weights.withUnsafeBufferPointer { w in
                 let taps = w.baseAddress!
@@ -115,25 +118,25 @@ struct ResampleAxis {
                 case 2:
                     for o in 0..<count {
                         let i = first[o], t = taps + 2 &* o
-                        Float.storePixel(pixel(i) * t[0] + pixel(i &+ 1) * t[1], dst + 4 &* o)
+                        store(pixel(i) * t[0] + pixel(i &+ 1) * t[1], o)
                     }
                 case 3:
                     for o in 0..<count {
                         let i = first[o], t = taps + 3 &* o
-                        Float.storePixel((pixel(i) * t[0] + pixel(i &+ 1) * t[1]) + pixel(i &+ 2) * t[2], dst + 4 &* o)
+                        store((pixel(i) * t[0] + pixel(i &+ 1) * t[1]) + pixel(i &+ 2) * t[2], o)
                     }
                 case 4:
                     for o in 0..<count {
                         let i = first[o], t = taps + 4 &* o
                         let near = pixel(i) * t[0] + pixel(i &+ 1) * t[1], far = pixel(i &+ 2) * t[2] + pixel(i &+ 3) * t[3]
-                        Float.storePixel(near + far, dst + 4 &* o)
+                        store(near + far, o)
                     }
                 default:
                     for o in 0..<count {
                         let i = first[o], t = taps + span &* o
                         var acc = pixel(i) * t[0]
                         for k in 1..<span { acc += pixel(i &+ k) * t[k] }
-                        Float.storePixel(acc, dst + 4 &* o)
+                        store(acc, o)
                     }
                 }
             }

@@ -11,7 +11,7 @@ import FrostCore
 /// cache-10 1.02-1.08x; the kernels' instructions fell 24%, their memory traffic less). The planar layout this replaced (four channel rows per row) paid a split and a pack
 /// of every pixel at the two ends, a transpose for Float sources, and gave the vertical pass
 /// four row streams per tap to fetch from L2 instead of one. The arithmetic is 16-bit fixed
-/// point (FixedPointKernel, FixedPointPasses), for 8-bit images and the Float planes behind σ ≥ 8
+/// point (FixedPointKernel, FixedPointPasses), for 8-bit images and the 8.7 planes behind σ ≥ 8
 /// alike: the Float kernel it replaced ran its FMA ports near their peak at half the lanes.
 ///
 /// The vertical pass makes `rowsPerSweep` output rows per sweep, `blockSamples` at a time. Their

@@ -100,25 +100,6 @@ import Testing
         }
     }
 
-    /// Row loads and stores against the obvious per-sample loops, for both sample types the
-    /// kernel reads and writes: 7 pixels, so 16-sample steps and a tail of 3 pixels.
-    @Test func rowLoadsAndStoresMatchTheirDefinition() {
-        let count = 28
-        let bytes = (0..<count).map { UInt8(($0 * 37 + 5) % 256) }
-        let floats = bytes.map { Float($0) + 0.25 }
-        var fromBytes = [Float](repeating: -1, count: count), fromFloats = fromBytes
-        bytes.withUnsafeBufferPointer { UInt8.loadSamples($0.baseAddress!, count: count, into: &fromBytes) }
-        floats.withUnsafeBufferPointer { Float.loadSamples($0.baseAddress!, count: count, into: &fromFloats) }
-        #expect(fromBytes == bytes.map(Float.init))
-        #expect(fromFloats == floats)
-        let wild = (0..<count).map { Float($0 * 23 % 300) - 20.5 }   // beyond 0…255 and ties
-        var storedBytes = [UInt8](repeating: 0, count: count), storedFloats = [Float](repeating: 0, count: count)
-        wild.withUnsafeBufferPointer { UInt8.storeSamples($0.baseAddress!, count: count, into: &storedBytes) }
-        floats.withUnsafeBufferPointer { Float.storeSamples($0.baseAddress!, count: count, into: &storedFloats) }
-        #expect(storedBytes == wild.map { UInt8(min(max($0, 0), 255).rounded(.toNearestOrEven)) })
-        #expect(storedFloats == floats)
-    }
-
     /// An opaque image is blurred in its colors only: the bytes of the four-channel blur of the
     /// same pixels, alpha 255. Widths 1-5 (pixel tails of the four-pixel conversions), a width
     /// whose colors fill whole blocks (128 × 3 samples), reduced σ (whose planes keep all four).
