@@ -197,3 +197,30 @@ struct EnlargedByteRow: EnlargedRowSink {
         for c in 0..<4 { out[4 &* x &+ c] = UInt8.sample(fixedPoint: v[c]) }
     }
 }
+
+/// RGBA bytes of (1 − t)·other + t·v, t = weight / 2¹⁶ (0 < weight < 2¹⁶), rounded once: a crossfade
+/// frame's second enlargement blended into the first as it is made (no row of it written and read).
+struct EnlargedBlendedRow: EnlargedRowSink {
+    let other: UnsafePointer<UInt16>
+    let keep: SIMD16<UInt16>
+    let take: SIMD16<UInt16>
+    let out: UnsafeMutablePointer<UInt8>
+
+    init(other: UnsafePointer<UInt16>, weight: UInt16, out: UnsafeMutablePointer<UInt8>) {
+        self.other = other
+        keep = SIMD16(repeating: 0 &- weight)      // 2¹⁶ − weight
+        take = SIMD16(repeating: weight)
+        self.out = out
+    }
+
+    @inline(__always) func quad(_ v: SIMD16<UInt16>, _ x: Int) {
+        let p = UnsafeRawPointer(other + 4 &* x).loadUnaligned(as: SIMD16<UInt16>.self)
+        UInt8.store(fixedPoint: EnlargedRows<UInt8>.lerp(p, v, keep, take), out + 4 &* x)
+    }
+    @inline(__always) func pixel(_ v: SIMD4<UInt16>, _ x: Int) {
+        for c in 0..<4 {
+            out[4 &* x &+ c] = UInt8.sample(fixedPoint: EnlargedRows<UInt8>.lerp(other[4 &* x &+ c], v[c], keep[0], take[0]))
+        }
+    }
+}
+

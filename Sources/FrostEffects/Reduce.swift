@@ -65,16 +65,15 @@ extension Image {
 
 extension Image {
     /// (1 − t)·A + t·B where A and B are reduced images (see `reduced(by:margin:)`) enlarged
-    /// bilinearly to `width` × `height`: one pass, each output row made from the two enlarged rows
-    /// and blended in 8.7 fixed point (a third lerp, `EnlargedRows`) before the single rounding.
+    /// bilinearly to `width` × `height`: one pass, each output row of B blended, as it is made, with
+    /// the row of A in 8.7 fixed point (a third lerp, `EnlargedRows`) before the single rounding.
     /// How a crossfade frame is drawn.
     public static func enlargedBlend(_ a: Image, factor fa: Int, margin ma: Int, _ b: Image, factor fb: Int, margin mb: Int,
                                      fraction t: Double, width w: Int, height h: Int, threads: Int? = nil) -> Image {
         let a = a.premultiplied(), b = b.premultiplied()
         let threads = RowBands.threads(threads)
-        // t in 0.16; the ends take one row as it is (65 536 has no 16-bit weight).
+        // t in 0.16; the ends take one image as it is (65 536 has no 16-bit weight).
         let weight = Int((min(max(t, 0), 1) * 65_536).rounded())
-        let (wa, wb) = (SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: 65_536 - weight)), SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: weight)))
         let pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { out, count in
             a.withPlane { pa in
                 b.withPlane { pb in
@@ -84,19 +83,12 @@ extension Image {
                         let scratchA = rowsA.makeScratch(), scratchB = rowsB.makeScratch()
                         defer { scratchA.deallocate(); scratchB.deallocate() }
                         for y in band {
-                            let ra = rowsA.row(y, scratchA), rb = rowsB.row(y, scratchB)
-                            let o = dst.row(y)
-                            @inline(__always) func blended(_ i: Int) -> SIMD16<UInt16> {
-                                let p = UnsafeRawPointer(ra + i).loadUnaligned(as: SIMD16<UInt16>.self)
-                                let q = UnsafeRawPointer(rb + i).loadUnaligned(as: SIMD16<UInt16>.self)
-                                return weight == 0 ? p : weight == 65_536 ? q : EnlargedRows<UInt8>.lerp(p, q, wa, wb)
-                            }
-                            var i = 0
-                            while i + 16 <= 4 * w { UInt8.store(fixedPoint: blended(i), o + i); i += 16 }
-                            while i < 4 * w {
-                                let v = weight == 0 ? ra[i] : weight == 65_536 ? rb[i] : EnlargedRows<UInt8>.lerp(ra[i], rb[i], wa[0], wb[0])
-                                o[i] = UInt8.sample(fixedPoint: v)
-                                i += 1
+                            switch weight {
+                            case 0: rowsA.row(y, scratchA, into: EnlargedByteRow(out: dst.row(y)))
+                            case 65_536: rowsB.row(y, scratchB, into: EnlargedByteRow(out: dst.row(y)))
+                            default:
+                                let sink = EnlargedBlendedRow(other: rowsA.row(y, scratchA), weight: UInt16(weight), out: dst.row(y))
+                                rowsB.row(y, scratchB, into: sink)
                             }
                         }
                     }

@@ -75,4 +75,15 @@ import Testing
             }
         }
     }
+
+    /// At t = 0 and t = 1 a blend of enlargements is the one enlargement, bit for bit.
+    @Test func blendOfEnlargementsAtTheEndsIsOneEnlargement() {
+        let (w, h) = (37, 19)
+        let a = Self.reducedNoise(width: (w + 3) / 4 + 2, height: (h + 3) / 4 + 2, seed: 3)
+        let b = Self.reducedNoise(width: (w + 1) / 2 + 2, height: (h + 1) / 2 + 2, seed: 4)
+        for (t, image, f) in [(0.0, a, 4), (1.0, b, 2)] {
+            let blend = Image.enlargedBlend(a, factor: 4, margin: 1, b, factor: 2, margin: 1, fraction: t, width: w, height: h, threads: 1)
+            #expect(blend.pixels == image.enlarged(by: f, margin: 1, toWidth: w, height: h, threads: 1).pixels, "t = \(t)")
+        }
+    }
 }
