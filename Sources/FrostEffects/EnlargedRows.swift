@@ -223,4 +223,3 @@ struct EnlargedBlendedRow: EnlargedRowSink {
         }
     }
 }
-
