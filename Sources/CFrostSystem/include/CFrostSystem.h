@@ -24,6 +24,10 @@ typedef unsigned int frost_words8 __attribute__((ext_vector_type(8)));
 static inline void frost_stream_store(void *p, frost_words8 v) { __builtin_nontemporal_store(v, (frost_words8 *)p); }
 static inline void frost_store_fence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
+// A software prefetch of the line at p into all cache levels (prefetcht0). Swift has none. A hint:
+// p may lie beyond the end of its buffer (no fault).
+static inline void frost_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
+
 // Sixteen 16-bit lanes (Swift sees SIMD16<UInt16>) and their 32-bit widening.
 typedef unsigned short frost_halves16 __attribute__((ext_vector_type(16)));
 typedef unsigned int frost_words16 __attribute__((ext_vector_type(16)));
