@@ -24,9 +24,10 @@ let package = Package(
             name: "CFrostCodecs",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
         ),
-        // Allocator policy for the tool and benchmarks (glibc mallopt); vector operations Swift lacks.
+        // Allocator policy for the tool and benchmarks (glibc mallopt); vector operations and the
+        // prefetch Swift lacks.
         .target(name: "CFrostSystem"),
-        .target(name: "FrostCore"),
+        .target(name: "FrostCore", dependencies: ["CFrostSystem"]),
         .target(name: "FrostCodecs", dependencies: ["FrostCore", "CFrostCodecs"]),
         .target(name: "FrostEffects", dependencies: ["FrostCore", "CFrostSystem"]),
         .target(name: "FrostCache", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs"]),

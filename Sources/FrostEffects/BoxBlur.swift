@@ -1,3 +1,4 @@
+import CFrostSystem
 import FrostCore
 
 /// Which axes a separable filter runs along.
@@ -224,6 +225,9 @@ extension ColumnSum {
             }
         } else {
             while i + step <= n {
+                // The box reductions read the source from DRAM here (opaque images in place):
+                // each line asked for 4 KiB ahead, RGB σ = 20 and 40 1.12-1.25x.
+                frost_prefetch(entering + (i &+ 4096))
                 let s = v.loadUnaligned(fromByteOffset: size &* i, as: Lanes.self)
                 v.storeBytes(of: s &+ widened(entering, i), toByteOffset: size &* i, as: Lanes.self)
                 i &+= step
