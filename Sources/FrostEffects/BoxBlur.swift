@@ -219,6 +219,7 @@ extension ColumnSum {
         var i = 0
         if let leaving {
             while i + step <= n {
+                frost_prefetch(entering + (i &+ 4096))
                 let s = v.loadUnaligned(fromByteOffset: size &* i, as: Lanes.self)
                 v.storeBytes(of: s &+ widened(entering, i) &- widened(leaving, i), toByteOffset: size &* i, as: Lanes.self)
                 i &+= step
