@@ -64,9 +64,9 @@ public func premultiply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutab
     @inline(__always) func halves(_ w: SIMD8<UInt32>) -> SIMD16<UInt16> { unsafeBitCast(w, to: SIMD16<UInt16>.self) }
     var n = 0
     while n + 8 <= count {
-        // The source image streams in from DRAM here for every effect on straight alpha; asking
-        // for each line 4 KiB ahead: RGBA 4096² box r = 40 1.12-1.34x, σ = 20 1.12-1.35x.
-        frost_prefetch(input + (4 &* n &+ 4096))
+        // The source image streams in from DRAM here for every effect on straight alpha: RGBA
+        // 4096² box r = 40 1.12-1.34x, σ = 20 1.12-1.35x with the prefetch.
+        frost_prefetch_ahead(input + 4 &* n)
         let w = input.loadUnaligned(fromByteOffset: 4 &* n, as: SIMD8<UInt32>.self)
         let a = w &>> 24
         let even = halves(w) & low, odd = halves(w) &>> 8

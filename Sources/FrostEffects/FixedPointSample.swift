@@ -84,7 +84,7 @@ extension UInt8: FixedPointSource, FixedPointTarget {
         guard channels == 3 else { return toFixedPoint(rgba: p, pixels: pixels, into: out) }
         for n in stride(from: 0, to: pixels - 3, by: 4) {
             // An opaque source streams in from DRAM here (the prefetch as in `premultiply`).
-            frost_prefetch(p + (4 &* n &+ 4096))
+            frost_prefetch_ahead(p + 4 &* n)
             let colors = frost_colors_of_rgba(UnsafeRawPointer(p + 4 * n).loadUnaligned(as: SIMD16<UInt8>.self))
             UnsafeMutableRawPointer(out + 3 * n).storeBytes(of: LaneConversion.widenedToHalfwords(colors) &<< 7, as: SIMD16<UInt16>.self)
         }
