@@ -48,7 +48,7 @@ enum Resample {
                 for i in 0..<rw where !inside.contains(i) {
                     var acc = SIMD4<Float>.zero
                     for dx in 0..<f { acc += SIMD4<Float>(Sum.pixel(pixels, min(max((i - m) * f + dx, 0), src.width - 1))) }
-                    for c in 0..<4 { target[4 * i + c] = UInt16((acc[c] * scale).rounded(.toNearestOrEven)) }
+                    storePixel(acc * scale, target + 4 * i)
                 }
                 addColumns(pixels, factor: f, count: inside.count, scale: scale, into: target + 4 * inside.lowerBound)
             }
@@ -76,10 +76,13 @@ enum Resample {
             UnsafeMutableRawPointer(target + 4 &* i).storeBytes(of: halves, as: SIMD8<UInt16>.self)
             i &+= 2
         }
-        if i < count {
-            let last = SIMD4<Float>(sum(i)) * scale
-            for c in 0..<4 { target[4 &* i &+ c] = UInt16(last[c].rounded(.toNearestOrEven)) }
-        }
+        if i < count { storePixel(SIMD4<Float>(sum(i)) * scale, target + 4 &* i) }
+    }
+
+    /// One reduced pixel's scaled sums rounded to nearest into 8.7 (margins and the odd last pixel).
+    @inline(__always)
+    private static func storePixel(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<UInt16>) {
+        for c in 0..<4 { p[c] = UInt16(v[c].rounded(.toNearestOrEven)) }
     }
 
     /// Bilinear enlargement of a reduced plane (with its margin) into `dst`: output pixel x
