@@ -87,7 +87,7 @@ struct FixedPointKernel {
     /// bias + W₀·center + Σ_k W_k·(pair k) for one block, eight 16-lane accumulators (four left
     /// a third of the time to the loop and the taps' pointer loads, perf).
     @inline(__always)
-    private static func convolveBlock<Taps: BlockTaps<UInt16>, Sink: BlockSink>(_ taps: Taps, _ r: Int, _ wk: UnsafeMutablePointer<UInt16>,
+    private static func convolveBlock<Taps: BlockTaps, Sink: BlockSink>(_ taps: Taps, _ r: Int, _ wk: UnsafeMutablePointer<UInt16>,
                                                                                _ bias: UInt16, into sink: Sink) {
         let w0 = SIMD16<UInt16>(repeating: wk[0]), start = SIMD16<UInt16>(repeating: bias), c = taps.center
         var s0 = start &+ frost_high_products(load(c), w0), s1 = start &+ frost_high_products(load(c + 16), w0)
@@ -174,11 +174,10 @@ struct FixedPointPasses<Sample: FixedPointSource, Target: FixedPointTarget> {
     /// One source row into one ring row.
     @inline(__always)
     func filter(_ row: UnsafePointer<Sample>, into out: UnsafeMutablePointer<UInt16>) {
-        let c = layout.channels, n = c * layout.width, r = kernel.radius
-        let line = padded + c * r
-        Sample.toFixedPoint(row, pixels: layout.width, channels: c, into: line)
-        SeparableKernel.extendEdges(line, pixels: 0..<n, to: -c * r..<(layout.samples + c * r), channels: c)
-        kernel.convolveRow(line, count: layout.samples, channels: c, into: out)
+        let line = padded + layout.channels * kernel.radius
+        Sample.toFixedPoint(row, pixels: layout.width, channels: layout.channels, into: line)
+        layout.extendEdges(line, pixels: 0..<layout.width)
+        kernel.convolveRow(line, count: layout.samples, channels: layout.channels, into: out)
     }
 
     /// Output rows y0..<y0+n of `dst`; `taps` holds each one's 2R+1 ring rows, whose first and

@@ -208,7 +208,7 @@ private final class ChainBand<Source: RowSource<UInt8>> {
             line = output(s - 1, j)
             pixels = 0..<width
         }
-        SeparableKernel.extendEdges(line, pixels: stage.layout.samples(pixels), to: -c * r..<(stage.layout.samples + c * r), channels: c)
+        stage.layout.extendEdges(line, pixels: pixels)
         stage.kernel.convolveRow(line, count: stage.layout.samples, channels: c, into: stage.slot(j))
     }
 }

@@ -8,9 +8,10 @@ import FrostCore
 /// passes run on contiguous vectors of mixed channels in which every lane meets only its own
 /// channel. An opaque image's rows carry its three colors only (3k apart) and get their alpha
 /// back on the way out: a quarter less arithmetic for the same bytes (RGB 4096², σ 4: 1.07x,
-/// cache-10 1.02-1.08x; the kernels' instructions fell 24%, their memory traffic less). The planar layout this replaced (four channel rows per row) paid a split and a pack
-/// of every pixel at the two ends, a transpose for Float sources, and gave the vertical pass
-/// four row streams per tap to fetch from L2 instead of one. The arithmetic is 16-bit fixed
+/// cache-10 1.02-1.08x; the kernels' instructions fell 24%, their memory traffic less). The
+/// planar layout this replaced (four channel rows per row) paid a split and a pack of every
+/// pixel at the two ends, a transpose for Float sources, and gave the vertical pass four row
+/// streams per tap to fetch from L2 instead of one. The arithmetic is 16-bit fixed
 /// point (FixedPointKernel, FixedPointPasses), for 8-bit images and the 8.7 planes behind σ ≥ 8
 /// alike: the Float kernel it replaced ran its FMA ports near their peak at half the lanes.
 ///
@@ -88,43 +89,42 @@ struct SeparableKernel {
         /// The padded source row: R edge pixels, the row, edge pixels up to `samples` + R pixels,
         /// and room for the four lanes a three-channel conversion stores past its row (toFixedPoint).
         var paddedCount: Int { samples + 2 * channels * radius + 4 }
-        /// The sample range `pixels` covers.
-        func samples(_ pixels: Range<Int>) -> Range<Int> { channels * pixels.lowerBound..<channels * pixels.upperBound }
-    }
 
-    /// Repeats a row's first and last pixel (at samples `pixels` of `line`, `channels` each) over the rest of `span`.
-    @inline(__always)
-    static func extendEdges<Element>(_ line: UnsafeMutablePointer<Element>, pixels: Range<Int>, to span: Range<Int>, channels: Int) {
-        let first = line + pixels.lowerBound, last = line + pixels.upperBound - channels
-        for i in stride(from: span.lowerBound, to: pixels.lowerBound, by: channels) { (line + i).update(from: first, count: channels) }
-        for i in stride(from: pixels.upperBound, to: span.upperBound, by: channels) { (line + i).update(from: last, count: channels) }
+        /// Repeats the first and last of the row's pixels `pixels` (of `line`, padded as
+        /// `paddedCount` says) over the R pixels before sample 0 and up to R pixels past `samples`.
+        @inline(__always)
+        func extendEdges(_ line: UnsafeMutablePointer<UInt16>, pixels: Range<Int>) {
+            let c = channels, start = c * pixels.lowerBound, end = c * pixels.upperBound
+            let first = line + start, last = line + end - c
+            for i in Swift.stride(from: -c * radius, to: start, by: c) { (line + i).update(from: first, count: c) }
+            for i in Swift.stride(from: end, to: samples + c * radius, by: c) { (line + i).update(from: last, count: c) }
+        }
     }
 }
 
-/// Where the samples of one 64-sample block's taps are: its center and, for k in 1...R, the
-/// two samples k pixels (along a row) or k rows (down a column) away on either side.
-protocol BlockTaps<Element> {
-    associatedtype Element
-    var center: UnsafePointer<Element> { get }
-    func pair(_ k: Int) -> (UnsafePointer<Element>, UnsafePointer<Element>)
+/// Where the 8.7 samples of one block's taps are: its center and, for k in 1...R, the two
+/// samples k pixels (along a row) or k rows (down a column) away on either side.
+protocol BlockTaps {
+    var center: UnsafePointer<UInt16> { get }
+    func pair(_ k: Int) -> (UnsafePointer<UInt16>, UnsafePointer<UInt16>)
 }
 
 /// Along an interleaved row: the same channel k pixels away is `channels`·k samples away.
-struct RowTaps<Element>: BlockTaps {
-    let center: UnsafePointer<Element>
+struct RowTaps: BlockTaps {
+    let center: UnsafePointer<UInt16>
     let channels: Int
-    @inline(__always) func pair(_ k: Int) -> (UnsafePointer<Element>, UnsafePointer<Element>) {
+    @inline(__always) func pair(_ k: Int) -> (UnsafePointer<UInt16>, UnsafePointer<UInt16>) {
         (center - channels &* k, center + channels &* k)
     }
 }
 
 /// Down a column of ring rows: `rows` holds the 2R+1 rows, the block starts at sample x.
-struct ColumnTaps<Element>: BlockTaps {
-    let rows: UnsafePointer<UnsafePointer<Element>>
+struct ColumnTaps: BlockTaps {
+    let rows: UnsafePointer<UnsafePointer<UInt16>>
     let radius: Int
     let x: Int
-    var center: UnsafePointer<Element> { rows[radius] + x }
-    @inline(__always) func pair(_ k: Int) -> (UnsafePointer<Element>, UnsafePointer<Element>) {
+    var center: UnsafePointer<UInt16> { rows[radius] + x }
+    @inline(__always) func pair(_ k: Int) -> (UnsafePointer<UInt16>, UnsafePointer<UInt16>) {
         (rows[radius &- k] + x, rows[radius &+ k] + x)
     }
 }
