@@ -71,6 +71,36 @@ import Testing
         #expect(copied == scalar)
     }
 
+    /// Targets at every alignment: the pixels before a 32-byte boundary take the scalar path and
+    /// the rest streaming stores; a target off the 4-byte grid takes ordinary stores throughout.
+    @Test(arguments: [0, 4, 8, 12, 16, 20, 24, 28, 1, 3])
+    func everyTargetAlignmentGivesTheScalarBytes(_ offset: Int) {
+        let image = noiseImage(width: 83, height: 3)
+        let count = 83 * 3
+        let kernel = ColorAdjustment(brightness: 0.1, contrast: 1.2, saturation: 1.3).affineKernel
+        var scalar = image.premultiplied().pixels
+        scalar.withUnsafeMutableBufferPointer { kernel.applyScalar($0.baseAddress!, pixels: count) }
+        let target = UnsafeMutableRawPointer.allocate(byteCount: 4 * count + 64, alignment: 64)
+        defer { target.deallocate() }
+        let out = (target + offset).bindMemory(to: UInt8.self, capacity: 4 * count)
+        image.pixels.withUnsafeBufferPointer {
+            kernel.apply($0.baseAddress!, into: out, pixels: count, threads: 2, premultiplying: true)
+        }
+        #expect(Array(UnsafeBufferPointer(start: out, count: 4 * count)) == scalar)
+    }
+
+    /// Coefficients no control in range produces (colors beyond ±2²⁴) take the matrix loop, which
+    /// clamps in float, so they still saturate instead of wrapping through 32-bit integers.
+    @Test func hugeContrastStillSaturates() {
+        let adjustment = ColorAdjustment(contrast: 1e9)
+        guard case .matrix = adjustment.affineKernel.form else { Issue.record("expected the matrix loop"); return }
+        let image = noiseImage(width: 40, height: 4, opaque: true)
+        let out = image.adjusted(adjustment, threads: 1)
+        for i in stride(from: 0, to: image.pixels.count, by: 4) {
+            for k in 0..<3 { #expect(out.pixels[i + k] == (image.pixels[i + k] >= 128 ? 255 : 0), "pixel \(i / 4)") }
+        }
+    }
+
     @Test func threadsGiveIdenticalPixels() {
         let image = noiseImage(width: 300, height: 200)
         let a = ColorAdjustment(brightness: 0.1, contrast: 1.2, saturation: 1.3, gamma: 1.4)
