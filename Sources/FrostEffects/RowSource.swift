@@ -35,9 +35,3 @@ struct StraightAlphaRows: RowSource {
         return UnsafePointer(scratch)
     }
 }
-
-extension Image {
-    /// Whether reading the pixels as premultiplied means premultiplying them (straight alpha
-    /// that is not all opaque); kernels then read through `StraightAlphaRows`.
-    var readsStraightAlpha: Bool { hasAlpha && !isPremultiplied }
-}

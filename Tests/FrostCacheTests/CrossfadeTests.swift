@@ -43,6 +43,49 @@ import Testing
         }
     }
 
+    /// Straight-alpha inputs are premultiplied as the kernel reads them: the same bytes as
+    /// premultiplying first, for each input kind on either side.
+    @Test(arguments: [(true, false), (false, true), (true, true)])
+    func blendPremultipliesStraightInputsAsItReads(_ straight: (Bool, Bool)) {
+        let a = noiseImage(width: 101, height: 7), b = noiseImage(width: 101, height: 7, seed: 3)
+        let x = straight.0 ? a : a.premultiplied(), y = straight.1 ? b : b.premultiplied()
+        let expected = a.premultiplied().blended(with: b.premultiplied(), fraction: 0.37, threads: 1)
+        #expect(x.blended(with: y, fraction: 0.37, threads: 1) == expected)
+        #expect(x.blended(with: y, fraction: 0.37, threads: 3) == expected)
+        #expect(x.blended(with: y, fraction: 0) == a.premultiplied())
+        #expect(x.blended(with: y, fraction: 1).pixels == b.premultiplied().pixels)
+    }
+
+    /// The same at every output alignment, whole pixels: a target off the 4-byte grid takes the
+    /// scalar path throughout.
+    @Test func premultiplyingBlendHandlesEveryAlignment() {
+        let a = noiseImage(width: 40, height: 1).pixels, b = noiseImage(width: 40, height: 1, seed: 5).pixels
+        for offset in 0..<32 {
+            for count in [0, 4, 28, 32, 36, 96, 124] {
+                var out = [UInt8](repeating: 0, count: 160), expected = out
+                var pa = a, pb = b
+                pa.withUnsafeMutableBufferPointer { premultiplyScalar($0.baseAddress!, into: $0.baseAddress!, pixels: 40) }
+                pb.withUnsafeMutableBufferPointer { premultiplyScalar($0.baseAddress!, into: $0.baseAddress!, pixels: 40) }
+                a.withUnsafeBufferPointer { x in
+                    b.withUnsafeBufferPointer { y in
+                        out.withUnsafeMutableBufferPointer {
+                            BlendKernel.run(x.baseAddress!, y.baseAddress!, into: $0.baseAddress! + offset, count: count, weight: 77,
+                                            premultiplying: (true, true))
+                        }
+                    }
+                }
+                pa.withUnsafeBufferPointer { x in
+                    pb.withUnsafeBufferPointer { y in
+                        expected.withUnsafeMutableBufferPointer {
+                            BlendKernel.runScalar(x.baseAddress!, y.baseAddress!, into: $0.baseAddress! + offset, count: count, weight: 77)
+                        }
+                    }
+                }
+                #expect(out == expected, "offset \(offset), count \(count)")
+            }
+        }
+    }
+
     @Test func variancesMatchBetweenLevels() {
         let plan = CachePlan(count: 10, maxSigma: 40)
         for p in stride(from: 0.0, through: 1.0, by: 0.01) {
