@@ -1,17 +1,18 @@
 import CFrostSystem
 import FrostCore
 
-/// out = M·v + b on every premultiplied RGBA pixel (v and out in 0…255 units), color clamped to
-/// 0…out-alpha so the result stays valid premultiplied data, then rounded to bytes.
+/// out = M·v + b on every premultiplied RGBA pixel (v and out in 0…255 units), rounded to bytes,
+/// each color then clamped to its alpha byte so the result stays valid premultiplied data.
 ///
 /// One kernel for every per-pixel affine color operation: color controls (saturation,
 /// brightness, contrast), ImageEffects' 1/256 saturation matrix and drawing a tint color over
 /// everything. Eight pixels per step, planar in registers: the 32 bytes are read as eight UInt32
 /// words and each channel is cut out with a shift and a mask (no lane conversions or shuffles,
 /// which Swift compiles to calls or lane loops), turned into floats with the 2²³ trick, combined
-/// with sixteen scalar×vector multiply-adds, and packed back with shifts and ors. Every channel
-/// sums its terms in the same order, so equal rows of M give bit-equal channels (saturation 0 is
-/// exactly gray). `applyScalar` is the per-pixel reference the tests hold it to.
+/// with scalar×vector multiply-adds, and rounded, clamped and packed in integer lanes
+/// (`frost_premultiplied_rgba`). Every channel sums its terms in the same order, so equal rows of
+/// M give bit-equal channels (saturation 0 is exactly gray). `applyScalar` is the per-pixel
+/// reference the tests hold it to.
 struct AffineColorKernel {
     /// The map the kernel applies.
     enum Form {
@@ -34,23 +35,25 @@ struct AffineColorKernel {
 
     let form: Form
 
+    /// Whether every output stays far inside ±2³¹ (within ±2²⁴), as the SIMD loops need: they
+    /// round through 32-bit integers. Coefficients no control within its documented range comes
+    /// near take the scalar reference instead, which clamps in float.
+    let fitsIntegerRounding: Bool
+
     init(matrix: [[Float]], offset: SIMD4<Float> = .zero, bias: Float = 0) {
         form = .matrix(matrix, offset: offset, bias: bias)
-    }
-
-    /// Coefficients so large that a color could leave ±2²⁴ (no control within its documented
-    /// range comes near) take the matrix loop, which clamps in float: the rank-one loop rounds
-    /// through 32-bit integers.
-    init(_ lumaMix: LumaMix) {
-        let (scale, mix, alpha) = (lumaMix.scale, lumaMix.mix, lumaMix.alpha)
-        let coefficients: [Float] = [scale, mix[0], mix[1], mix[2], alpha]
-        if 255 * coefficients.map(abs).reduce(0, +) < 0x1p24 {
-            form = .lumaMix(lumaMix)
-        } else {
-            let rows = (0..<3).map { c in [mix[0], mix[1], mix[2], alpha].enumerated().map { $0 == c ? $1 + scale : $1 } }
-            form = .matrix(rows + [[0, 0, 0, 1]], offset: .zero, bias: 0)
+        fitsIntegerRounding = (0..<4).allSatisfy { c in
+            Self.fitsIntegerRounding(matrix[c].map { 255 * abs($0) } + [abs(offset[c] + bias)])
         }
     }
+
+    init(_ lumaMix: LumaMix) {
+        form = .lumaMix(lumaMix)
+        let (scale, mix, alpha) = (lumaMix.scale, lumaMix.mix, lumaMix.alpha)
+        fitsIntegerRounding = Self.fitsIntegerRounding([scale, mix[0], mix[1], mix[2], alpha].map { 255 * abs($0) })
+    }
+
+    private static func fitsIntegerRounding(_ magnitudes: [Float]) -> Bool { magnitudes.reduce(0, +) < 0x1p24 }
 
     /// Applies the kernel to `pixels` RGBA pixels of `source` into `target` (the same buffer
     /// for in place), split into bands over `threads`. Out of place it reads and writes each byte
@@ -59,6 +62,7 @@ struct AffineColorKernel {
     /// as `premultiply` rounds, so no premultiplied copy of the image is made first.
     func apply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels: Int, threads: Int,
                premultiplying: Bool = false) {
+        guard fitsIntegerRounding else { return applyScalar(source, into: target, pixels: pixels, premultiplying: premultiplying) }
         // Streaming stores need 32-byte aligned targets: the pixels before the first boundary
         // take the scalar path, as the last few do.
         let misalignment = Int(bitPattern: target) & 31
@@ -110,7 +114,6 @@ struct AffineColorKernel {
         let (m30, m31, m32, m33) = (matrix[3][0], matrix[3][1], matrix[3][2], matrix[3][3])
         let (o0, o1, o2, o3) = (offset[0] + bias, offset[1] + bias, offset[2] + bias, offset[3] + bias)
         let input = UnsafeRawPointer(source), output = UnsafeMutableRawPointer(target)
-        let alphaLimit = SIMD8<Float>(repeating: 255 + bias)
         @inline(__always) func combine(_ a: Float, _ b: Float, _ c: Float, _ d: Float, _ o: Float,
                                        _ r: SIMD8<Float>, _ g: SIMD8<Float>, _ bl: SIMD8<Float>, _ al: SIMD8<Float>) -> SIMD8<Float> {
             var out = a * r + o
@@ -123,22 +126,19 @@ struct AffineColorKernel {
             frost_prefetch_ahead(input + 32 &* q)
             let w = input.loadUnaligned(fromByteOffset: 32 &* q, as: SIMD8<UInt32>.self)
             let (r, g, b, a) = Self.channels(w, premultiplying: premultiplying)
-            let alpha = combine(m30, m31, m32, m33, o3, r, g, b, a)
-            // Colors clamp to 0…alpha (premultiplied stays valid), alpha to 0…255.
-            let upper = alpha + bias
-            let outR = LaneConversion.clamp(combine(m00, m01, m02, m03, o0, r, g, b, a), upper: upper)
-            let outG = LaneConversion.clamp(combine(m10, m11, m12, m13, o1, r, g, b, a), upper: upper)
-            let outB = LaneConversion.clamp(combine(m20, m21, m22, m23, o2, r, g, b, a), upper: upper)
-            let outA = LaneConversion.clamp(alpha, upper: alphaLimit)
-            let packed = Self.word(outR) | Self.word(outG) &<< 8 | Self.word(outB) &<< 16 | Self.word(outA) &<< 24
+            // Colors clamp to 0…alpha (premultiplied stays valid), alpha to 0…255, after rounding.
+            let packed = frost_premultiplied_rgba(combine(m00, m01, m02, m03, o0, r, g, b, a),
+                                                  combine(m10, m11, m12, m13, o1, r, g, b, a),
+                                                  combine(m20, m21, m22, m23, o2, r, g, b, a),
+                                                  combine(m30, m31, m32, m33, o3, r, g, b, a))
             Self.store(packed, output + 32 &* q, streaming: streaming)
         }
         if streaming { frost_store_fence() }
     }
 
     /// The rank-one loop (`LumaMix`): the shared term once, one multiply-add per color, then the
-    /// colors rounded, clamped to 0…alpha and packed in integer lanes with the alpha byte passed
-    /// through (`frost_premultiplied_rgba`; the same bytes as clamping in float first).
+    /// colors rounded, clamped to 0…alpha and packed in integer lanes with the alpha as it was
+    /// (`frost_premultiplied_rgba`; the same bytes as clamping in float first).
     @inline(__always)
     private func runLumaMix(_ form: LumaMix, _ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, groups: Int,
                             premultiplying: Bool, streaming: Bool) {
@@ -153,7 +153,7 @@ struct AffineColorKernel {
             shared.addProduct(m1, g)
             shared.addProduct(m2, b)
             let packed = frost_premultiplied_rgba(shared.addingProduct(scale, r), shared.addingProduct(scale, g),
-                                                  shared.addingProduct(scale, b), w)
+                                                  shared.addingProduct(scale, b), a)
             Self.store(packed, output + 32 &* q, streaming: streaming)
         }
         if streaming { frost_store_fence() }
@@ -188,12 +188,6 @@ struct AffineColorKernel {
         return (r, g, b, a)
     }
 
-    /// A clamped value rounded to nearest (2²³ trick), its byte in the low 8 bits of the word.
-    @inline(__always)
-    private static func word(_ x: SIMD8<Float>) -> SIMD8<UInt32> {
-        unsafeBitCast(x + SIMD8<Float>(repeating: 8_388_608), to: SIMD8<UInt32>.self) & 0xFF
-    }
-
     /// The per-pixel reference of the same arithmetic, in the same order: the red term plus the
     /// offset, then fused multiply-adds of green, blue and alpha (for a `LumaMix`: the alpha
     /// term, fused multiply-adds of the three mix terms, then one of the color itself).
@@ -215,10 +209,9 @@ struct AffineColorKernel {
                         acc.addingProduct(matrix[c][j], v[j])
                     }
                 }
-                let alpha = out[3]
-                for c in 0..<4 {
-                    q[c] = LaneConversion.byte(min(max(out[c], 0), c == 3 ? 255 + bias : alpha + bias))
-                }
+                let alpha = LaneConversion.byte(out[3])
+                for c in 0..<3 { q[c] = min(LaneConversion.byte(out[c]), alpha) }
+                q[3] = alpha
             }
         }
     }

@@ -53,32 +53,32 @@ static inline frost_halves16 frost_high_products(frost_halves16 a, frost_halves1
 // Eight 32-bit floats (Swift sees SIMD8<Float>).
 typedef float frost_floats8 __attribute__((ext_vector_type(8)));
 
-// Eight premultiplied RGBA pixels from their colors in 0...255 units and the alpha bytes of
-// `pixels` (kept): each color rounded to nearest, ties to even, and clamped to 0...its alpha.
-// Colors must lie within +-2^31. With AVX2: three vcvtps2dq, saturating packs, two vpshufb and
-// one vpminub. The float clamps and 2^23-trick roundings this replaces were 9 of the ~30
-// operations per eight pixels that only ports 0 and 1 run (the kernel's bottleneck); now 3.
-static inline frost_words8 frost_premultiplied_rgba(frost_floats8 r, frost_floats8 g, frost_floats8 b,
-                                                   frost_words8 pixels) {
+// Eight premultiplied RGBA pixels from their four channels in 0...255 units (within +-2^31):
+// each rounded to nearest, ties to even, and clamped to 0...255, the colors then to 0...their
+// pixel's alpha. Rounding is monotone and the bounds are integers, so these are the bytes of
+// clamping in float first. With AVX2: four vcvtps2dq, saturating packs, two vpshufb and one
+// vpminub; the float clamps and 2^23-trick roundings it replaces were 9-12 of the ~30-40
+// operations per eight pixels that only ports 0 and 1 run (the color kernel's bottleneck).
+static inline frost_words8 frost_premultiplied_rgba(frost_floats8 r, frost_floats8 g, frost_floats8 b, frost_floats8 a) {
 #if defined(__AVX2__)
     __m256i rg = _mm256_packs_epi32(_mm256_cvtps_epi32((__m256)r), _mm256_cvtps_epi32((__m256)g));
-    __m256i b0 = _mm256_packs_epi32(_mm256_cvtps_epi32((__m256)b), _mm256_setzero_si256());
-    // Per 128-bit lane (four pixels): r0-3 g0-3 b0-3 0000, each clamped to 0...255.
-    __m256i planar = _mm256_packus_epi16(rg, b0);
-    const __m256i interleave = _mm256_setr_epi8(0, 4, 8, -128, 1, 5, 9, -128, 2, 6, 10, -128, 3, 7, 11, -128,
-                                                0, 4, 8, -128, 1, 5, 9, -128, 2, 6, 10, -128, 3, 7, 11, -128);
+    __m256i ba = _mm256_packs_epi32(_mm256_cvtps_epi32((__m256)b), _mm256_cvtps_epi32((__m256)a));
+    // Per 128-bit lane (four pixels): r0-3 g0-3 b0-3 a0-3, each clamped to 0...255.
+    __m256i planar = _mm256_packus_epi16(rg, ba);
+    const __m256i interleave = _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
+                                                0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
     const __m256i alphaEverywhere = _mm256_setr_epi8(3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15,
                                                      3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15);
-    __m256i rgba = _mm256_or_si256(_mm256_shuffle_epi8(planar, interleave),
-                                   _mm256_and_si256((__m256i)pixels, _mm256_set1_epi32((int)0xFF000000u)));
-    return (frost_words8)_mm256_min_epu8(rgba, _mm256_shuffle_epi8((__m256i)pixels, alphaEverywhere));
+    __m256i rgba = _mm256_shuffle_epi8(planar, interleave);
+    return (frost_words8)_mm256_min_epu8(rgba, _mm256_shuffle_epi8(rgba, alphaEverywhere));
 #else
-    frost_floats8 limit = __builtin_convertvector(pixels >> 24, frost_floats8), zero = 0;
+    frost_floats8 zero = 0, top = 255;
+    frost_floats8 alpha = __builtin_elementwise_roundeven(__builtin_elementwise_min(__builtin_elementwise_max(a, zero), top));
     frost_floats8 colors[3] = {r, g, b};
-    frost_words8 out = pixels & 0xFF000000u;
+    frost_words8 out = __builtin_convertvector(alpha, frost_words8) << 24;
     for (int c = 0; c < 3; c++) {
-        frost_floats8 clamped = __builtin_elementwise_min(__builtin_elementwise_max(colors[c], zero), limit);
-        out |= __builtin_convertvector(__builtin_elementwise_roundeven(clamped), frost_words8) << (8 * c);
+        frost_floats8 rounded = __builtin_elementwise_roundeven(__builtin_elementwise_max(colors[c], zero));
+        out |= __builtin_convertvector(__builtin_elementwise_min(rounded, alpha), frost_words8) << (8 * c);
     }
     return out;
 #endif
