@@ -82,28 +82,39 @@ struct EnlargedRows<S: FixedPointSource> {
             x = pixels(line, interval, from: f / 2, x: x, into: sink)
             interval += 1
         }
-        // Whole intervals, four outputs per step: f/4 steps per interval, or two intervals per
-        // step at f = 2.
-        let intervals = max(1, 4 / f), steps = max(1, f / 4)
+        // Whole intervals, four outputs per step: two intervals per step at f = 2, one at f = 4,
+        // f/4 steps per interval above. Separate loops: with the tests on f inside, LLVM kept them
+        // there and built the vectors from scalar loads and inserts (σ = 20 is f = 4).
         quadWeights.withUnsafeBufferPointer { weights in
-            while x &+ 4 &* steps <= width && interval &+ intervals < src.width {
-                let p0 = Self.pixel(line, interval), p1 = Self.pixel(line, interval &+ 1)
-                let p: SIMD16<UInt16>, q: SIMD16<UInt16>
-                if f == 2 {
-                    let p2 = Self.pixel(line, interval &+ 2)
-                    p = SIMD16(lowHalf: SIMD8(lowHalf: p0, highHalf: p0), highHalf: SIMD8(lowHalf: p1, highHalf: p1))
-                    q = SIMD16(lowHalf: SIMD8(lowHalf: p1, highHalf: p1), highHalf: SIMD8(lowHalf: p2, highHalf: p2))
-                } else {
-                    p = SIMD16(lowHalf: SIMD8(lowHalf: p0, highHalf: p0), highHalf: SIMD8(lowHalf: p0, highHalf: p0))
-                    q = SIMD16(lowHalf: SIMD8(lowHalf: p1, highHalf: p1), highHalf: SIMD8(lowHalf: p1, highHalf: p1))
-                }
-                var step = 0
-                while step < steps {
-                    sink.quad(Self.lerp(p, q, weights[step].0, weights[step].1), x)
+            if f == 2 {
+                let (wa, wb) = weights[0]
+                while x &+ 4 <= width && interval &+ 2 < src.width {
+                    let p0 = Self.pixel(line, interval), p1 = Self.pixel(line, interval &+ 1), p2 = Self.pixel(line, interval &+ 2)
+                    let p = SIMD16(lowHalf: SIMD8(lowHalf: p0, highHalf: p0), highHalf: SIMD8(lowHalf: p1, highHalf: p1))
+                    let q = SIMD16(lowHalf: SIMD8(lowHalf: p1, highHalf: p1), highHalf: SIMD8(lowHalf: p2, highHalf: p2))
+                    sink.quad(Self.lerp(p, q, wa, wb), x)
                     x &+= 4
-                    step &+= 1
+                    interval &+= 2
                 }
-                interval &+= intervals
+            } else if f == 4 {
+                let (wa, wb) = weights[0]
+                while x &+ 4 <= width && interval &+ 1 < src.width {
+                    sink.quad(Self.lerp(Self.broadcastPixel(line, interval), Self.broadcastPixel(line, interval &+ 1), wa, wb), x)
+                    x &+= 4
+                    interval &+= 1
+                }
+            } else {
+                let steps = f / 4
+                while x &+ f <= width && interval &+ 1 < src.width {
+                    let p = Self.broadcastPixel(line, interval), q = Self.broadcastPixel(line, interval &+ 1)
+                    var step = 0
+                    while step < steps {
+                        sink.quad(Self.lerp(p, q, weights[step].0, weights[step].1), x)
+                        x &+= 4
+                        step &+= 1
+                    }
+                    interval &+= 1
+                }
             }
         }
         while x < width && interval + 1 < src.width {
@@ -165,6 +176,13 @@ struct EnlargedRows<S: FixedPointSource> {
 
     @inline(__always)
     private static func load(_ p: UnsafePointer<UInt16>) -> SIMD16<UInt16> { UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt16>.self) }
+
+    /// Pixel i four times over (one vpbroadcastq from memory).
+    @inline(__always)
+    private static func broadcastPixel(_ line: UnsafePointer<UInt16>, _ i: Int) -> SIMD16<UInt16> {
+        let bits = UnsafeRawPointer(line + 4 &* i).loadUnaligned(as: UInt64.self)
+        return unsafeBitCast(SIMD4<UInt64>(repeating: bits), to: SIMD16<UInt16>.self)
+    }
 
     @inline(__always)
     private static func pixel(_ line: UnsafePointer<UInt16>, _ i: Int) -> SIMD4<UInt16> {
