@@ -39,7 +39,7 @@ debug: deps
 # Unit tests, corpus tests and CLI tests (which run the built binary). Then, where the CPU has
 # AVX2, the library suites once more on the release build: its kernels take CFrostSystem's AVX2
 # intrinsic paths, which the debug build (plain x86-64) never compiles.
-LIBRARY_SUITES := FrostCoreTests|FrostEffectsTests|FrostCacheTests
+LIBRARY_SUITES := FrostCoreTests|FrostEffectsTests|FrostCacheTests|FrostComposeTests
 test: deps
 	$(SWIFT) build --build-tests
 	FROST_BIN=$(CURDIR)/.build/debug/frost $(SWIFT) test

@@ -174,7 +174,7 @@ struct AffineColorKernel {
     /// Eight pixels' channels as floats, cut from their words with shifts and masks, colors
     /// premultiplied when asked (see `run`).
     @inline(__always)
-    private static func channels(_ w: SIMD8<UInt32>, premultiplying: Bool) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+    static func channels(_ w: SIMD8<UInt32>, premultiplying: Bool) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
         let byte = SIMD8<UInt32>(repeating: 0xFF), magic = SIMD8<Float>(repeating: 8_388_608)
         var r = LaneConversion.floats(w & byte), g = LaneConversion.floats((w &>> 8) & byte)
         var b = LaneConversion.floats((w &>> 16) & byte)

@@ -156,38 +156,30 @@ extension Image {
     }
 
     /// self source-over `base` (both premultiplied), where `mask` allows; mask coverage is the
-    /// mask's alpha when it has one, else its gray level (CGContextClipToMask), resized to fit.
+    /// mask's alpha when it has one, else its gray level (CGContextClipToMask), resized to fit,
+    /// and acts as a per-pixel opacity (`SourceOver`).
     /// Without a mask this is `SourceOver` (t + round(b·(255 − αt)/255), the same bytes as the
     /// float formula rounded once: t is whole and b·(255 − αt)/255 is never a tie), eight pixels
     /// per step; the per-pixel float loop it replaces doubled ImageEffects' time on images with alpha.
     func drawn(over base: Image, mask: Image?, threads: Int? = nil) -> Image {
         var out = base
-        guard let mask else {
-            // Out of place: reads the effect and the original once, writes once.
-            out.pixels = pixels.withUnsafeBufferPointer { top in
-                base.pixels.withUnsafeBufferPointer { under in
+        let coverage = mask?.coverage(width: width, height: height) ?? []
+        // Out of place: reads the effect and the original once, writes once.
+        out.pixels = pixels.withUnsafeBufferPointer { top in
+            base.pixels.withUnsafeBufferPointer { under in
+                coverage.withUnsafeBufferPointer { k in
                     [UInt8](unsafeUninitializedCapacity: under.count) { target, count in
                         let t = top.baseAddress!, b = under.baseAddress!, o = target.baseAddress!, w = width
                         RowBands.run(height, threads: RowBands.threads(threads), minimumBand: 32) { rows in
-                            let start = 4 * w * rows.lowerBound
-                            SourceOver.run(t + start, over: b + start, into: o + start, pixels: w * rows.count)
+                            let start = w * rows.lowerBound, n = w * rows.count
+                            if mask != nil {
+                                SourceOver.run(t + 4 * start, over: b + 4 * start, into: o + 4 * start, pixels: n, coverage: k.baseAddress! + start)
+                            } else {
+                                SourceOver.run(t + 4 * start, over: b + 4 * start, into: o + 4 * start, pixels: n)
+                            }
                         }
                         count = under.count
                     }
-                }
-            }
-            return out
-        }
-        let coverage = mask.coverage(width: width, height: height)
-        pixels.withUnsafeBufferPointer { top in
-            out.pixels.withUnsafeMutableBufferPointer { p in
-                for n in 0..<(width * height) {
-                    let i = 4 * n
-                    let t = SIMD4<Float>(Float(top[i]), Float(top[i + 1]), Float(top[i + 2]), Float(top[i + 3]))
-                    let b = SIMD4<Float>(Float(p[i]), Float(p[i + 1]), Float(p[i + 2]), Float(p[i + 3]))
-                    var v = t + b * (1 - t[3] / 255)
-                    v = b + (v - b) * (Float(coverage[n]) / 255)
-                    for c in 0..<4 { p[i + c] = UInt8(min(max((v[c] + 0.5).rounded(.down), 0), 255)) }
                 }
             }
         }

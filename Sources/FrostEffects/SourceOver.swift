@@ -1,17 +1,19 @@
+import CFrostSystem
 import FrostCore
 
-/// Porter-Duff source-over on premultiplied RGBA8 with a layer opacity k (0…255):
-/// d' = s·k/255 + d·(1 − αs·k/255²), rounded once to nearest, so within ½ level of the formula.
-/// At full opacity s is whole and d' = s + round(d·(255 − αs)/255): eight pixels per step, the 32
-/// bytes read as sixteen UInt16 lanes split into even (R, B) and odd (G, A) bytes with a mask and a
-/// shift (Swift's generic widening initialisers compile to calls). Below full opacity each pixel is
-/// one SIMD4<Float> step. Backdrop d comes from `base`, the result goes to `dst`: the same pointer
-/// composites in place, different ones in one pass without copying the backdrop first.
-/// `runScalar` is the reference the tests hold the fast path to.
+/// Porter-Duff source-over on premultiplied RGBA8 with a layer opacity k (0…255), or a coverage k
+/// per pixel (a mask): d' = s·k/255 + d·(1 − αs·k/255²), rounded once to nearest, so within ½
+/// level of the formula. At full opacity s is whole and d' = s + round(d·(255 − αs)/255): eight
+/// pixels per step, the 32 bytes read as sixteen UInt16 lanes split into even (R, B) and odd
+/// (G, A) bytes with a mask and a shift (Swift's generic widening initialisers compile to calls).
+/// Otherwise eight pixels per step in Float lanes, rounded and packed by
+/// `frost_premultiplied_rgba`. Backdrop d comes from `base`, the result goes to `dst`: the same
+/// pointer composites in place, different ones in one pass without copying the backdrop first.
+/// `runScalar` is the reference the tests hold the fast paths to.
 package enum SourceOver {
     package static func run(_ src: UnsafePointer<UInt8>, over base: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>,
                             pixels: Int, opacity k: UInt8 = 255) {
-        guard k == 255 else { return runScalar(src, over: base, into: dst, pixels: pixels, opacity: k) }
+        guard k == 255 else { return run(src, over: base, into: dst, pixels: pixels, coverage: UniformCoverage(k: k)) }
         let rs = UnsafeRawPointer(src), rb = UnsafeRawPointer(base), rd = UnsafeMutableRawPointer(dst)
         let low = SIMD16<UInt16>(repeating: 0xFF)
         var i = 0
@@ -30,6 +32,31 @@ package enum SourceOver {
         if i < pixels { runScalar(src + 4 * i, over: base + 4 * i, into: dst + 4 * i, pixels: pixels - i, opacity: k) }
     }
 
+    /// Source-over where `coverage` (one byte per pixel) says how much of each source pixel is
+    /// drawn: a mask. (The per-pixel Float loop this replaces was a sixth of a masked `frost effect`.)
+    package static func run(_ src: UnsafePointer<UInt8>, over base: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>,
+                            pixels: Int, coverage: UnsafePointer<UInt8>) {
+        run(src, over: base, into: dst, pixels: pixels, coverage: PixelCoverage(bytes: coverage))
+    }
+
+    private static func run<C: Coverage>(_ src: UnsafePointer<UInt8>, over base: UnsafePointer<UInt8>,
+                                         into dst: UnsafeMutablePointer<UInt8>, pixels: Int, coverage: C) {
+        let rs = UnsafeRawPointer(src), rb = UnsafeRawPointer(base), rd = UnsafeMutableRawPointer(dst)
+        let perLevel = SIMD8<Float>(repeating: 1 / 255), perAlphaLevel = SIMD8<Float>(repeating: 1 / 65025)
+        var i = 0
+        while i + 8 <= pixels {
+            let k = coverage.eight(at: i)
+            let (sr, sg, sb, sa) = AffineColorKernel.channels(rs.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<UInt32>.self), premultiplying: false)
+            let (dr, dg, db, da) = AffineColorKernel.channels(rb.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<UInt32>.self), premultiplying: false)
+            let scale = k * perLevel, keep = SIMD8<Float>.one.addingProduct(-sa, k * perAlphaLevel)
+            let packed = frost_premultiplied_rgba((sr * scale).addingProduct(dr, keep), (sg * scale).addingProduct(dg, keep),
+                                                  (sb * scale).addingProduct(db, keep), (sa * scale).addingProduct(da, keep))
+            rd.storeBytes(of: packed, toByteOffset: 4 * i, as: SIMD8<UInt32>.self)
+            i += 8
+        }
+        runScalar(src + 4 * i, over: base + 4 * i, into: dst + 4 * i, pixels: pixels - i) { coverage.one(at: i + $0) }
+    }
+
     package static func runScalar(_ src: UnsafePointer<UInt8>, over base: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>,
                                   pixels: Int, opacity k: UInt8 = 255) {
         if k == 255 {
@@ -39,13 +66,40 @@ package enum SourceOver {
             }
             return
         }
-        let scale = Float(k) / 255, alphaScale = Float(k) / (255 * 255)
+        runScalar(src, over: base, into: dst, pixels: pixels) { _ in Float(k) }
+    }
+
+    /// The reference of the Float paths, in their order of operations, with coverage `k(p)`.
+    package static func runScalar(_ src: UnsafePointer<UInt8>, over base: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>,
+                                  pixels: Int, coverage k: (Int) -> Float) {
         for p in 0..<pixels {
-            let source = UnsafeRawPointer(src + 4 * p).loadUnaligned(as: SIMD4<UInt8>.self)
-            let target = UnsafeMutableRawPointer(dst + 4 * p)
-            let d = LaneConversion.floats(UnsafeRawPointer(base + 4 * p).loadUnaligned(as: SIMD4<UInt8>.self))
-            let keep = 1 - Float(source[3]) * alphaScale
-            target.storeBytes(of: LaneConversion.bytes(LaneConversion.floats(source) * scale + d * keep), as: SIMD4<UInt8>.self)
+            let s = (0..<4).map { Float(src[4 * p + $0]) }, d = (0..<4).map { Float(base[4 * p + $0]) }
+            let scale = k(p) * (1 / 255), keep = Float(1).addingProduct(-s[3], k(p) * (1 / 65025))
+            let out = (0..<4).map { LaneConversion.byte((s[$0] * scale).addingProduct(d[$0], keep)) }
+            for c in 0..<3 { dst[4 * p + c] = min(out[c], out[3]) }
+            dst[4 * p + 3] = out[3]
         }
     }
+}
+
+/// How much of each source pixel source-over draws, 0…255 as Float.
+private protocol Coverage {
+    func eight(at i: Int) -> SIMD8<Float>
+    func one(at i: Int) -> Float
+}
+
+/// A layer's opacity: the same for every pixel.
+private struct UniformCoverage: Coverage {
+    let k: UInt8
+    @inline(__always) func eight(at i: Int) -> SIMD8<Float> { SIMD8(repeating: Float(k)) }
+    @inline(__always) func one(at i: Int) -> Float { Float(k) }
+}
+
+/// A mask: one coverage byte per pixel.
+private struct PixelCoverage: Coverage {
+    let bytes: UnsafePointer<UInt8>
+    @inline(__always) func eight(at i: Int) -> SIMD8<Float> {
+        LaneConversion.floats(UnsafeRawPointer(bytes + i).loadUnaligned(as: SIMD8<UInt8>.self))
+    }
+    @inline(__always) func one(at i: Int) -> Float { Float(bytes[i]) }
 }

@@ -77,6 +77,31 @@ import Testing
         }
     }
 
+    /// A mask's coverage as a per-pixel opacity: SIMD equals the scalar reference, in place and
+    /// out of place, and the formula within one level; coverage 0 keeps the backdrop exactly.
+    @Test func sourceOverWithCoverageEqualsScalarAndFormula() {
+        let count = 1003
+        let src = Self.premultipliedPixels(count, seed: 3), base = Self.premultipliedPixels(count, seed: 4)
+        let coverage = noiseImage(width: count, height: 1, seed: 8).pixels.enumerated().filter { $0.offset % 4 == 0 }
+            .map { $0.offset % 20 == 0 ? 0 : ($0.offset % 36 == 0 ? 255 : $0.element) }
+        var simd = base, scalar = base, separate = [UInt8](repeating: 0, count: base.count)
+        coverage.withUnsafeBufferPointer { k in
+            simd.withUnsafeMutableBufferPointer { SourceOver.run(src, over: $0.baseAddress!, into: $0.baseAddress!, pixels: count, coverage: k.baseAddress!) }
+            separate.withUnsafeMutableBufferPointer { SourceOver.run(src, over: base, into: $0.baseAddress!, pixels: count, coverage: k.baseAddress!) }
+        }
+        scalar.withUnsafeMutableBufferPointer { SourceOver.runScalar(src, over: $0.baseAddress!, into: $0.baseAddress!, pixels: count) { Float(coverage[$0]) } }
+        #expect(simd == scalar)
+        #expect(separate == simd)
+        for p in 0..<count {
+            let k = Double(coverage[p]) / 255, alpha = Double(src[4 * p + 3]) * k
+            for c in 0..<4 {
+                let expected = Double(src[4 * p + c]) * k + Double(base[4 * p + c]) * (1 - alpha / 255)
+                #expect(abs(Double(simd[4 * p + c]) - expected) <= 1, "pixel \(p) sample \(c)")
+                if coverage[p] == 0 { #expect(simd[4 * p + c] == base[4 * p + c]) }
+            }
+        }
+    }
+
     @Test(arguments: [BlendMode.normal, .multiply, .screen, .overlay])
     func integerOpaqueBlendEqualsTheTable(mode: BlendMode) {
         let count = 4096
