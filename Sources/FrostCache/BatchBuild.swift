@@ -76,12 +76,10 @@ public struct BatchBuild: Sendable {
         let state = BatchState(count: total)
         let workers = max(1, min(jobs, total))
         let threadsPerJob = max(1, RowBands.availableThreads / workers)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while let i = state.next() {
-                let input = inputs[i]
-                let outcome = build(input, threads: threadsPerJob)
-                state.finish(i, outcome) { done in progress(input, outcome, done) }
-            }
+        RowBands.runEach(total, threads: workers) { i in
+            let input = inputs[i]
+            let outcome = build(input, threads: threadsPerJob)
+            state.finish(i, outcome) { done in progress(input, outcome, done) }
         }
         return state.outcomes
     }
@@ -101,21 +99,13 @@ public struct BatchBuild: Sendable {
     }
 }
 
-/// The work queue and results of a batch, shared between its workers.
+/// The results of a batch, shared between its workers.
 private final class BatchState: @unchecked Sendable {
     private let lock = NSLock()
-    private var nextIndex = 0
     private var done = 0
     private(set) var outcomes: [BatchBuild.Outcome]
 
     init(count: Int) { outcomes = Array(repeating: .skipped, count: count) }
-
-    func next() -> Int? {
-        lock.lock(); defer { lock.unlock() }
-        guard nextIndex < outcomes.count else { return nil }
-        nextIndex += 1
-        return nextIndex - 1
-    }
 
     func finish(_ i: Int, _ outcome: BatchBuild.Outcome, _ report: (Int) -> Void) {
         lock.lock(); defer { lock.unlock() }

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,6 +32,32 @@ public enum RowBands {
             }
         }
     }
+}
+
+extension RowBands {
+    /// Runs `body` for each of `0..<count` on up to `threads` threads, each taking the next index
+    /// when it finishes one: for items of uneven cost (a cache's level files, a batch's inputs),
+    /// where fixed bands would leave a thread idle. Returns when every item is done.
+    public static func runEach(_ count: Int, threads: Int, _ body: (Int) -> Void) {
+        let workers = max(1, min(threads, count))
+        guard workers > 1 else {
+            for i in 0..<count { body(i) }
+            return
+        }
+        let next = NextIndex()
+        withoutActuallyEscaping(body) { body in
+            let box = UncheckedBox(body)
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                while case let i = next.take(), i < count { box.value(i) }
+            }
+        }
+    }
+}
+
+/// The shared counter `runEach`'s threads take their items from.
+private final class NextIndex: Sendable {
+    private let counter = Atomic<Int>(0)
+    func take() -> Int { counter.add(1, ordering: .relaxed).oldValue }
 }
 
 /// Carries a non-Sendable value into concurrentPerform, whose iterations only touch disjoint
