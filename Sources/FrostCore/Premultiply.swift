@@ -27,12 +27,13 @@ extension Image {
         return out
     }
 
-    /// The same picture with straight (un-premultiplied) samples.
+    /// The same picture with straight (un-premultiplied) samples. Without alpha only the flag
+    /// changes, as in `premultiplied()` (every opaque level of a cache was copied through here).
     public func unpremultiplied() -> Image {
         guard isPremultiplied else { return self }
         var out = self
         out.isPremultiplied = false
-        guard !pixels.isEmpty else { return out }
+        guard hasAlpha, !pixels.isEmpty else { return out }
         out.pixels = pixels.withUnsafeBufferPointer { source in
             [UInt8](unsafeUninitializedCapacity: source.count) { target, count in
                 unpremultiply(source.baseAddress!, into: target.baseAddress!, pixels: source.count / 4)
