@@ -164,4 +164,11 @@ public enum LaneConversion {
     public static func byte(_ x: Float) -> UInt8 {
         UInt8(min(max(x, 0), 255).rounded(.toNearestOrEven))
     }
+
+    /// One premultiplied pixel from its channels in 0…255 units: each a `byte`, the colors then
+    /// clamped to the alpha byte. The scalar reference of CFrostSystem's `frost_premultiplied_rgba`.
+    public static func premultipliedBytes(_ v: SIMD4<Float>) -> SIMD4<UInt8> {
+        let alpha = byte(v[3])
+        return SIMD4(min(byte(v[0]), alpha), min(byte(v[1]), alpha), min(byte(v[2]), alpha), alpha)
+    }
 }

@@ -198,7 +198,8 @@ struct AffineColorKernel {
                 let q = p + 4 * n
                 let (r, g, b, a) = (Float(q[0]), Float(q[1]), Float(q[2]), Float(q[3]))
                 let shared = (a * form.alpha).addingProduct(form.mix[0], r).addingProduct(form.mix[1], g).addingProduct(form.mix[2], b)
-                for (c, v) in [r, g, b].enumerated() { q[c] = LaneConversion.byte(min(max(shared.addingProduct(form.scale, v), 0), a)) }
+                let out = SIMD4(shared.addingProduct(form.scale, r), shared.addingProduct(form.scale, g), shared.addingProduct(form.scale, b), a)
+                UnsafeMutableRawPointer(q).storeBytes(of: LaneConversion.premultipliedBytes(out), as: SIMD4<UInt8>.self)
             }
         case .matrix(let matrix, let offset, let bias):
             for n in 0..<pixels {
@@ -209,9 +210,8 @@ struct AffineColorKernel {
                         acc.addingProduct(matrix[c][j], v[j])
                     }
                 }
-                let alpha = LaneConversion.byte(out[3])
-                for c in 0..<3 { q[c] = min(LaneConversion.byte(out[c]), alpha) }
-                q[3] = alpha
+                UnsafeMutableRawPointer(q).storeBytes(of: LaneConversion.premultipliedBytes(SIMD4(out[0], out[1], out[2], out[3])),
+                                                      as: SIMD4<UInt8>.self)
             }
         }
     }

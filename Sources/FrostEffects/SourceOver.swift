@@ -75,9 +75,9 @@ package enum SourceOver {
         for p in 0..<pixels {
             let s = (0..<4).map { Float(src[4 * p + $0]) }, d = (0..<4).map { Float(base[4 * p + $0]) }
             let scale = k(p) * (1 / 255), keep = Float(1).addingProduct(-s[3], k(p) * (1 / 65025))
-            let out = (0..<4).map { LaneConversion.byte((s[$0] * scale).addingProduct(d[$0], keep)) }
-            for c in 0..<3 { dst[4 * p + c] = min(out[c], out[3]) }
-            dst[4 * p + 3] = out[3]
+            let out = (0..<4).map { (s[$0] * scale).addingProduct(d[$0], keep) }
+            UnsafeMutableRawPointer(dst + 4 * p).storeBytes(of: LaneConversion.premultipliedBytes(SIMD4(out[0], out[1], out[2], out[3])),
+                                                            as: SIMD4<UInt8>.self)
         }
     }
 }

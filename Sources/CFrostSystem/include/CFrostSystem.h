@@ -59,6 +59,7 @@ typedef float frost_floats8 __attribute__((ext_vector_type(8)));
 // clamping in float first. With AVX2: four vcvtps2dq, saturating packs, two vpshufb and one
 // vpminub; the float clamps and 2^23-trick roundings it replaces were 9-12 of the ~30-40
 // operations per eight pixels that only ports 0 and 1 run (the color kernel's bottleneck).
+// Its scalar reference is LaneConversion.premultipliedBytes (FrostCore).
 static inline frost_words8 frost_premultiplied_rgba(frost_floats8 r, frost_floats8 g, frost_floats8 b, frost_floats8 a) {
 #if defined(__AVX2__)
     __m256i rg = _mm256_packs_epi32(_mm256_cvtps_epi32((__m256)r), _mm256_cvtps_epi32((__m256)g));
