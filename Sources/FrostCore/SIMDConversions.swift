@@ -171,4 +171,12 @@ public enum LaneConversion {
         let alpha = byte(v[3])
         return SIMD4(min(byte(v[0]), alpha), min(byte(v[1]), alpha), min(byte(v[2]), alpha), alpha)
     }
+
+    /// One straight-alpha pixel from its channels in 0…255 units: each a `byte`, the colors 0
+    /// where the alpha byte is (transparent black). The scalar reference of CFrostSystem's
+    /// `frost_straight_rgba`.
+    public static func straightBytes(_ v: SIMD4<Float>) -> SIMD4<UInt8> {
+        let alpha = byte(v[3])
+        return alpha == 0 ? .zero : SIMD4(byte(v[0]), byte(v[1]), byte(v[2]), alpha)
+    }
 }

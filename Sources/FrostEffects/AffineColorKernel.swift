@@ -35,6 +35,20 @@ struct AffineColorKernel {
 
     let form: Form
 
+    /// How the pixels carry alpha in and out.
+    enum Alpha {
+        /// Premultiplied in, premultiplied out.
+        case premultiplied
+        /// Straight in, premultiplied as it is read (exactly as `premultiply` rounds), premultiplied out.
+        case premultiplying
+        /// Straight in, straight out: the map applied to each straight color c, as to c·a with
+        /// a = 1, alpha passed through, the colors of transparent pixels 0. For a `LumaMix` only:
+        /// it keeps alpha and is linear in (c, a), so on premultiplied data it is this map scaled
+        /// by a, and the same result needs no premultiplying, one rounding fewer and no
+        /// quantisation to the alpha's steps.
+        case straight
+    }
+
     /// Whether every output stays far inside ±2³¹ (within ±2²⁴), as the SIMD loops need: they
     /// round through 32-bit integers. Coefficients no control within its documented range comes
     /// near take the scalar reference instead, which clamps in float.
@@ -58,45 +72,48 @@ struct AffineColorKernel {
     /// Applies the kernel to `pixels` RGBA pixels of `source` into `target` (the same buffer
     /// for in place), split into bands over `threads`. Out of place it reads and writes each byte
     /// once; a copy followed by an in-place pass moved the image through memory twice.
-    /// `premultiplying` reads straight-alpha pixels and premultiplies them on the way in, exactly
-    /// as `premultiply` rounds, so no premultiplied copy of the image is made first.
+    /// Straight alpha is premultiplied on the way in or kept (`Alpha`), so no premultiplied copy
+    /// of the image is made first.
     func apply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels: Int, threads: Int,
-               premultiplying: Bool = false) {
-        guard fitsIntegerRounding else { return applyScalar(source, into: target, pixels: pixels, premultiplying: premultiplying) }
+               alpha: Alpha = .premultiplied) {
+        if case .matrix = form { precondition(alpha != .straight, "only a LumaMix keeps straight alpha") }
+        guard fitsIntegerRounding else { return applyScalar(source, into: target, pixels: pixels, alpha: alpha) }
         // Streaming stores need 32-byte aligned targets: the pixels before the first boundary
         // take the scalar path, as the last few do.
         let misalignment = Int(bitPattern: target) & 31
         let head = misalignment % 4 == 0 ? min(pixels, (32 - misalignment) % 32 / 4) : 0
         let streaming = (Int(bitPattern: target) + 4 * head) % 32 == 0
         let groups = (pixels - head) / 8
-        applyScalar(source, into: target, pixels: head, premultiplying: premultiplying)
+        applyScalar(source, into: target, pixels: head, alpha: alpha)
         RowBands.run(groups, threads: threads, minimumBand: 8192) { groups in
             let from = source + 4 * head + 32 * groups.lowerBound, to = target + 4 * head + 32 * groups.lowerBound
-            switch (form, premultiplying) {
-            case (.lumaMix(let mix), true):
-                runLumaMix(mix, from, into: to, groups: groups.count, premultiplying: true, streaming: streaming)
-            case (.lumaMix(let mix), false):
-                runLumaMix(mix, from, into: to, groups: groups.count, premultiplying: false, streaming: streaming)
-            case (.matrix(let m, let offset, let bias), true):
+            switch (form, alpha) {
+            case (.lumaMix(let mix), .premultiplied):
+                runLumaMix(mix, from, into: to, groups: groups.count, premultiplying: false, straight: false, streaming: streaming)
+            case (.lumaMix(let mix), .premultiplying):
+                runLumaMix(mix, from, into: to, groups: groups.count, premultiplying: true, straight: false, streaming: streaming)
+            case (.lumaMix(let mix), .straight):
+                runLumaMix(mix, from, into: to, groups: groups.count, premultiplying: false, straight: true, streaming: streaming)
+            case (.matrix(let m, let offset, let bias), .premultiplying):
                 run(m, offset, bias, from, into: to, groups: groups.count, premultiplying: true, streaming: streaming)
-            case (.matrix(let m, let offset, let bias), false):
+            case (.matrix(let m, let offset, let bias), _):
                 run(m, offset, bias, from, into: to, groups: groups.count, premultiplying: false, streaming: streaming)
             }
         }
         let done = 4 * (head + 8 * groups)
-        applyScalar(source + done, into: target + done, pixels: pixels - head - 8 * groups, premultiplying: premultiplying)
+        applyScalar(source + done, into: target + done, pixels: pixels - head - 8 * groups, alpha: alpha)
     }
 
     /// `applyScalar` out of place, premultiplying straight-alpha input first when asked.
     private func applyScalar(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels: Int,
-                             premultiplying: Bool) {
+                             alpha: Alpha) {
         guard pixels > 0 else { return }
-        if premultiplying {
+        if alpha == .premultiplying {
             premultiplyScalar(source, into: target, pixels: pixels)
         } else if UnsafePointer(target) != source {
             target.update(from: source, count: 4 * pixels)
         }
-        applyScalar(target, pixels: pixels)
+        applyScalar(target, pixels: pixels, straight: alpha == .straight)
     }
 
     /// Premultiplying in the float domain is exact: c·a/255 is never within 1/510 of a
@@ -137,23 +154,25 @@ struct AffineColorKernel {
     }
 
     /// The rank-one loop (`LumaMix`): the shared term once, one multiply-add per color, then the
-    /// colors rounded, clamped to 0…alpha and packed in integer lanes with the alpha as it was
-    /// (`frost_premultiplied_rgba`; the same bytes as clamping in float first).
+    /// colors rounded, clamped to 0…alpha (or 0…255, `straight`) and packed in integer lanes with
+    /// the alpha as it was (`frost_premultiplied_rgba`, `frost_straight_rgba`; the same bytes as
+    /// clamping in float first).
     @inline(__always)
     private func runLumaMix(_ form: LumaMix, _ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, groups: Int,
-                            premultiplying: Bool, streaming: Bool) {
+                            premultiplying: Bool, straight: Bool, streaming: Bool) {
         let (scale, m0, m1, m2, alphaTerm) = (form.scale, form.mix[0], form.mix[1], form.mix[2], form.alpha)
         let input = UnsafeRawPointer(source), output = UnsafeMutableRawPointer(target)
         for q in 0..<groups {
             frost_prefetch_ahead(input + 32 &* q)
             let w = input.loadUnaligned(fromByteOffset: 32 &* q, as: SIMD8<UInt32>.self)
             let (r, g, b, a) = Self.channels(w, premultiplying: premultiplying)
-            var shared = a * alphaTerm
+            // A straight color is the premultiplied one at a = 255.
+            var shared = straight ? SIMD8(repeating: 255 * alphaTerm) : a * alphaTerm
             shared.addProduct(m0, r)
             shared.addProduct(m1, g)
             shared.addProduct(m2, b)
-            let packed = frost_premultiplied_rgba(shared.addingProduct(scale, r), shared.addingProduct(scale, g),
-                                                  shared.addingProduct(scale, b), a)
+            let (outR, outG, outB) = (shared.addingProduct(scale, r), shared.addingProduct(scale, g), shared.addingProduct(scale, b))
+            let packed = straight ? frost_straight_rgba(outR, outG, outB, a) : frost_premultiplied_rgba(outR, outG, outB, a)
             Self.store(packed, output + 32 &* q, streaming: streaming)
         }
         if streaming { frost_store_fence() }
@@ -190,16 +209,19 @@ struct AffineColorKernel {
 
     /// The per-pixel reference of the same arithmetic, in the same order: the red term plus the
     /// offset, then fused multiply-adds of green, blue and alpha (for a `LumaMix`: the alpha
-    /// term, fused multiply-adds of the three mix terms, then one of the color itself).
-    func applyScalar(_ p: UnsafeMutablePointer<UInt8>, pixels: Int) {
+    /// term, fused multiply-adds of the three mix terms, then one of the color itself), on
+    /// premultiplied pixels or, `straight`, on straight ones (`Alpha.straight`).
+    func applyScalar(_ p: UnsafeMutablePointer<UInt8>, pixels: Int, straight: Bool = false) {
         switch form {
         case .lumaMix(let form):
             for n in 0..<pixels {
                 let q = p + 4 * n
                 let (r, g, b, a) = (Float(q[0]), Float(q[1]), Float(q[2]), Float(q[3]))
-                let shared = (a * form.alpha).addingProduct(form.mix[0], r).addingProduct(form.mix[1], g).addingProduct(form.mix[2], b)
+                let shared = ((straight ? 255 : a) * form.alpha).addingProduct(form.mix[0], r).addingProduct(form.mix[1], g)
+                    .addingProduct(form.mix[2], b)
                 let out = SIMD4(shared.addingProduct(form.scale, r), shared.addingProduct(form.scale, g), shared.addingProduct(form.scale, b), a)
-                UnsafeMutableRawPointer(q).storeBytes(of: LaneConversion.premultipliedBytes(out), as: SIMD4<UInt8>.self)
+                let bytes = straight ? LaneConversion.straightBytes(out) : LaneConversion.premultipliedBytes(out)
+                UnsafeMutableRawPointer(q).storeBytes(of: bytes, as: SIMD4<UInt8>.self)
             }
         case .matrix(let matrix, let offset, let bias):
             for n in 0..<pixels {

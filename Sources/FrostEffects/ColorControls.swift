@@ -9,7 +9,9 @@ import Glibc
 ///
 /// On a premultiplied sample c·a every step keeps its meaning for the color c: brightness adds
 /// b·a, contrast pivots at a/2, gamma is a·(c/a)^p; results are clamped to 0…a. So a fully
-/// transparent pixel stays transparent black, never brightened.
+/// transparent pixel stays transparent black, never brightened. A straight-alpha image is
+/// adjusted as straight colors and stays straight: the same map (each step is linear in (c, a)
+/// or, gamma, homogeneous), without premultiplying it first and rounding to the alpha's steps.
 public struct ColorAdjustment: Sendable, Equatable {
     public var brightness: Double
     public var contrast: Double
@@ -40,22 +42,26 @@ public struct ColorAdjustment: Sendable, Equatable {
 }
 
 extension Image {
-    /// The image with `adjustment` applied, premultiplied, clamped.
+    /// The image with `adjustment` applied, clamped, in the alpha form it came in (straight or
+    /// premultiplied; transparent pixels transparent black either way).
     public func adjusted(_ adjustment: ColorAdjustment, threads: Int? = nil) -> Image {
-        guard !adjustment.isIdentity else { return premultiplied() }
+        // Straight data takes the pass anyway: its transparent pixels' colors become 0.
+        guard !adjustment.isIdentity || readsStraightAlpha else { return self }
         let threads = RowBands.threads(threads)
-        var out = applying(adjustment.affineKernel, threads: threads)
+        var out = applying(adjustment.affineKernel, threads: threads, keepingStraightAlpha: true)
         if adjustment.gamma != 1 {
-            let gamma = GammaTable(power: adjustment.gamma)
-            out.pixels.withUnsafeMutableBufferPointer { gamma.apply($0.baseAddress!, pixels: width * height, threads: threads) }
+            let gamma = GammaTable(power: adjustment.gamma), straight = out.readsStraightAlpha
+            out.pixels.withUnsafeMutableBufferPointer {
+                gamma.apply($0.baseAddress!, pixels: width * height, straight: straight, threads: threads)
+            }
         }
         if adjustment.saturation != 1 { out.isGray = out.isGray && adjustment.saturation >= 0 }
         return out
     }
 }
 
-/// c ↦ a·(c/a)^p on premultiplied bytes through a table of x^p over 4097 points of [0, 1] with
-/// linear interpolation (error under 0.01 level).
+/// c ↦ a·(c/a)^p on premultiplied bytes (a = 255 for straight ones) through a table of x^p over
+/// 4097 points of [0, 1] with linear interpolation (error under 0.01 level).
 struct GammaTable {
     static let size = 4096
     let table: [Float]
@@ -64,12 +70,12 @@ struct GammaTable {
         table = (0...Self.size).map { Float(pow(Double($0) / Double(Self.size), power)) }
     }
 
-    func apply(_ p: UnsafeMutablePointer<UInt8>, pixels: Int, threads: Int) {
+    func apply(_ p: UnsafeMutablePointer<UInt8>, pixels: Int, straight: Bool, threads: Int) {
         table.withUnsafeBufferPointer { t in
             RowBands.run(pixels, threads: threads, minimumBand: 16384) { range in
                 for n in range {
                     let q = p + 4 * n
-                    let a = Float(q[3])
+                    let a: Float = straight ? 255 : Float(q[3])
                     guard a > 0 else { continue }
                     for c in 0..<3 {
                         let u = min(Float(q[c]) / a, 1) * Float(Self.size)

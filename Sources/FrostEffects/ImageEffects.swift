@@ -129,16 +129,18 @@ extension Image {
         return applying(AffineColorKernel(matrix: rows, bias: 1 / 512), threads: threads)
     }
 
-    /// The premultiplied pixels through an affine color kernel, into a new buffer (straight alpha
-    /// is premultiplied as it is read).
-    func applying(_ kernel: AffineColorKernel, threads: Int?) -> Image {
+    /// The premultiplied pixels through an affine color kernel, into a new buffer. Straight alpha
+    /// is premultiplied as it is read, or, `keepingStraightAlpha` (a `LumaMix` kernel only),
+    /// adjusted as straight colors and left straight (`AffineColorKernel.Alpha.straight`).
+    func applying(_ kernel: AffineColorKernel, threads: Int?, keepingStraightAlpha: Bool = false) -> Image {
         var out = self
-        out.isPremultiplied = true
+        let alpha: AffineColorKernel.Alpha = readsStraightAlpha ? (keepingStraightAlpha ? .straight : .premultiplying) : .premultiplied
+        out.isPremultiplied = alpha != .straight
         let count = width * height
         out.pixels = pixels.withUnsafeBufferPointer { source in
             [UInt8](unsafeUninitializedCapacity: 4 * count) { target, initialized in
                 kernel.apply(source.baseAddress!, into: target.baseAddress!, pixels: count, threads: RowBands.threads(threads),
-                             premultiplying: readsStraightAlpha)
+                             alpha: alpha)
                 initialized = 4 * count
             }
         }
@@ -147,10 +149,10 @@ extension Image {
 
     /// Runs an affine color kernel over the pixels in place (premultiplying straight alpha as it reads).
     mutating func apply(_ kernel: AffineColorKernel, threads: Int?) {
-        let count = width * height, straight = readsStraightAlpha
+        let count = width * height, alpha: AffineColorKernel.Alpha = readsStraightAlpha ? .premultiplying : .premultiplied
         pixels.withUnsafeMutableBufferPointer {
             kernel.apply($0.baseAddress!, into: $0.baseAddress!, pixels: count, threads: RowBands.threads(threads),
-                         premultiplying: straight)
+                         alpha: alpha)
         }
         isPremultiplied = true
     }

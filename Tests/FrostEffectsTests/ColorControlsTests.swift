@@ -23,68 +23,86 @@ import Testing
     ]
 
     /// Within half a level, plus, with gamma, the affine result's rounding carried through the
-    /// slope of c^p (gamma runs on bytes): 0.5 + 0.5·max(1, p).
-    @Test(arguments: adjustments)
-    func opaquePixelsFollowTheFormulas(_ adjustment: ColorAdjustment) {
-        let image = noiseImage(width: 61, height: 7, opaque: true)
+    /// slope of c^p (gamma runs on bytes): 0.5 + 0.5·max(1, p). Straight-alpha pixels too, at
+    /// every alpha (they are adjusted as straight colors); transparent ones become transparent black.
+    @Test(arguments: adjustments, [true, false])
+    func pixelsFollowTheFormulas(_ adjustment: ColorAdjustment, opaque: Bool) {
+        let image = noiseImage(width: 61, height: 7, opaque: opaque)
         let out = image.adjusted(adjustment, threads: 1)
+        #expect(!out.readsStraightAlpha == opaque)
         let bound = adjustment.gamma == 1 ? 0.51 : 0.5 + 0.5 * max(1, adjustment.gamma) + 0.01
         for i in stride(from: 0, to: image.pixels.count, by: 4) {
+            #expect(out.pixels[i + 3] == image.pixels[i + 3])
+            guard image.pixels[i + 3] > 0 else {
+                #expect(out.pixels[i..<(i + 3)].allSatisfy { $0 == 0 })
+                continue
+            }
             let c = SIMD3(Double(image.pixels[i]), Double(image.pixels[i + 1]), Double(image.pixels[i + 2])) / 255
             let e = Self.formula(c, adjustment) * 255
             for k in 0..<3 { #expect(abs(Double(out.pixels[i + k]) - e[k]) <= bound, "\(adjustment) pixel \(i / 4)") }
-            #expect(out.pixels[i + 3] == 255)
         }
     }
 
-    /// On premultiplied pixels the formulas apply to the straight color: transparent pixels stay
-    /// transparent black, and a semi-transparent color is brightened relative to its own alpha.
+    /// The formulas apply to the straight color: transparent pixels stay transparent black, and a
+    /// semi-transparent color is changed relative to its own alpha. A straight image stays
+    /// straight and is as exact as an opaque one; a premultiplied one stays premultiplied.
     @Test(arguments: adjustments)
     func transparentPixelsAreNeverBrightened(_ adjustment: ColorAdjustment) {
-        let image = Image(width: 3, height: 1, pixels: [0, 0, 0, 0, 100, 50, 200, 128, 255, 255, 255, 0])
-        let out = image.adjusted(adjustment, threads: 1)
-        #expect(Array(out.pixels[0..<4]) == [0, 0, 0, 0])
-        #expect(Array(out.pixels[8..<12]) == [0, 0, 0, 0])
-        let straight = out.unpremultiplied()
+        let straight = Image(width: 3, height: 1, pixels: [0, 0, 0, 0, 100, 50, 200, 128, 255, 255, 255, 0])
         let e = Self.formula(SIMD3(100, 50, 200) / 255, adjustment) * 255
-        for k in 0..<3 {
-            #expect(out.pixels[4 + k] <= 128)
+        for image in [straight, straight.premultiplied()] {
+            let out = image.adjusted(adjustment, threads: 1)
+            #expect(out.isPremultiplied == image.isPremultiplied)
+            #expect(Array(out.pixels[0..<4]) == [0, 0, 0, 0])
+            #expect(Array(out.pixels[8..<12]) == [0, 0, 0, 0])
+            #expect(out.pixels[7] == 128)
+            let color = out.unpremultiplied()
             // Premultiplied storage at alpha 128 quantises the straight color to steps of 2.
-            #expect(abs(Double(straight.pixels[4 + k]) - e[k]) <= 2.5, "\(adjustment)")
+            let bound = image.isPremultiplied ? 2.5 : (adjustment.gamma == 1 ? 0.51 : 0.5 + 0.5 * max(1, adjustment.gamma) + 0.01)
+            for k in 0..<3 {
+                #expect(out.premultiplied().pixels[4 + k] <= 128)
+                #expect(abs(Double(color.pixels[4 + k]) - e[k]) <= bound, "\(adjustment), premultiplied: \(image.isPremultiplied)")
+            }
         }
     }
 
     /// The SIMD kernel equals its scalar reference, byte for byte, in place and out of place
-    /// (129 × 5 pixels: a tail of five pixels after the groups of eight).
-    @Test(arguments: adjustments)
-    func simdKernelEqualsScalarReference(_ adjustment: ColorAdjustment) {
-        let image = noiseImage(width: 129, height: 5).premultiplied()
+    /// (129 × 5 pixels: a tail of five pixels after the groups of eight), on premultiplied pixels
+    /// and on straight ones kept straight.
+    @Test(arguments: adjustments, [false, true])
+    func simdKernelEqualsScalarReference(_ adjustment: ColorAdjustment, straight: Bool) {
+        let noise = noiseImage(width: 129, height: 5)
+        let image = straight ? noise : noise.premultiplied()
         var simd = image.pixels, scalar = image.pixels
         var copied = [UInt8](repeating: 0, count: image.pixels.count)
-        let kernel = adjustment.affineKernel
-        simd.withUnsafeMutableBufferPointer { kernel.apply($0.baseAddress!, into: $0.baseAddress!, pixels: 129 * 5, threads: 1) }
-        image.pixels.withUnsafeBufferPointer { source in
-            copied.withUnsafeMutableBufferPointer { kernel.apply(source.baseAddress!, into: $0.baseAddress!, pixels: 129 * 5, threads: 2) }
+        let kernel = adjustment.affineKernel, alpha: AffineColorKernel.Alpha = straight ? .straight : .premultiplied
+        simd.withUnsafeMutableBufferPointer {
+            kernel.apply($0.baseAddress!, into: $0.baseAddress!, pixels: 129 * 5, threads: 1, alpha: alpha)
         }
-        scalar.withUnsafeMutableBufferPointer { kernel.applyScalar($0.baseAddress!, pixels: 129 * 5) }
+        image.pixels.withUnsafeBufferPointer { source in
+            copied.withUnsafeMutableBufferPointer {
+                kernel.apply(source.baseAddress!, into: $0.baseAddress!, pixels: 129 * 5, threads: 2, alpha: alpha)
+            }
+        }
+        scalar.withUnsafeMutableBufferPointer { kernel.applyScalar($0.baseAddress!, pixels: 129 * 5, straight: straight) }
         #expect(zip(simd, scalar).filter { $0 != $1 }.count == 0)
         #expect(copied == scalar)
     }
 
     /// Targets at every alignment: the pixels before a 32-byte boundary take the scalar path and
     /// the rest streaming stores; a target off the 4-byte grid takes ordinary stores throughout.
-    @Test(arguments: [0, 4, 8, 12, 16, 20, 24, 28, 1, 3])
-    func everyTargetAlignmentGivesTheScalarBytes(_ offset: Int) {
+    @Test(arguments: [0, 4, 8, 12, 16, 20, 24, 28, 1, 3], [false, true])
+    func everyTargetAlignmentGivesTheScalarBytes(_ offset: Int, straight: Bool) {
         let image = noiseImage(width: 83, height: 3)
         let count = 83 * 3
         let kernel = ColorAdjustment(brightness: 0.1, contrast: 1.2, saturation: 1.3).affineKernel
-        var scalar = image.premultiplied().pixels
-        scalar.withUnsafeMutableBufferPointer { kernel.applyScalar($0.baseAddress!, pixels: count) }
+        var scalar = straight ? image.pixels : image.premultiplied().pixels
+        scalar.withUnsafeMutableBufferPointer { kernel.applyScalar($0.baseAddress!, pixels: count, straight: straight) }
         let target = UnsafeMutableRawPointer.allocate(byteCount: 4 * count + 64, alignment: 64)
         defer { target.deallocate() }
         let out = (target + offset).bindMemory(to: UInt8.self, capacity: 4 * count)
         image.pixels.withUnsafeBufferPointer {
-            kernel.apply($0.baseAddress!, into: out, pixels: count, threads: 2, premultiplying: true)
+            kernel.apply($0.baseAddress!, into: out, pixels: count, threads: 2, alpha: straight ? .straight : .premultiplying)
         }
         #expect(Array(UnsafeBufferPointer(start: out, count: 4 * count)) == scalar)
     }
