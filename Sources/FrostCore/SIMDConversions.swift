@@ -84,10 +84,11 @@ public enum LaneConversion {
         SIMD32(lowHalf: floats(v.lowHalf), highHalf: floats(v.highHalf))
     }
 
-    /// Words below 2²³ as floats (channels already cut from pixels with shifts and masks).
+    /// Words below 2²³ as floats (channels already cut from pixels with shifts and masks): as
+    /// signed words, one vcvtdq2ps (the Int32 initialiser is inlined; the UInt32 one is not).
     @inlinable @inline(__always)
     public static func floats(_ v: SIMD8<UInt32>) -> SIMD8<Float> {
-        unsafeBitCast(v | magicBits, to: SIMD8<Float>.self) - magic
+        SIMD8<Float>(unsafeBitCast(v, to: SIMD8<Int32>.self))
     }
 
     @inlinable @inline(__always)

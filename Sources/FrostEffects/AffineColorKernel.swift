@@ -147,7 +147,7 @@ struct AffineColorKernel {
             let packed = frost_premultiplied_rgba(combine(m00, m01, m02, m03, o0, r, g, b, a),
                                                   combine(m10, m11, m12, m13, o1, r, g, b, a),
                                                   combine(m20, m21, m22, m23, o2, r, g, b, a),
-                                                  combine(m30, m31, m32, m33, o3, r, g, b, a))
+                                                  frost_rounded_words(combine(m30, m31, m32, m33, o3, r, g, b, a)))
             Self.store(packed, output + 32 &* q, streaming: streaming)
         }
         if streaming { frost_store_fence() }
@@ -172,7 +172,9 @@ struct AffineColorKernel {
             shared.addProduct(m1, g)
             shared.addProduct(m2, b)
             let (outR, outG, outB) = (shared.addingProduct(scale, r), shared.addingProduct(scale, g), shared.addingProduct(scale, b))
-            let packed = straight ? frost_straight_rgba(outR, outG, outB, a) : frost_premultiplied_rgba(outR, outG, outB, a)
+            // The alpha goes back as the words it was read as.
+            let alpha = w &>> 24
+            let packed = straight ? frost_straight_rgba(outR, outG, outB, alpha) : frost_premultiplied_rgba(outR, outG, outB, alpha)
             Self.store(packed, output + 32 &* q, streaming: streaming)
         }
         if streaming { frost_store_fence() }

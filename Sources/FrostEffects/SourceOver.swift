@@ -50,7 +50,8 @@ package enum SourceOver {
             let (dr, dg, db, da) = AffineColorKernel.channels(rb.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<UInt32>.self), premultiplying: false)
             let scale = k * perLevel, keep = SIMD8<Float>.one.addingProduct(-sa, k * perAlphaLevel)
             let packed = frost_premultiplied_rgba((sr * scale).addingProduct(dr, keep), (sg * scale).addingProduct(dg, keep),
-                                                  (sb * scale).addingProduct(db, keep), (sa * scale).addingProduct(da, keep))
+                                                  (sb * scale).addingProduct(db, keep),
+                                                  frost_rounded_words((sa * scale).addingProduct(da, keep)))
             rd.storeBytes(of: packed, toByteOffset: 4 * i, as: SIMD8<UInt32>.self)
             i += 8
         }

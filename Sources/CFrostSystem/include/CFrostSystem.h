@@ -53,18 +53,20 @@ static inline frost_halves16 frost_high_products(frost_halves16 a, frost_halves1
 // Eight 32-bit floats (Swift sees SIMD8<Float>).
 typedef float frost_floats8 __attribute__((ext_vector_type(8)));
 
-// Eight RGBA pixels from their four channels in 0...255 units (within +-2^31), each rounded to
-// nearest, ties to even, and clamped to 0...255; then the colors limited by their pixel's alpha
-// byte as the two forms below say. Rounding is monotone and the bounds are integers, so these are
-// the bytes of clamping in float first. With AVX2: four vcvtps2dq, saturating packs, two vpshufb
-// and one integer op; the float clamps and 2^23-trick roundings they replace were 9-12 of the
-// ~30-40 operations per eight pixels that only ports 0 and 1 run (the color kernel's bottleneck).
+// Eight RGBA pixels from three color channels in 0...255 units (floats within +-2^31) and the
+// alpha as 32-bit integers (signed): each color rounded to nearest, ties to even, every channel
+// clamped to 0...255; then the colors limited by their pixel's alpha byte as the two forms below
+// say. Rounding is monotone and the bounds are integers, so these are the bytes of clamping in
+// float first. With AVX2: three vcvtps2dq, saturating packs, two vpshufb and one integer op; the
+// float clamps and 2^23-trick roundings they replace were 9-12 of the ~30-40 operations per eight
+// pixels that only ports 0 and 1 run (the color kernel's bottleneck). An alpha the kernel does
+// not change is passed as the words it was read as (no conversion to float and back).
 #if defined(__AVX2__)
 // Interleaved bytes and, in each pixel's four lanes, its alpha byte.
-static inline void frost_rgba_and_alpha(frost_floats8 r, frost_floats8 g, frost_floats8 b, frost_floats8 a,
+static inline void frost_rgba_and_alpha(frost_floats8 r, frost_floats8 g, frost_floats8 b, frost_words8 a,
                                         __m256i *rgba, __m256i *alpha) {
     __m256i rg = _mm256_packs_epi32(_mm256_cvtps_epi32((__m256)r), _mm256_cvtps_epi32((__m256)g));
-    __m256i ba = _mm256_packs_epi32(_mm256_cvtps_epi32((__m256)b), _mm256_cvtps_epi32((__m256)a));
+    __m256i ba = _mm256_packs_epi32(_mm256_cvtps_epi32((__m256)b), (__m256i)a);
     // Per 128-bit lane (four pixels): r0-3 g0-3 b0-3 a0-3, each clamped to 0...255.
     __m256i planar = _mm256_packus_epi16(rg, ba);
     const __m256i interleave = _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
@@ -75,43 +77,59 @@ static inline void frost_rgba_and_alpha(frost_floats8 r, frost_floats8 g, frost_
     *alpha = _mm256_shuffle_epi8(*rgba, alphaEverywhere);
 }
 #else
-// Channel c of the eight pixels as bytes in 0...255, in place for the word's byte c.
-static inline frost_words8 frost_channel_byte(frost_floats8 v, int c) {
+// A color channel of the eight pixels as bytes in 0...255.
+static inline frost_words8 frost_color_byte(frost_floats8 v) {
     frost_floats8 zero = 0, top = 255;
     frost_floats8 rounded = __builtin_elementwise_roundeven(__builtin_elementwise_min(__builtin_elementwise_max(v, zero), top));
-    return __builtin_convertvector(rounded, frost_words8) << (8 * c);
+    return __builtin_convertvector(rounded, frost_words8);
+}
+
+// Signed alpha words clamped to 0...255.
+static inline frost_words8 frost_alpha_byte(frost_words8 a) {
+    typedef int frost_ints8 __attribute__((ext_vector_type(8)));
+    frost_ints8 zero = 0, top = 255;
+    return (frost_words8)__builtin_elementwise_min(__builtin_elementwise_max((frost_ints8)a, zero), top);
 }
 #endif
 
+// A channel the kernel computes in float as words for the alpha argument below (vcvtps2dq:
+// rounded to nearest, ties to even).
+static inline frost_words8 frost_rounded_words(frost_floats8 v) {
+#if defined(__AVX2__)
+    return (frost_words8)_mm256_cvtps_epi32((__m256)v);
+#else
+    frost_floats8 low = -1, high = 256;
+    frost_floats8 clamped = __builtin_elementwise_min(__builtin_elementwise_max(v, low), high);
+    typedef int frost_ints8 __attribute__((ext_vector_type(8)));
+    return (frost_words8)__builtin_convertvector(__builtin_elementwise_roundeven(clamped), frost_ints8);
+#endif
+}
+
 // Premultiplied: the colors clamped to 0...their alpha. Scalar reference:
 // LaneConversion.premultipliedBytes (FrostCore).
-static inline frost_words8 frost_premultiplied_rgba(frost_floats8 r, frost_floats8 g, frost_floats8 b, frost_floats8 a) {
+static inline frost_words8 frost_premultiplied_rgba(frost_floats8 r, frost_floats8 g, frost_floats8 b, frost_words8 a) {
 #if defined(__AVX2__)
     __m256i rgba, alpha;
     frost_rgba_and_alpha(r, g, b, a, &rgba, &alpha);
     return (frost_words8)_mm256_min_epu8(rgba, alpha);
 #else
-    frost_words8 alpha = frost_channel_byte(a, 3) >> 24, out = alpha << 24;
-    frost_floats8 colors[3] = {r, g, b};
-    for (int c = 0; c < 3; c++) {
-        frost_words8 color = frost_channel_byte(colors[c], 0);
-        out |= __builtin_elementwise_min(color, alpha) << (8 * c);
-    }
-    return out;
+    frost_words8 alpha = frost_alpha_byte(a);
+    return alpha << 24 | __builtin_elementwise_min(frost_color_byte(r), alpha) | __builtin_elementwise_min(frost_color_byte(g), alpha) << 8
+        | __builtin_elementwise_min(frost_color_byte(b), alpha) << 16;
 #endif
 }
 
 // Straight alpha: the colors kept where alpha > 0 and 0 where it is 0 (a transparent pixel is
 // transparent black, as premultiplied data would say). Scalar reference: LaneConversion.straightBytes.
-static inline frost_words8 frost_straight_rgba(frost_floats8 r, frost_floats8 g, frost_floats8 b, frost_floats8 a) {
+static inline frost_words8 frost_straight_rgba(frost_floats8 r, frost_floats8 g, frost_floats8 b, frost_words8 a) {
 #if defined(__AVX2__)
     __m256i rgba, alpha;
     frost_rgba_and_alpha(r, g, b, a, &rgba, &alpha);
     return (frost_words8)_mm256_andnot_si256(_mm256_cmpeq_epi8(alpha, _mm256_setzero_si256()), rgba);
 #else
-    frost_words8 alpha = frost_channel_byte(a, 3);
-    frost_words8 colors = frost_channel_byte(r, 0) | frost_channel_byte(g, 1) | frost_channel_byte(b, 2);
-    return alpha | (colors & (frost_words8)(alpha != 0));
+    frost_words8 alpha = frost_alpha_byte(a);
+    frost_words8 colors = frost_color_byte(r) | frost_color_byte(g) << 8 | frost_color_byte(b) << 16;
+    return alpha << 24 | (colors & (frost_words8)(alpha != 0));
 #endif
 }
 
