@@ -49,6 +49,10 @@ public struct CacheOptions: Sendable, Equatable, Codable {
         }
     }
 
-    /// Level files: PNG at the fast default, or JPEG at `quality` (4:4:4 from 90 up).
-    public var encodeOptions: EncodeOptions { EncodeOptions(quality: quality) }
+    /// Level files: PNG at the fast default, or JPEG at `quality` (4:4:4 from 90 up). The blurred
+    /// levels' PNGs use zlib's run-length strategy: on the default plan's 4096² photo levels 1.3x
+    /// faster and 11% smaller (README, "PNG settings"); level 0, the source, may be a graphic.
+    public func encodeOptions(level: Int) -> EncodeOptions {
+        EncodeOptions(quality: quality, pngStrategy: level > 0 ? .runLength : .standard)
+    }
 }

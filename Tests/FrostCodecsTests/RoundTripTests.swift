@@ -16,8 +16,8 @@ import Testing
             }
             image.isGray = true
         }
-        for level in [0, 2, 6, 9] {
-            let bytes = try image.encoded(as: .png, options: EncodeOptions(compressionLevel: level))
+        for (level, strategy) in [(0, .standard), (2, .standard), (6, .standard), (9, .standard), (2, .runLength)] as [(Int, EncodeOptions.PNGStrategy)] {
+            let bytes = try image.encoded(as: .png, options: EncodeOptions(compressionLevel: level, pngStrategy: strategy))
             let info = try FrostCodecs.ImageInfo(bytes: bytes)
             #expect(info.channels == (gray ? 1 : 3) + (alpha ? 1 : 0))
             let back = try Image(decoding: bytes)
