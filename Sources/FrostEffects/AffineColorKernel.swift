@@ -8,7 +8,7 @@ import FrostCore
 /// brightness, contrast), ImageEffects' 1/256 saturation matrix and drawing a tint color over
 /// everything. Eight pixels per step, planar in registers: the 32 bytes are read as eight UInt32
 /// words and each channel is cut out with a shift and a mask (no lane conversions or shuffles,
-/// which Swift compiles to calls or lane loops), turned into floats with the 2²³ trick, combined
+/// which Swift compiles to calls or lane loops), turned into floats with vcvtdq2ps, combined
 /// with scalar×vector multiply-adds, and rounded, clamped and packed in integer lanes
 /// (`frost_premultiplied_rgba`). Every channel sums its terms in the same order, so equal rows of
 /// M give bit-equal channels (saturation 0 is exactly gray). `applyScalar` is the per-pixel
