@@ -1,7 +1,7 @@
 import FrostCore
 
-/// A borrowed RGBA raster of samples (UInt8 pixels, Float working values, or UInt16 8.7 fixed
-/// point for the blur kernels), row-major, no padding.
+/// A borrowed RGBA raster of samples (UInt8 pixels, or UInt16 8.7 fixed point for the blur
+/// kernels), row-major, no padding.
 struct Plane<Sample> {
     let base: UnsafeMutablePointer<Sample>
     let width: Int
