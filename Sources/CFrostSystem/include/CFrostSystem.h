@@ -61,6 +61,11 @@ typedef float frost_floats8 __attribute__((ext_vector_type(8)));
 // float clamps and 2^23-trick roundings they replace were 9-12 of the ~30-40 operations per eight
 // pixels that only ports 0 and 1 run (the color kernel's bottleneck). An alpha the kernel does
 // not change is passed as the words it was read as (no conversion to float and back).
+// Baseline (non-AVX) builds warn that the generic helpers below pass 256-bit vectors to one
+// another under a different ABI (-Wpsabi): they are static inline and always inlined, so no
+// such call survives; the 240 warnings per build only buried real ones.
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpsabi"
 #if defined(__AVX2__)
 // Interleaved bytes and, in each pixel's four lanes, its alpha byte.
 static inline void frost_rgba_and_alpha(frost_floats8 r, frost_floats8 g, frost_floats8 b, frost_words8 a,
@@ -132,6 +137,7 @@ static inline frost_words8 frost_straight_rgba(frost_floats8 r, frost_floats8 g,
     return alpha << 24 | (colors & (frost_words8)(alpha != 0));
 #endif
 }
+#pragma clang diagnostic pop
 
 // An opaque image's blurs leave its alpha out: its rows enter the kernels as three color samples
 // a pixel and leave with alpha put back, four pixels at a time: one vpshufb each way. Swift has
