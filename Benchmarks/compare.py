@@ -6,6 +6,10 @@ alpha ramp). Every engine runs in-process on the decoded image held in memory: o
 runs, median reported. Frost runs through `frost bench --json`; OpenCV, Pillow and pyvips in this process;
 Pillow-SIMD in its own venv (`--worker pillow-simd`); ImageMagick through its own `-bench`, which times the
 operation without decoding. Ratios are peer median / Frost median: above 1 means Frost is faster.
+
+This machine's speed drifts from minute to minute, so engines are timed case by case, each case on every
+engine back to back (Frost first in odd rounds, last in even ones), and `--rounds K` repeats that: a time is
+the median over rounds, a ratio the median of the rounds' own ratios (each from minutes apart at most).
 """
 import argparse, json, os, statistics, subprocess, sys, time
 
@@ -180,11 +184,33 @@ def frost_cases(frost, path, threads, runs, cases):
     return {json.loads(line)["case"]: json.loads(line)["median_ms"] for line in out.stdout.splitlines()}
 
 
+def print_table(title, cases, times):
+    """Medians over rounds; a peer's ratio is the median of its rounds' ratios to Frost's time in the same
+    round. A negative time marks a single run (SLOW_MS)."""
+    frost = times["Frost"]
+    peers = [name for name in times if name != "Frost" and any(times[name].values())]
+    print(f"\n{title}")
+    print(f"{'case':<12}{'Frost':>9}" + "".join(f"{n:>22}" for n in peers))
+    for case in cases:
+        mine = frost[case]
+        row = f"{case:<12}{statistics.median(mine) if mine else float('nan'):>9.1f}"
+        for name in peers:
+            theirs = times[name][case]
+            if not theirs or len(theirs) != len(mine):
+                row += f"{'—':>22}"
+                continue
+            mark = "*" if min(theirs) < 0 else " "
+            ratio = statistics.median(abs(t) / f for t, f in zip(theirs, mine))
+            row += f"{statistics.median(abs(t) for t in theirs):>10.1f}{mark}({ratio:>6.2f}x)".rjust(22)
+        print(row)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--frost", default=os.path.join(ROOT, ".build", "release", "frost"))
     p.add_argument("--size", type=int, default=4096)
     p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--rounds", type=int, default=1, help="times each case runs on every engine (medians over them)")
     p.add_argument("--threads", default="1,2")
     p.add_argument("--case", action="append", dest="cases")
     p.add_argument("--engine", action="append", dest="engines", help="peers to run (default: all)")
@@ -205,32 +231,30 @@ def main():
                ("libvips", venv, "vips"), ("ImageMagick", venv, "imagemagick")]
     engines = [e for e in engines if not args.engines or e[0] in args.engines or e[2] in args.engines]
     photos = {kind: path for kind, path in photos.items() if not args.kinds or kind in args.kinds}
-    versions = {}
-    print(f"{args.size}x{args.size} photo (SampleImages/UNIS_EV0.jpg enlarged), median of {args.runs} runs, ms; ratio = peer / Frost")
+    versions, unavailable = {}, set()
+    print(f"{args.size}x{args.size} photo (SampleImages/UNIS_EV0.jpg enlarged), median of {args.runs} runs, ms, "
+          f"{args.rounds} round{'s' if args.rounds > 1 else ''}; ratio = peer / Frost")
     for kind, path in photos.items():
         for threads in [int(t) for t in args.threads.split(",")]:
-            frost = frost_cases(args.frost, path, threads, args.runs, cases)
-            peers = {}
-            for name, python, engine in engines:
-                if name.startswith("Pillow") and threads != 1:
-                    continue  # Pillow filters are single-threaded
-                results, version = run_worker(python, engine, path, threads, args.runs, cases)
-                if version:
-                    versions[name] = version
-                    peers[name] = results
-            print(f"\n{kind}, {threads} thread{'s' if threads > 1 else ''}")
-            header = f"{'case':<12}{'Frost':>9}" + "".join(f"{n:>22}" for n in peers)
-            print(header)
-            for case in cases:
-                row = f"{case:<12}{frost.get(case, float('nan')):>9.1f}"
-                for name in peers:
-                    t = peers[name].get(case)
-                    if t is None:
-                        row += f"{'—':>22}"
-                    else:
-                        mark = "*" if t < 0 else " "
-                        row += f"{abs(t):>10.1f}{mark}({abs(t) / frost[case]:>6.2f}x)".rjust(22)
-                print(row)
+            # Pillow filters are single-threaded.
+            peers = [e for e in engines if threads == 1 or not e[0].startswith("Pillow")]
+            times = {name: {case: [] for case in cases} for name in ["Frost"] + [e[0] for e in peers]}
+            for round in range(args.rounds):
+                for case in cases:
+                    order = [("Frost", None, None)] + peers
+                    for name, python, engine in (order if round % 2 == 0 else order[::-1]):
+                        if name in unavailable:
+                            continue
+                        if name == "Frost":
+                            results = frost_cases(args.frost, path, threads, args.runs, [case])
+                        else:
+                            results, version = run_worker(python, engine, path, threads, args.runs, [case])
+                            if version is None:
+                                unavailable.add(name)
+                            versions[name] = version
+                        if case in results:
+                            times[name][case].append(results[case])
+            print_table(f"{kind}, {threads} thread{'s' if threads > 1 else ''}", cases, times)
     print(f"\n* one run only: the warm-up took over {SLOW_MS / 1000:.0f} s")
     print("versions: " + "; ".join(f"{k}: {v}" for k, v in versions.items()))
     print("peer cases: gauss = cv2.GaussianBlur(sigma, BORDER_REPLICATE) / ImageFilter.GaussianBlur(sigma) / vips gaussblur(sigma)"
