@@ -13,7 +13,7 @@ RELEASE := -c release $(CPU_FLAGS)
 FROST   := .build/release/frost
 OUT     := out
 # Debian packages the build, the tests and the demo need.
-APT_PACKAGES := libpng-dev libjpeg-dev libfreetype-dev fonts-dejavu-core pkgconf
+APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libfreetype-dev fonts-dejavu-core pkgconf
 
 .PHONY: deps build debug test run bench compare compare-deps clean
 

@@ -19,10 +19,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // The only code that touches libpng / libjpeg; every setjmp/longjmp stays in here.
+        // The only code that touches libpng / libjpeg / libdeflate; every setjmp/longjmp stays in here.
         .target(
             name: "CFrostCodecs",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("deflate")]
         ),
         // Allocator policy for the tool and benchmarks (glibc mallopt); vector operations and the
         // prefetch Swift lacks.

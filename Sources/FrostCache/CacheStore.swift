@@ -42,7 +42,7 @@ public enum CacheStore {
         RowBands.runEach(levels.count, threads: RowBands.threads(threads)) { i in
             let level = plan.levels[i], picture = levels[i]
             written.set(i, Result {
-                let encoded = try picture.encoded(as: options.format, options: options.encodeOptions(level: level.index))
+                let encoded = try picture.encoded(as: options.format, options: options.encodeOptions)
                 let file = String(format: "level-%02d.%@", level.index, options.format.fileExtension)
                 try FileIO.writeAtomically(encoded, to: folder + "/" + file)
                 return CacheManifest.Level(index: level.index, sigma: level.sigma, radius: level.radius, factor: level.factor,

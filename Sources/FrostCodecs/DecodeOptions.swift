@@ -35,37 +35,24 @@ public struct EncodeOptions: Sendable, Equatable {
     public var quality: Int
     /// Write a progressive JPEG.
     public var progressive: Bool
-    /// zlib level 0...9 for PNG.
+    /// PNG deflate level 0...9: libdeflate's with one filter for every row, zlib's with adaptive
+    /// filtering.
     public var compressionLevel: Int
     /// PNG row filter: nil for adaptive (libpng tries all five per row), else 0...4.
     public var pngFilter: Int?
-    /// How zlib looks for repeats in the filtered rows.
-    public var pngStrategy: PNGStrategy
 
-    public enum PNGStrategy: Sendable, Equatable {
-        /// zlib's default: LZ77 matches at any distance, then Huffman codes.
-        case standard
-        /// Z_RLE: matches at distance 1 only (runs). On smooth images (blurred cache levels,
-        /// photos) after the Up filter, whose rows are small residuals, it writes 1.1-1.6x faster
-        /// and 5-12% smaller than level 2's default; on flat graphics with repeated patterns it
-        /// loses (one sample photo with large flat areas: +48%), so it is not the general default.
-        case runLength
-
-        var zlibValue: Int32 { self == .runLength ? 3 : 0 }
-    }
-
-    /// PNG defaults measured on the sample photos (README, "PNG settings"): zlib level 2 with the
-    /// Up filter writes at several times libpng's default speed for a few percent more bytes.
+    /// PNG defaults measured on the sample photos (README, "PNG settings"): level 2 with the Up
+    /// filter (libdeflate) writes at several times libpng's default speed for a few percent more
+    /// bytes.
     public static let defaultCompressionLevel = 2
     public static let defaultPNGFilter: Int? = 2
 
     public init(quality: Int = 90, progressive: Bool = false,
                 compressionLevel: Int = EncodeOptions.defaultCompressionLevel,
-                pngFilter: Int? = EncodeOptions.defaultPNGFilter, pngStrategy: PNGStrategy = .standard) {
+                pngFilter: Int? = EncodeOptions.defaultPNGFilter) {
         self.quality = quality
         self.progressive = progressive
         self.compressionLevel = compressionLevel
         self.pngFilter = pngFilter
-        self.pngStrategy = pngStrategy
     }
 }

@@ -26,7 +26,6 @@ extension Image {
         pngOptions.channels = Int32((gray ? 1 : 3) + (alpha ? 1 : 0))
         pngOptions.compression_level = Int32(options.compressionLevel)
         pngOptions.filter = Int32(options.pngFilter ?? -1)
-        pngOptions.strategy = options.pngStrategy.zlibValue
         return try straight.withICC { icc, length in
             pngOptions.icc = icc
             pngOptions.icc_length = length

@@ -16,8 +16,10 @@ import Testing
             }
             image.isGray = true
         }
-        for (level, strategy) in [(0, .standard), (2, .standard), (6, .standard), (9, .standard), (2, .runLength)] as [(Int, EncodeOptions.PNGStrategy)] {
-            let bytes = try image.encoded(as: .png, options: EncodeOptions(compressionLevel: level, pngStrategy: strategy))
+        // libdeflate with each fixed filter, at its levels; zlib with adaptive filters.
+        let settings: [(level: Int, filter: Int?)] = [(0, 2), (1, 0), (1, 1), (2, 2), (2, 3), (2, 4), (9, 4), (2, nil), (9, nil)]
+        for (level, filter) in settings {
+            let bytes = try image.encoded(as: .png, options: EncodeOptions(compressionLevel: level, pngFilter: filter))
             let info = try FrostCodecs.ImageInfo(bytes: bytes)
             #expect(info.channels == (gray ? 1 : 3) + (alpha ? 1 : 0))
             let back = try Image(decoding: bytes)

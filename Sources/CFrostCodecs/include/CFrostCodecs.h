@@ -56,9 +56,8 @@ void frost_png_decoder_destroy(frost_png_decoder *d);
 
 typedef struct {
     int channels;           // 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA (picked from the RGBA source)
-    int compression_level;  // zlib 0...9
+    int compression_level;  // 0...9 (libdeflate with one filter, zlib with adaptive filtering)
     int filter;             // -1 adaptive (all filters), else one PNG filter 0...4
-    int strategy;           // zlib strategy (Z_DEFAULT_STRATEGY = 0, Z_FILTERED = 1, Z_RLE = 3)
     const uint8_t *icc;     // optional profile for iCCP
     uint32_t icc_length;
 } frost_png_write_options;
