@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "FrostCore", dependencies: ["CFrostSystem"]),
         .target(name: "FrostCodecs", dependencies: ["FrostCore", "CFrostCodecs"]),
         .target(name: "FrostEffects", dependencies: ["FrostCore", "CFrostSystem"]),
-        .target(name: "FrostCache", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs"]),
+        .target(name: "FrostCache", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "CFrostSystem"]),
         .target(name: "FrostCrossfade", dependencies: ["FrostCore", "FrostEffects", "FrostCache", "CFrostSystem"]),
         // FreeType 2 for text (Debian libfreetype-dev; flags from freetype2.pc).
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),

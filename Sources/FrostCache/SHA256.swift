@@ -1,21 +1,28 @@
-/// SHA-256 (FIPS 180-4 §6.2) for the cache manifest's content hashes.
+import CFrostSystem
+
+/// SHA-256 (FIPS 180-4 §6.2) for the cache manifest's content hashes. Whole blocks go through the
+/// x86 SHA extensions where the CPU has them (`frost_sha256_blocks`; hashing the 61 MB of a 4096²
+/// `frost cache` took 0.59 s in `compress` and takes 0.12 s, perf); `compress` is the reference
+/// they are tested against, and the path of CPUs without them.
 public struct SHA256: Sendable {
+    /// Whether this CPU has the SHA extensions.
+    static let hasExtensions = frost_has_sha_extensions() != 0
+
     private var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
     private var buffer: [UInt8] = []
     private var length: UInt64 = 0
 
-    private static let k: [UInt32] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-    ]
+    private static let k = Array(UnsafeBufferPointer(start: frost_sha256_constants(), count: 64))
 
-    public init() {}
+    private let usesExtensions: Bool
+
+    public init() { self.init(usingExtensions: Self.hasExtensions) }
+
+    /// `usingExtensions: false` runs the Swift reference even where the extensions exist.
+    init(usingExtensions: Bool) {
+        precondition(!usingExtensions || Self.hasExtensions, "this CPU has no SHA extensions")
+        usesExtensions = usingExtensions
+    }
 
     /// The lowercase hex digest of `bytes`.
     public static func hex(_ bytes: [UInt8]) -> String {
@@ -32,6 +39,13 @@ public struct SHA256: Sendable {
             buffer += bytes[0..<take]
             start = take
             if buffer.count == 64 { compress(buffer[...]); buffer.removeAll(keepingCapacity: true) }
+        }
+        let blocks = (bytes.count - start) / 64
+        if usesExtensions && blocks > 0 {
+            bytes.withUnsafeBufferPointer { input in
+                state.withUnsafeMutableBufferPointer { frost_sha256_blocks($0.baseAddress!, input.baseAddress! + start, blocks) }
+            }
+            start += 64 * blocks
         }
         while start + 64 <= bytes.count {
             compress(bytes[start..<(start + 64)])

@@ -8,12 +8,41 @@ import Testing
 @Suite struct CacheStoreTests {
     static let source = Corpus.path("pillow/jpeg/hopper.jpg")
 
-    @Test func sha256MatchesFIPSVectors() {
-        #expect(SHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+    /// FIPS 180-4 example vectors, through the Swift reference and (where the CPU has them) the SHA
+    /// extensions.
+    @Test(arguments: SHA256.hasExtensions ? [false, true] : [false])
+    func sha256MatchesFIPSVectors(extensions: Bool) {
+        func hex(_ bytes: [UInt8]) -> String {
+            var hasher = SHA256(usingExtensions: extensions)
+            hasher.update(bytes)
+            return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        }
+        #expect(hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(hex([UInt8](repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    /// The SHA extensions and the Swift reference agree on random data fed in uneven pieces (the
+    /// buffered partial block, then whole blocks, then a tail).
+    @Test(.enabled(if: SHA256.hasExtensions, "this CPU has no SHA extensions"))
+    func sha256ExtensionsMatchTheReference() {
+        var generator = SystemRandomNumberGenerator()
+        for length in [1, 63, 64, 65, 127, 128, 1000, 4096 + 17, 100_003] {
+            let data = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var hardware = SHA256(usingExtensions: true), reference = SHA256(usingExtensions: false)
+            var start = 0
+            for piece in [5, 64, 130, length].map({ min($0, length - start) }) where piece > 0 {
+                let end = min(length, start + piece)
+                hardware.update(Array(data[start..<end]))
+                reference.update(Array(data[start..<end]))
+                start = end
+            }
+            #expect(start == length)
+            #expect(hardware.finalize() == reference.finalize(), "length \(length)")
+        }
     }
 
     @Test func buildWritesLevelsAndAManifestThatRoundTrips() throws {

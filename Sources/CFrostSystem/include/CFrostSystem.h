@@ -3,6 +3,7 @@
 #ifndef CFROSTSYSTEM_H
 #define CFROSTSYSTEM_H
 #include <stddef.h>
+#include <stdint.h>
 #if defined(__AVX2__)
 #include <immintrin.h>
 #endif
@@ -13,6 +14,13 @@
 // it to 40 ms). This keeps large blocks in the heap and up to `retained_bytes` of freed memory for
 // reuse. The frost tool and the benchmarks opt in at start-up; the libraries never do it for you.
 void frost_keep_freed_buffers(size_t retained_bytes);
+
+// SHA-256 with the x86 SHA extensions: 1 when this CPU has them (and SSSE3, SSE4.1), and the
+// compression of `blocks` 64-byte blocks into `state` (FIPS 180-4 §6.2.2), only when it does.
+int frost_has_sha_extensions(void);
+void frost_sha256_blocks(uint32_t state[8], const uint8_t *data, size_t blocks);
+// SHA-256's 64 round constants K.
+const uint32_t *frost_sha256_constants(void);
 
 // Eight 32-bit lanes (Swift sees SIMD8<UInt32>).
 typedef unsigned int frost_words8 __attribute__((ext_vector_type(8)));
