@@ -22,6 +22,7 @@ let package = Package(
         // The only code that touches libpng / libjpeg / libdeflate; every setjmp/longjmp stays in here.
         .target(
             name: "CFrostCodecs",
+            dependencies: ["CFrostSystem"],
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("deflate")]
         ),
         // Allocator policy for the tool and benchmarks (glibc mallopt); vector operations and the

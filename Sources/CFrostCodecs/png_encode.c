@@ -6,6 +6,7 @@
 // the same size, its level 2 1.6-2.6x faster than zlib's level 2 and 2-9% smaller (the sample
 // photos). Adaptive filtering (libpng picks a filter per row) stays with libpng and zlib.
 #include "CFrostCodecs.h"
+#include "CFrostSystem.h"
 #include "error.h"
 #include <libdeflate.h>
 #include <png.h>
@@ -55,9 +56,19 @@ static void pack_row(const uint8_t *rgba, uint8_t *out, uint32_t width, int chan
     case 2:
         for (uint32_t x = 0; x < width; x++) { out[2 * x] = rgba[4 * x]; out[2 * x + 1] = rgba[4 * x + 3]; }
         break;
-    case 3:
-        for (uint32_t x = 0; x < width; x++) memcpy(out + 3 * x, rgba + 4 * x, 3);
+    case 3: {
+        // Four pixels a step (one byte shuffle), each step's 16-byte store 4 bytes past its 12
+        // colors, which the next overwrites; 3 bytes at a time took 60% of the encoder (perf).
+        uint32_t x = 0;
+        for (; x + 6 <= width; x += 4) {
+            frost_bytes16 pixels, colors;
+            memcpy(&pixels, rgba + 4 * x, 16);
+            colors = frost_colors_of_rgba(pixels);
+            memcpy(out + 3 * x, &colors, 16);
+        }
+        for (; x < width; x++) memcpy(out + 3 * x, rgba + 4 * x, 3);
         break;
+    }
     default: memcpy(out, rgba, (size_t)width * 4); break;
     }
 }

@@ -55,15 +55,23 @@ public struct Image: Sendable, Equatable {
         return SIMD4(pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
     }
 
-    /// True when some pixel's alpha is below 255.
+    /// True when some pixel's alpha is below 255: the pixels' 64-bit words ANDed together (a loop
+    /// LLVM vectorises) and their alpha bytes looked at every 4 KiB (a byte a step was 2% of a
+    /// `frost cache`).
     public var containsTransparency: Bool {
-        pixels.withUnsafeBufferPointer { p in
-            var i = 3
-            while i < p.count {
-                if p[i] != 255 { return true }
-                i += 4
+        pixels.withUnsafeBytes { p in
+            // Color bytes set: only the alpha bytes of the AND can fall below 255.
+            let colors: UInt64 = 0x00FF_FFFF_00FF_FFFF
+            let whole = p.count / 8 * 8
+            var start = 0
+            while start < whole {
+                let end = Swift.min(whole, start + 4096)
+                var all = UInt64.max
+                for i in stride(from: start, to: end, by: 8) { all &= p.loadUnaligned(fromByteOffset: i, as: UInt64.self) }
+                if all | colors != .max { return true }
+                start = end
             }
-            return false
+            return stride(from: whole + 3, to: p.count, by: 4).contains { p[$0] != 255 }
         }
     }
 

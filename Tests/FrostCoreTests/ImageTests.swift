@@ -84,4 +84,18 @@ import Testing
             }
         }
     }
+
+    /// One pixel below full alpha anywhere (in either half of a 64-bit word, at a 4 KiB seam, the
+    /// odd last pixel past the last whole word) is found; an opaque image is not.
+    @Test func containsTransparencyFindsAnyAlphaBelow255() {
+        let width = 1031, height = 3  // 3093 pixels: 1546 words and one pixel
+        let opaque = Image(width: width, height: height, pixels: (0..<width * height).flatMap { [UInt8($0 & 255), 0, 7, 255] },
+                           hasAlpha: true)
+        #expect(!opaque.containsTransparency)
+        for pixel in [0, 15, 1023, 1024, 3071, 3072, 3092] {
+            var image = opaque
+            image.pixels[4 * pixel + 3] = 254
+            #expect(image.containsTransparency, "pixel \(pixel)")
+        }
+    }
 }
