@@ -135,13 +135,14 @@ frost_status frost_png_encode(const uint8_t *rgba, uint32_t width, uint32_t heig
 
     // Everything the error path reads lives on the heap: locals changed between setjmp and
     // longjmp are indeterminate afterwards (C11 7.13.2.1).
+    // One filter for every row: libdeflate takes the filtered rows; else libpng packs row by row.
+    int deflated = options->filter >= 0;
     png_sink *sink = calloc(1, sizeof *sink);
-    uint8_t *row = malloc((size_t)width * channels + 1);
+    uint8_t *row = deflated ? NULL : malloc((size_t)width * channels + 1);
     png_structp png = sink ? png_create_write_struct(PNG_LIBPNG_VER_STRING, sink, on_error, on_warning) : NULL;
     png_infop info = png ? png_create_info_struct(png) : NULL;
-    int deflated = options->filter >= 0;
-    if (!info || !row || (deflated && !deflate_rows(sink, rgba, width, height, row_bytes, channels, options->filter,
-                                                     options->compression_level))) {
+    if (!info || (deflated ? !deflate_rows(sink, rgba, width, height, row_bytes, channels, options->filter,
+                                           options->compression_level) : !row)) {
         png_destroy_write_struct(&png, &info);
         free(row);
         if (sink) free(sink->deflated);
