@@ -74,10 +74,10 @@ package enum SourceOver {
     package static func runScalar(_ src: UnsafePointer<UInt8>, over base: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>,
                                   pixels: Int, coverage k: (Int) -> Float) {
         for p in 0..<pixels {
-            let s = (0..<4).map { Float(src[4 * p + $0]) }, d = (0..<4).map { Float(base[4 * p + $0]) }
-            let scale = k(p) * (1 / 255), keep = Float(1).addingProduct(-s[3], k(p) * (1 / 65025))
-            let out = (0..<4).map { (s[$0] * scale).addingProduct(d[$0], keep) }
-            UnsafeMutableRawPointer(dst + 4 * p).storeBytes(of: LaneConversion.premultipliedBytes(SIMD4(out[0], out[1], out[2], out[3])),
+            let s = LaneConversion.floats(UnsafeRawPointer(src + 4 * p).loadUnaligned(as: SIMD4<UInt8>.self))
+            let d = LaneConversion.floats(UnsafeRawPointer(base + 4 * p).loadUnaligned(as: SIMD4<UInt8>.self))
+            let coverage = k(p), scale = coverage * (1 / 255), keep = Float(1).addingProduct(-s[3], coverage * (1 / 65025))
+            UnsafeMutableRawPointer(dst + 4 * p).storeBytes(of: LaneConversion.premultipliedBytes((s * scale).addingProduct(d, keep)),
                                                             as: SIMD4<UInt8>.self)
         }
     }
