@@ -73,15 +73,15 @@ public struct BatchBuild: Sendable {
     /// Builds every input; `progress` is called (serially) after each one with its outcome.
     public func run(progress: @escaping @Sendable (Input, Outcome, _ done: Int) -> Void) -> [Outcome] {
         let total = inputs.count
-        let state = BatchState(count: total)
+        let results = ResultSlots<Outcome>(count: total)
         let workers = max(1, min(jobs, total))
         let threadsPerJob = max(1, RowBands.availableThreads / workers)
         RowBands.runEach(total, threads: workers) { i in
             let input = inputs[i]
             let outcome = build(input, threads: threadsPerJob)
-            state.finish(i, outcome) { done in progress(input, outcome, done) }
+            results.set(i, outcome) { done in progress(input, outcome, done) }
         }
-        return state.outcomes
+        return results.values
     }
 
     func build(_ input: Input, threads: Int) -> Outcome {
@@ -96,21 +96,5 @@ public struct BatchBuild: Sendable {
         } catch {
             return .failed((error as? CodecError)?.message ?? "\(error)")
         }
-    }
-}
-
-/// The results of a batch, shared between its workers.
-private final class BatchState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done = 0
-    private(set) var outcomes: [BatchBuild.Outcome]
-
-    init(count: Int) { outcomes = Array(repeating: .skipped, count: count) }
-
-    func finish(_ i: Int, _ outcome: BatchBuild.Outcome, _ report: (Int) -> Void) {
-        lock.lock(); defer { lock.unlock() }
-        outcomes[i] = outcome
-        done += 1
-        report(done)
     }
 }

@@ -38,7 +38,7 @@ public enum CacheStore {
         try prepare(folder)
         // Each level file is encoded, written and hashed on the next free thread: encoding was
         // most of a `frost cache` (zlib 68% of it, perf), one file after another.
-        let written = ResultSlots<CacheManifest.Level>(count: levels.count)
+        let written = ResultSlots<Result<CacheManifest.Level, Error>>(count: levels.count)
         RowBands.runEach(levels.count, threads: RowBands.threads(threads)) { i in
             let level = plan.levels[i], picture = levels[i]
             written.set(i, Result {
@@ -49,7 +49,7 @@ public enum CacheStore {
                                            width: picture.width, height: picture.height, file: file, sha256: SHA256.hex(encoded))
             })
         }
-        let entries = try written.values()
+        let entries = try written.values.map { try $0.get() }
         let manifest = CacheManifest(
             format: CacheManifest.formatName, version: CacheManifest.currentVersion,
             source: .init(file: name, bytes: bytes.count, sha256: sha256 ?? SHA256.hex(bytes),
@@ -138,20 +138,4 @@ public enum CacheStore {
             try? FileManager.default.removeItem(atPath: folder + "/" + name)
         }
     }
-}
-
-/// Results of items done on several threads, each slot written once by its item's thread.
-private final class ResultSlots<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Result<Value, Error>?]
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ i: Int, _ result: Result<Value, Error>) {
-        lock.lock(); defer { lock.unlock() }
-        slots[i] = result
-    }
-
-    /// Every value in order, or the first error in order.
-    func values() throws -> [Value] { try slots.map { try $0!.get() } }
 }
