@@ -35,8 +35,9 @@ public struct EncodeOptions: Sendable, Equatable {
     public var quality: Int
     /// Write a progressive JPEG.
     public var progressive: Bool
-    /// PNG deflate level 0...9: libdeflate's with one filter for every row, zlib's with adaptive
-    /// filtering.
+    /// PNG deflate level 0...9. With one filter for every row: 1 is Frost's run-length deflate
+    /// (the fastest, for blurred and continuous-tone images), the others libdeflate's; with
+    /// adaptive filtering, zlib's.
     public var compressionLevel: Int
     /// PNG row filter: nil for adaptive (libpng tries all five per row), else 0...4.
     public var pngFilter: Int?

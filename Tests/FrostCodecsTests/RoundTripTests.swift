@@ -16,7 +16,7 @@ import Testing
             }
             image.isGray = true
         }
-        // libdeflate with each fixed filter, at its levels; zlib with adaptive filters.
+        // Each fixed filter at libdeflate's levels and level 1 (Frost's run-length deflate); zlib with adaptive filters.
         let settings: [(level: Int, filter: Int?)] = [(0, 2), (1, 0), (1, 1), (2, 2), (2, 3), (2, 4), (9, 4), (2, nil), (9, nil)]
         for (level, filter) in settings {
             let bytes = try image.encoded(as: .png, options: EncodeOptions(compressionLevel: level, pngFilter: filter))

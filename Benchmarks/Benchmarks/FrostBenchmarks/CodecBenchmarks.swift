@@ -22,6 +22,11 @@ func codecBenchmarks() {
     Benchmark("encode-png-default-2048x1536", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try photo.encoded(as: .png)) }
     }
+    // Level 1, Frost's run-length deflate: what a blur cache writes its levels with.
+    let runLength = EncodeOptions(compressionLevel: 1)
+    Benchmark("encode-png-level1-2048x1536", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try photo.encoded(as: .png, options: runLength)) }
+    }
     Benchmark("encode-jpeg-q90-2048x1536", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try photo.encoded(as: .jpeg)) }
     }
