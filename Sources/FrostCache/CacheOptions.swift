@@ -51,6 +51,6 @@ public struct CacheOptions: Sendable, Equatable, Codable {
 
     /// Level files: PNG at deflate level 1 (Up filter: Frost's run-length deflate), or JPEG at
     /// `quality` (4:4:4 from 90 up). On the default plan's 4096² photo levels it deflates
-    /// 2.5-2.9x faster than libdeflate's level 1 for 1% more bytes (README, "PNG settings").
+    /// 2.0-3.2x faster than libdeflate's level 1 for 1% more bytes (README, "PNG settings").
     public var encodeOptions: EncodeOptions { EncodeOptions(quality: quality, compressionLevel: 1) }
 }

@@ -56,7 +56,7 @@ void frost_png_decoder_destroy(frost_png_decoder *d);
 
 typedef struct {
     int channels;           // 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA (picked from the RGBA source)
-    int compression_level;  // 0...9 (libdeflate with one filter, zlib with adaptive filtering)
+    int compression_level;  // 0...9 (one filter: 1 Frost's run-length deflate, else libdeflate; adaptive: zlib)
     int filter;             // -1 adaptive (all filters), else one PNG filter 0...4
     const uint8_t *icc;     // optional profile for iCCP
     uint32_t icc_length;
