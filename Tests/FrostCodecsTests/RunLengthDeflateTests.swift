@@ -64,8 +64,7 @@ import Testing
     @Test(arguments: [("photos/coffee.png", true), ("photos/rocket.jpg", true), ("photos/UNIS_EV0.jpg", true), ("photos/eagle.png", false)])
     func photosRoundTrip(file: String, continuousTone: Bool) throws {
         let photo = try Image(contentsOfFile: Corpus.path(file))
-        for filter in 0...4 { _ = try roundTrip(photo, filter: filter) }
-        let ours = try roundTrip(photo, filter: 2).count
+        let ours = try (0...4).map { try roundTrip(photo, filter: $0).count }[2]   // Up, the default filter
         let libdeflate = try photo.encoded(as: .png, options: EncodeOptions(compressionLevel: 2, pngFilter: 2)).count
         if continuousTone { #expect(Double(ours) < 1.1 * Double(libdeflate), "\(file): \(ours) bytes against libdeflate's \(libdeflate)") }
         var gray = photo, translucent = photo
