@@ -1,6 +1,8 @@
 // PNG decoding over libpng, from a memory buffer. See CFrostCodecs.h for the two-phase contract.
+// libpng reads the header chunks; the pixels of the common files come from png_direct.c.
 #include "CFrostCodecs.h"
 #include "error.h"
+#include "png_direct.h"
 #include <png.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -13,6 +15,8 @@ struct frost_png_decoder {
     size_t size;
     size_t offset;
     png_bytep *rows;            // row pointers for png_read_image, freed in destroy
+    int libpng_only;            // frost_png_decoder_use_libpng_only
+    int read_direct;            // the pixels came from png_direct.c
     char message[256];          // libpng's last error text
 };
 
@@ -100,11 +104,21 @@ frost_status frost_png_read_pixels(frost_png_decoder *d, void *pixels, size_t ro
     int color_type = png_get_color_type(png, info);
     int bit_depth = png_get_bit_depth(png, info);
     uint32_t height = png_get_image_height(png, info);
+    int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+
+    static const int channels_of_type[7] = {1, 0, 3, 0, 2, 0, 4};
+    if (!d->libpng_only && bit_depth == 8 && color_type != PNG_COLOR_TYPE_PALETTE && !has_trns
+        && png_get_interlace_type(png, info) == PNG_INTERLACE_NONE
+        && frost_png_read_direct(d->data, d->size, png_get_image_width(png, info), height,
+                                 channels_of_type[color_type], pixels, row_bytes)) {
+        d->read_direct = 1;
+        return FROST_OK;
+    }
 
     // Expand everything to RGBA at 8 or 16 bits; no gamma or sBIT handling (raw samples).
     if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
-    if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+    if (has_trns) png_set_tRNS_to_alpha(png);
     if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
     png_set_add_alpha(png, bit_depth == 16 ? 0xffff : 0xff, PNG_FILLER_AFTER);
     if (bit_depth == 16) {
@@ -121,6 +135,10 @@ frost_status frost_png_read_pixels(frost_png_decoder *d, void *pixels, size_t ro
     png_read_end(png, NULL);  // checks the zlib stream's end, the trailing chunks' CRCs and IEND
     return FROST_OK;
 }
+
+void frost_png_decoder_use_libpng_only(frost_png_decoder *d) { d->libpng_only = 1; }
+
+int frost_png_decoder_read_direct(const frost_png_decoder *d) { return d->read_direct; }
 
 void frost_png_decoder_destroy(frost_png_decoder *d) {
     if (!d) return;

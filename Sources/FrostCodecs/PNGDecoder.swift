@@ -2,6 +2,8 @@ import CFrostCodecs
 import FrostCore
 
 /// Reads PNG files through CFrostCodecs (libpng): every color type and bit depth, Adam7, tRNS.
+/// The pixels of 8-bit non-interlaced gray, RGB and RGBA files come from the direct read
+/// (libdeflate and Frost's unfiltering, png_direct.c) unless it finds anything off.
 enum PNGDecoder {
     /// One libpng read session over a memory buffer; the buffer must outlive it.
     private final class Session {
@@ -21,11 +23,15 @@ enum PNGDecoder {
 
         deinit { frost_png_decoder_destroy(decoder) }
 
+        var libpngOnly = false
+        var readDirect: Bool { frost_png_decoder_read_direct(decoder) != 0 }
+
         var width: Int { Int(header.width) }
         var height: Int { Int(header.height) }
 
         func read<T>(into buffer: UnsafeMutableBufferPointer<T>) throws {
             var error = frost_error()
+            if libpngOnly { frost_png_decoder_use_libpng_only(decoder) }
             let rowBytes = width * 4 * MemoryLayout<T>.stride
             try check(frost_png_read_pixels(decoder, buffer.baseAddress, rowBytes, &error), error, .png)
         }
@@ -54,7 +60,15 @@ enum PNGDecoder {
     }
 
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> Image {
+        try decode(bytes, options: options, libpngOnly: false).image
+    }
+
+    /// Tests compare the two readers: `libpngOnly` makes libpng read the pixels, and `readDirect`
+    /// says whether the direct read did.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions,
+                       libpngOnly: Bool) throws -> (image: Image, readDirect: Bool) {
         let session = try Session(bytes)
+        session.libpngOnly = libpngOnly
         let info = session.info
         try options.checkBudget(width: info.width, height: info.height)
         let count = info.width * info.height * 4
@@ -74,7 +88,7 @@ enum PNGDecoder {
         }
         let image = Image(width: info.width, height: info.height, pixels: pixels, isPremultiplied: false,
                           hasAlpha: info.hasAlpha, isGray: info.channels <= 2, iccProfile: session.iccProfile)
-        return options.autoOrient ? image.oriented(Orientation(exifValue: info.orientation)) : image
+        return (options.autoOrient ? image.oriented(Orientation(exifValue: info.orientation)) : image, session.readDirect)
     }
 
     /// 16-bit files as native RGBA16, before the reduction to 8 bits (tests compare these with

@@ -50,8 +50,14 @@ frost_png_decoder *frost_png_decoder_create(const uint8_t *data, size_t size,
 frost_status frost_png_read_header(frost_png_decoder *d, frost_png_info *info, frost_error *err);
 // Writes RGBA rows: 8 bits per sample, or native-endian 16 bits when the file is 16-bit.
 // `row_bytes` is the caller's stride. Palette, low bit depths, gray and tRNS are expanded.
+// 8-bit non-interlaced gray, gray+alpha, RGB and RGBA files without tRNS are inflated by libdeflate
+// and unfiltered by Frost (png_direct.c), unless that finds anything off; libpng reads the rest.
 frost_status frost_png_read_pixels(frost_png_decoder *d, void *pixels, size_t row_bytes,
                                    frost_error *err);
+// Before read_pixels: libpng reads every file (tests compare the direct read with it).
+void frost_png_decoder_use_libpng_only(frost_png_decoder *d);
+// After read_pixels: 1 when the pixels came from the direct read.
+int frost_png_decoder_read_direct(const frost_png_decoder *d);
 void frost_png_decoder_destroy(frost_png_decoder *d);
 
 typedef struct {
