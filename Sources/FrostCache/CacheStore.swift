@@ -9,7 +9,8 @@ public enum CacheStore {
     /// A verified cache: manifest, plan and decoded levels (premultiplied, at stored sizes).
     public struct Loaded: Sendable {
         public let manifest: CacheManifest
-        public let levels: [Image]
+        /// Every level, or only those `load(_:decode:only:)` was asked for (nil for the others).
+        public let levels: [Image?]
         public var plan: CachePlan { manifest.plan }
         public var width: Int { manifest.source.width }
         public var height: Int { manifest.source.height }
@@ -62,17 +63,26 @@ public enum CacheStore {
     }
 
     /// Reads and verifies a cache: the manifest's format and version, every level file inside the
-    /// folder, its SHA-256 and its size.
-    public static func load(_ folder: String, decode: DecodeOptions = DecodeOptions()) throws -> Loaded {
+    /// folder, its SHA-256 and its size. `only` picks, from the plan, the levels to decode (a
+    /// single frame needs one or two: decoding all eleven was most of a `frost fade`); the others
+    /// are verified all the same, their size from the file's header.
+    public static func load(_ folder: String, decode: DecodeOptions = DecodeOptions(),
+                            only wanted: ((CachePlan) -> [Int])? = nil) throws -> Loaded {
         let manifest = try readManifest(folder)
-        var images: [Image] = []
-        for level in manifest.levels {
+        let decoded = Set(wanted?(manifest.plan) ?? Array(manifest.levels.indices))
+        let options = DecodeOptions(maxPixels: decode.maxPixels, autoOrient: false)
+        var images: [Image?] = []
+        for (i, level) in manifest.levels.enumerated() {
             let bytes = try levelBytes(folder, level)
-            let image = try Image(decoding: bytes, options: DecodeOptions(maxPixels: decode.maxPixels, autoOrient: false))
-            guard image.width == level.width, image.height == level.height else {
-                throw CodecError(.corrupt, "\(level.file) is \(image.width)x\(image.height), the manifest says \(level.width)x\(level.height)")
+            let image = decoded.contains(i) ? try Image(decoding: bytes, options: options) : nil
+            let (width, height) = try image.map { ($0.width, $0.height) } ?? {
+                let info = try ImageInfo(bytes: bytes)
+                return (info.width, info.height)
+            }()
+            guard width == level.width, height == level.height else {
+                throw CodecError(.corrupt, "\(level.file) is \(width)x\(height), the manifest says \(level.width)x\(level.height)")
             }
-            images.append(image.premultiplied())
+            images.append(image?.premultiplied())
         }
         return Loaded(manifest: manifest, levels: images)
     }

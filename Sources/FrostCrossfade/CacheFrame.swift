@@ -18,6 +18,11 @@ public struct FrameSelection: Sendable, Equatable {
     public let lower: Int
     public let upper: Int
     public let t: Double
+
+    /// The levels the frame is made from.
+    public var levels: [Int] {
+        lower == upper || t == 0 ? [lower] : t == 1 ? [upper] : [lower, upper]
+    }
 }
 
 extension CachePlan {
@@ -46,12 +51,12 @@ extension CachePlan {
 /// A loaded cache's levels ready to make frames at the source's size.
 public struct CrossfadeCache: Sendable {
     public let plan: CachePlan
-    /// Stored levels, premultiplied, each at its stored size.
-    public let levels: [Image]
+    /// Stored levels, premultiplied, each at its stored size; nil for a level not loaded.
+    public let levels: [Image?]
     public let width: Int
     public let height: Int
 
-    public init(plan: CachePlan, levels: [Image], width: Int, height: Int) {
+    public init(plan: CachePlan, levels: [Image?], width: Int, height: Int) {
         precondition(plan.levels.count == levels.count)
         self.plan = plan
         self.levels = levels
@@ -61,19 +66,24 @@ public struct CrossfadeCache: Sendable {
 
     /// Level i at full size (compact levels are enlarged bilinearly on the fly).
     public func level(_ i: Int, threads: Int? = nil) -> Image {
-        levels[i].enlarged(by: plan.levels[i].factor, margin: margin(i), toWidth: width, height: height, threads: threads)
+        stored(i).enlarged(by: plan.levels[i].factor, margin: margin(i), toWidth: width, height: height, threads: threads)
     }
 
     /// The frame for fraction p: one level, or two enlarged and blended in a single pass
     /// (t = 0 and t = 1 return the levels themselves, bit for bit).
     public func frame(at p: Double, mode: FadeMode = .blend, threads: Int? = nil) -> Image {
         let s = plan.selection(at: p, mode: mode)
-        if s.lower == s.upper || s.t == 0 { return level(s.lower, threads: threads) }
-        if s.t == 1 { return level(s.upper, threads: threads) }
+        let used = s.levels
+        if used.count == 1 { return level(used[0], threads: threads) }
         let (a, b) = (s.lower, s.upper)
-        return Image.enlargedBlend(levels[a], factor: plan.levels[a].factor, margin: margin(a),
-                                   levels[b], factor: plan.levels[b].factor, margin: margin(b),
+        return Image.enlargedBlend(stored(a), factor: plan.levels[a].factor, margin: margin(a),
+                                   stored(b), factor: plan.levels[b].factor, margin: margin(b),
                                    fraction: s.t, width: width, height: height, threads: threads)
+    }
+
+    private func stored(_ i: Int) -> Image {
+        guard let image = levels[i] else { preconditionFailure("level \(i) of the cache was not loaded") }
+        return image
     }
 
     private func margin(_ i: Int) -> Int { plan.levels[i].factor > 1 ? CachePlan.storageMargin : 0 }

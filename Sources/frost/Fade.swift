@@ -67,8 +67,8 @@ struct Fade: ParsableCommand {
             return try attempt(output) { try a.blended(with: b, fraction: fraction!, threads: threads.threads).write(toFile: output, options: encode.options) }
         }
         let folder = inputs[0]
-        let cache = CrossfadeCache(try attempt(folder) { try CacheStore.load(folder) })
         if let frames {
+            let cache = CrossfadeCache(try attempt(folder) { try CacheStore.load(folder) })
             try attempt(output) { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) }
             for k in 0..<frames {
                 let path = output + "/" + String(format: "frame-%04d.png", k)
@@ -79,6 +79,10 @@ struct Fade: ParsableCommand {
             return
         }
         let p = fraction ?? ScrollMapping.fraction(offset: offset!, start: start!, end: end!, ease: ease)
+        // One frame decodes only the levels it blends; every level is still verified.
+        let cache = CrossfadeCache(try attempt(folder) {
+            try CacheStore.load(folder, only: { $0.selection(at: p, mode: mode).levels })
+        })
         try attempt(output) { try cache.frame(at: p, mode: mode, threads: threads.threads).write(toFile: output, options: encode.options) }
     }
 }

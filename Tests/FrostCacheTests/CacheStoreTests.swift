@@ -91,6 +91,33 @@ import Testing
         #expect { try CacheStore.load(folder.path) } throws: { "\($0)".contains("no manifest.json") }
     }
 
+    /// A frame needs one or two levels: only those are decoded, and every level is still verified.
+    @Test func loadingSomeLevelsVerifiesTheOthers() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let options = CacheOptions(levels: 4, maxSigma: 16)
+        try CacheStore.build(sourcePath: Self.source, into: folder.path, options: options, threads: 1)
+        let all = try CacheStore.load(folder.path)
+        let some = try CacheStore.load(folder.path, only: { _ in [1, 3] })
+        #expect(some.levels.map { $0 != nil } == [false, true, false, true, false])
+        #expect(some.levels[1] == all.levels[1] && some.levels[3] == all.levels[3])
+
+        // A level not decoded still fails on its hash, and on a size its header contradicts.
+        let manifestPath = folder.file("manifest.json")
+        let original = try String(contentsOfFile: manifestPath, encoding: .utf8)
+        let manifest = try CacheStore.readManifest(folder.path)
+        let height = manifest.levels[4].height   // level 4 alone is this high
+        let wrongHeight = original.replacingOccurrences(of: "\"height\" : \(height),", with: "\"height\" : \(height + 1),")
+        #expect(wrongHeight != original)
+        try wrongHeight.write(toFile: manifestPath, atomically: true, encoding: .utf8)
+        #expect { try CacheStore.load(folder.path, only: { _ in [1] }) } throws: { "\($0)".contains("the manifest says") }
+        try original.write(toFile: manifestPath, atomically: true, encoding: .utf8)
+        var bytes = try FileIO.read(folder.file("level-02.png"))
+        bytes[bytes.count / 2] ^= 0xFF
+        try FileIO.writeAtomically(bytes, to: folder.file("level-02.png"))
+        #expect { try CacheStore.load(folder.path, only: { _ in [1] }) } throws: { "\($0)".contains("level-02.png does not match its SHA-256") }
+    }
+
     @Test func jpegLevelsRefuseAlpha() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

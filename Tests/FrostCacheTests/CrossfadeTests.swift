@@ -147,6 +147,24 @@ import Testing
         #expect(PixelDifference(cache.frame(at: 0.4, mode: .alpha, threads: 1), expected).max <= 1)
     }
 
+    /// A frame made from only the levels its selection names (what `frost fade` decodes) is the
+    /// frame made from every level, in each mode.
+    @Test func aFrameNeedsOnlyItsSelectedLevels() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try CacheStore.build(sourcePath: Corpus.path("pillow/jpeg/hopper.jpg"), into: folder.path,
+                             options: CacheOptions(levels: 6, maxSigma: 20), threads: 1)
+        let full = CrossfadeCache(try CacheStore.load(folder.path))
+        for mode in FadeMode.allCases {
+            for p in [0, 0.01, 0.37, 0.5, 0.99, 1] {
+                let levels = full.plan.selection(at: p, mode: mode).levels
+                let partial = CrossfadeCache(try CacheStore.load(folder.path, only: { $0.selection(at: p, mode: mode).levels }))
+                #expect(partial.levels.compactMap { $0 }.count == levels.count)
+                #expect(partial.frame(at: p, mode: mode, threads: 1) == full.frame(at: p, mode: mode, threads: 1), "\(mode) p \(p)")
+            }
+        }
+    }
+
     @Test func scrollMappings() {
         #expect(ScrollMapping.fraction(offset: 50, start: 0, end: 200) == 0.25)
         #expect(ScrollMapping.fraction(offset: -10, start: 0, end: 200) == 0)
