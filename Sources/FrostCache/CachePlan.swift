@@ -27,6 +27,9 @@ public struct CachePlan: Sendable, Equatable, Codable {
         public let saturation: Double
         /// Stored at 1/factor of the source size (compact storage), 1 for full size.
         public let factor: Int
+
+        /// No blur, tint or saturation, at full size: the source itself.
+        public var isSource: Bool { sigma == 0 && tint == nil && saturation == 1 && factor == 1 }
     }
 
     public let levels: [Level]

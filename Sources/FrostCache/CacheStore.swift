@@ -36,6 +36,8 @@ public enum CacheStore {
         }
         let plan = options.plan
         let levels = CacheRenderer(plan: plan, threads: threads).render(image)
+        let sourceSHA256 = sha256 ?? SHA256.hex(bytes)
+        let copiesSource = try sourceIsLevelFile(bytes, plan: plan, options: options, decode: decode)
         try prepare(folder)
         // Each level file is encoded, written and hashed on the next free thread: encoding was
         // most of a `frost cache` (zlib 68% of it, perf), one file after another.
@@ -43,23 +45,35 @@ public enum CacheStore {
         RowBands.runEach(levels.count, threads: RowBands.threads(threads)) { i in
             let level = plan.levels[i], picture = levels[i]
             written.set(i, Result {
-                let encoded = try picture.encoded(as: options.format, options: options.encodeOptions)
+                let copy = i == 0 && copiesSource
+                let encoded = copy ? bytes : try picture.encoded(as: options.format, options: options.encodeOptions)
                 let file = String(format: "level-%02d.%@", level.index, options.format.fileExtension)
                 try FileIO.writeAtomically(encoded, to: folder + "/" + file)
                 return CacheManifest.Level(index: level.index, sigma: level.sigma, radius: level.radius, factor: level.factor,
-                                           width: picture.width, height: picture.height, file: file, sha256: SHA256.hex(encoded))
+                                           width: picture.width, height: picture.height, file: file,
+                                           sha256: copy ? sourceSHA256 : SHA256.hex(encoded))
             })
         }
         let entries = try written.values.map { try $0.get() }
         let manifest = CacheManifest(
             format: CacheManifest.formatName, version: CacheManifest.currentVersion,
-            source: .init(file: name, bytes: bytes.count, sha256: sha256 ?? SHA256.hex(bytes),
+            source: .init(file: name, bytes: bytes.count, sha256: sourceSHA256,
                           width: image.width, height: image.height),
             parameters: options, plan: plan, levels: entries)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try FileIO.writeAtomically(Array(try encoder.encode(manifest)) + [0x0A], to: folder + "/" + manifestName)
         return manifest
+    }
+
+    /// Whether level 0 is the source file itself, copied rather than encoded again: a PNG source
+    /// for PNG levels, shown as stored (no EXIF turn), under a plan whose level 0 is untouched.
+    /// Loading it then gives the very pixels the levels were rendered from (encoding it was ~10%
+    /// of a one-thread `frost cache` of a 4096² photo).
+    static func sourceIsLevelFile(_ bytes: [UInt8], plan: CachePlan, options: CacheOptions,
+                                  decode: DecodeOptions) throws -> Bool {
+        guard plan.levels[0].isSource, options.format == .png, ImageFormat(sniffing: bytes) == .png else { return false }
+        return try !decode.autoOrient || Orientation(exifValue: ImageInfo(bytes: bytes).orientation) == .up
     }
 
     /// Reads and verifies a cache: the manifest's format and version, every level file inside the

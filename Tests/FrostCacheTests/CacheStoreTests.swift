@@ -118,6 +118,28 @@ import Testing
         #expect { try CacheStore.load(folder.path, only: { _ in [1] }) } throws: { "\($0)".contains("level-02.png does not match its SHA-256") }
     }
 
+    /// Level 0 of a PNG source is the source file itself, copied: loading it gives the pixels the
+    /// levels were rendered from. A tinted level 0 (Twitter's set), a JPEG source and a PNG the
+    /// EXIF orientation turns are encoded as before.
+    @Test(arguments: [
+        ("pngsuite/basn6a08.png", CacheOptions(levels: 2, maxSigma: 6), true),
+        ("pngsuite/basn6a08.png", CacheOptions(preset: .twitter), false),
+        ("pillow/jpeg/hopper.jpg", CacheOptions(levels: 2, maxSigma: 6), false),
+        ("image-png/bugfixes/F-exif-chunk-early.png", CacheOptions(levels: 2, maxSigma: 6), false),
+    ])
+    func levelZeroOfAPNGIsTheSourceFile(file: String, options: CacheOptions, copied: Bool) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let source = try FileIO.read(Corpus.path(file))
+        let manifest = try CacheStore.build(sourcePath: Corpus.path(file), into: folder.path, options: options, threads: 1)
+        #expect((try FileIO.read(folder.file("level-00.png")) == source) == copied, "\(file)")
+        #expect((manifest.levels[0].sha256 == manifest.source.sha256) == copied)
+        let loaded = try CacheStore.load(folder.path)
+        let decoded = try Image(decoding: source)
+        #expect(loaded.levels[0]!.width == decoded.width && loaded.levels[0]!.height == decoded.height)
+        if copied { #expect(loaded.levels[0] == decoded.premultiplied()) }
+    }
+
     @Test func jpegLevelsRefuseAlpha() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
