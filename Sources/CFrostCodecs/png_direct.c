@@ -161,8 +161,9 @@ static inline __attribute__((always_inline)) void unpaeth_two_rows(const uint8_t
 }
 
 // Every row of the inflated stream; 0 at a filter type above 4.
-static int unfilter_rows(const uint8_t *filtered, size_t width, uint32_t height, int channels,
-                         const uint8_t *zeros, uint8_t *pixels, size_t row_bytes) {
+static inline __attribute__((always_inline)) int unfilter_rows(const uint8_t *filtered, size_t width, uint32_t height,
+                                                               int channels, const uint8_t *zeros, uint8_t *pixels,
+                                                               size_t row_bytes) {
     size_t stride = width * channels + 1;
     const uint8_t *up = zeros;
     for (uint32_t y = 0; y < height; y++) {
@@ -170,28 +171,26 @@ static int unfilter_rows(const uint8_t *filtered, size_t width, uint32_t height,
         uint8_t *out = pixels + y * row_bytes;
         if (row[0] > 4) return 0;
         if (row[0] == 4 && y + 1 < height && row[stride] == 4) {
-            const uint8_t *next = row + stride + 1;
-            uint8_t *next_out = out + row_bytes;
-            // Constant channel counts, so each gets its own loops.
-            switch (channels) {
-            case 1: unpaeth_two_rows(row + 1, next, up, out, next_out, width, 1); break;
-            case 2: unpaeth_two_rows(row + 1, next, up, out, next_out, width, 2); break;
-            case 3: unpaeth_two_rows(row + 1, next, up, out, next_out, width, 3); break;
-            default: unpaeth_two_rows(row + 1, next, up, out, next_out, width, 4); break;
-            }
-            up = next_out;
+            unpaeth_two_rows(row + 1, row + stride + 1, up, out, out + row_bytes, width, channels);
+            up = out + row_bytes;
             y++;
             continue;
         }
-        switch (channels) {
-        case 1: unfilter_row(row[0], row + 1, up, out, width, 1); break;
-        case 2: unfilter_row(row[0], row + 1, up, out, width, 2); break;
-        case 3: unfilter_row(row[0], row + 1, up, out, width, 3); break;
-        default: unfilter_row(row[0], row + 1, up, out, width, 4); break;
-        }
+        unfilter_row(row[0], row + 1, up, out, width, channels);
         up = out;
     }
     return 1;
+}
+
+// The rows with a constant channel count, so that each count gets loops of its own.
+static int unfilter_image(const uint8_t *filtered, size_t width, uint32_t height, int channels,
+                          const uint8_t *zeros, uint8_t *pixels, size_t row_bytes) {
+    switch (channels) {
+    case 1: return unfilter_rows(filtered, width, height, 1, zeros, pixels, row_bytes);
+    case 2: return unfilter_rows(filtered, width, height, 2, zeros, pixels, row_bytes);
+    case 3: return unfilter_rows(filtered, width, height, 3, zeros, pixels, row_bytes);
+    default: return unfilter_rows(filtered, width, height, 4, zeros, pixels, row_bytes);
+    }
 }
 
 int frost_png_read_direct(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int channels,
@@ -213,7 +212,7 @@ int frost_png_read_direct(const uint8_t *data, size_t size, uint32_t width, uint
         done = libdeflate_zlib_decompress_ex(inflater, stream, stream_size, filtered, filtered_size, &used,
                                              &written) == LIBDEFLATE_SUCCESS
                && used == stream_size && written == filtered_size
-               && unfilter_rows(filtered, width, height, channels, zeros, pixels, row_bytes);
+               && unfilter_image(filtered, width, height, channels, zeros, pixels, row_bytes);
     }
     libdeflate_free_decompressor(inflater);
     free(zeros);
