@@ -23,7 +23,6 @@ enum PNGDecoder {
 
         deinit { frost_png_decoder_destroy(decoder) }
 
-        var libpngOnly = false
         var readDirect: Bool { frost_png_decoder_read_direct(decoder) != 0 }
 
         var width: Int { Int(header.width) }
@@ -31,7 +30,6 @@ enum PNGDecoder {
 
         func read<T>(into buffer: UnsafeMutableBufferPointer<T>) throws {
             var error = frost_error()
-            if libpngOnly { frost_png_decoder_use_libpng_only(decoder) }
             let rowBytes = width * 4 * MemoryLayout<T>.stride
             try check(frost_png_read_pixels(decoder, buffer.baseAddress, rowBytes, &error), error, .png)
         }
@@ -68,7 +66,7 @@ enum PNGDecoder {
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions,
                        libpngOnly: Bool) throws -> (image: Image, readDirect: Bool) {
         let session = try Session(bytes)
-        session.libpngOnly = libpngOnly
+        if libpngOnly { frost_png_decoder_use_libpng_only(session.decoder) }
         let info = session.info
         try options.checkBudget(width: info.width, height: info.height)
         let count = info.width * info.height * 4
