@@ -120,10 +120,10 @@ import Testing
 
     /// Filter types per row: runs of Paeth of every length next to every other type, from a seed.
     static func filterSequence(height: Int, seed: UInt64) -> [UInt8] {
-        var state = seed | 1
+        var random = XorShift64(seed: seed | 1)
         return (0..<height).map { _ in
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            return state % 3 == 0 ? UInt8(state >> 8 % 4) : 4
+            let value = random.next()
+            return value % 3 == 0 ? UInt8((value >> 8) % 4) : 4
         }
     }
 

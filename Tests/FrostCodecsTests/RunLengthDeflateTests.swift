@@ -87,11 +87,8 @@ import Testing
     /// Runs of random lengths and values in images of random sizes (a fixed seed): streams that
     /// end inside a 64-byte chunk, a block or a run at any offset.
     @Test func randomRunsOfRandomSizes() throws {
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        func next(_ bound: Int) -> Int {   // xorshift64
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            return Int(state % UInt64(bound))
-        }
+        var random = XorShift64(seed: 0x2545_F491_4F6C_DD1D)
+        func next(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
         for _ in 0..<40 {
             let width = next(300) + 1, height = next(120) + 1, longest = [1, 4, 12, 1000][next(4)]
             var values: [UInt8] = []

@@ -25,13 +25,25 @@ public struct PixelDifference: CustomStringConvertible {
     }
 }
 
+/// Marsaglia's xorshift64 (13, 7, 17): deterministic pseudo-random numbers for tests.
+public struct XorShift64 {
+    public private(set) var state: UInt64
+
+    /// `seed` must not be 0 (xorshift stays at 0).
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state ^= state << 13; state ^= state >> 7; state ^= state << 17
+        return state
+    }
+}
+
 /// A deterministic pseudo-random image (xorshift), for tests that need arbitrary content.
 public func noiseImage(width: Int, height: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15, opaque: Bool = false) -> Image {
-    var state = seed
+    var random = XorShift64(seed: seed)
     var pixels = [UInt8](repeating: 0, count: width * height * 4)
     for i in 0..<pixels.count {
-        state ^= state << 13; state ^= state >> 7; state ^= state << 17
-        pixels[i] = UInt8(truncatingIfNeeded: state >> 24)
+        pixels[i] = UInt8(truncatingIfNeeded: random.next() >> 24)
         if opaque && i % 4 == 3 { pixels[i] = 255 }
     }
     return Image(width: width, height: height, pixels: pixels, hasAlpha: !opaque)
