@@ -51,10 +51,14 @@ static void write_memory(png_structp png, png_bytep bytes, size_t length) {
 
 static void flush_memory(png_structp png) { (void)png; }
 
-// Picks the output channels from one RGBA8 row.
-static void pack_row(const uint8_t *rgba, uint8_t *out, uint32_t width, int channels) {
+// Picks the output channels from one RGBA8 row; returns the AND of the alpha bytes it drops
+// (255 when it keeps them), so that dropping alpha is checked on the way, not by a pass of its own.
+static uint8_t pack_row(const uint8_t *rgba, uint8_t *out, uint32_t width, int channels) {
+    uint8_t alpha = 255;
     switch (channels) {
-    case 1: for (uint32_t x = 0; x < width; x++) out[x] = rgba[4 * x]; break;
+    case 1:
+        for (uint32_t x = 0; x < width; x++) { out[x] = rgba[4 * x]; alpha &= rgba[4 * x + 3]; }
+        break;
     case 2:
         for (uint32_t x = 0; x < width; x++) { out[2 * x] = rgba[4 * x]; out[2 * x + 1] = rgba[4 * x + 3]; }
         break;
@@ -62,17 +66,21 @@ static void pack_row(const uint8_t *rgba, uint8_t *out, uint32_t width, int chan
         // Four pixels a step (one byte shuffle), each step's 16-byte store 4 bytes past its 12
         // colors, which the next overwrites; 3 bytes at a time took 60% of the encoder (perf).
         uint32_t x = 0;
+        frost_bytes16 all = (frost_bytes16)(uint8_t)255;
         for (; x + 6 <= width; x += 4) {
             frost_bytes16 pixels, colors;
             memcpy(&pixels, rgba + 4 * x, 16);
+            all &= pixels;
             colors = frost_colors_of_rgba(pixels);
             memcpy(out + 3 * x, &colors, 16);
         }
-        for (; x < width; x++) memcpy(out + 3 * x, rgba + 4 * x, 3);
+        alpha = all[3] & all[7] & all[11] & all[15];
+        for (; x < width; x++) { memcpy(out + 3 * x, rgba + 4 * x, 3); alpha &= rgba[4 * x + 3]; }
         break;
     }
     default: memcpy(out, rgba, (size_t)width * 4); break;
     }
+    return alpha;
 }
 
 // PNG's Paeth predictor (PNG specification §9.4): whichever of left, up and upper-left is
@@ -102,10 +110,13 @@ static void filter_row(int type, const uint8_t *row, const uint8_t *prior, size_
     }
 }
 
+enum { ROWS_FAILED, ROWS_DEFLATED, ROWS_TRANSPARENT };
+
 // The image's rows, packed to `channels` and filtered with `type`, deflated into sink->deflated
-// as one zlib stream. Returns 0 when memory runs out.
+// as one zlib stream. Returns ROWS_DEFLATED, ROWS_FAILED when memory runs out, or, if
+// `alpha_if_needed`, ROWS_TRANSPARENT (nothing deflated) when the packing dropped an alpha below 255.
 static int deflate_rows(png_sink *sink, const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
-                        int channels, int type, int level) {
+                        int channels, int alpha_if_needed, int type, int level) {
     size_t n = (size_t)width * channels, stride = n + 1, total = stride * height;
     uint8_t *filtered = malloc(total), *rows = calloc(2, n ? n : 1);
     // Level 1 is Frost's run-length deflate; every other level libdeflate's.
@@ -113,21 +124,37 @@ static int deflate_rows(png_sink *sink, const uint8_t *rgba, uint32_t width, uin
     size_t bound = level == 1 ? frost_deflate_runs_bound(total)
                    : compressor ? libdeflate_zlib_compress_bound(compressor, total) : 0;
     sink->deflated = filtered && rows && bound ? malloc(bound) : NULL;
+    int result = sink->deflated ? ROWS_DEFLATED : ROWS_FAILED;
     if (sink->deflated) {
         // The row above the first is all zeros (calloc).
-        uint8_t *prior = rows, *row = rows + n;
+        uint8_t *prior = rows, *row = rows + n, alpha = 255;
         for (uint32_t y = 0; y < height; y++) {
-            pack_row(rgba + (size_t)y * row_bytes, row, width, channels);
+            alpha &= pack_row(rgba + (size_t)y * row_bytes, row, width, channels);
             filter_row(type, row, prior, n, (size_t)channels, filtered + (size_t)y * stride);
             uint8_t *swap = prior; prior = row; row = swap;
         }
-        sink->deflated_size = compressor ? libdeflate_zlib_compress(compressor, filtered, total, sink->deflated, bound)
-                                         : frost_deflate_runs(filtered, total, sink->deflated);
+        if (alpha_if_needed && alpha != 255) {
+            free(sink->deflated);
+            sink->deflated = NULL;
+            result = ROWS_TRANSPARENT;
+        } else {
+            sink->deflated_size = compressor ? libdeflate_zlib_compress(compressor, filtered, total, sink->deflated, bound)
+                                             : frost_deflate_runs(filtered, total, sink->deflated);
+            if (sink->deflated_size == 0) result = ROWS_FAILED;
+        }
     }
     libdeflate_free_compressor(compressor);
     free(filtered);
     free(rows);
-    return sink->deflated && sink->deflated_size > 0;
+    return result;
+}
+
+// Whether some pixel's alpha is below 255 (for libpng's rows, which are packed as they are written).
+static int has_transparency(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes) {
+    uint8_t alpha = 255;
+    for (uint32_t y = 0; y < height; y++)
+        for (uint32_t x = 0; x < width; x++) alpha &= rgba[(size_t)y * row_bytes + 4 * x + 3];
+    return alpha != 255;
 }
 
 frost_status frost_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
@@ -137,18 +164,28 @@ frost_status frost_png_encode(const uint8_t *rgba, uint32_t width, uint32_t heig
                                        PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA};
     int channels = options->channels;
     if (channels < 1 || channels > 4) return frost_fail(err, FROST_ERR_ENCODE, "bad channel count %d", channels);
+    int alpha_if_needed = options->alpha_if_needed && channels % 2 == 1;
 
     // Everything the error path reads lives on the heap: locals changed between setjmp and
     // longjmp are indeterminate afterwards (C11 7.13.2.1).
     // One filter for every row: deflate_rows compresses the filtered rows; else libpng packs,
     // filters and compresses row by row.
     int deflated = options->filter >= 0;
+    if (!deflated && alpha_if_needed && has_transparency(rgba, width, height, row_bytes)) channels++;
     png_sink *sink = calloc(1, sizeof *sink);
     uint8_t *row = deflated ? NULL : malloc((size_t)width * channels + 1);
     png_structp png = sink ? png_create_write_struct(PNG_LIBPNG_VER_STRING, sink, on_error, on_warning) : NULL;
     png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (!info || (deflated ? !deflate_rows(sink, rgba, width, height, row_bytes, channels, options->filter,
-                                           options->compression_level) : !row)) {
+    int rows = ROWS_DEFLATED;
+    if (info && deflated) {
+        rows = deflate_rows(sink, rgba, width, height, row_bytes, channels, alpha_if_needed, options->filter,
+                            options->compression_level);
+        if (rows == ROWS_TRANSPARENT) {
+            channels++;
+            rows = deflate_rows(sink, rgba, width, height, row_bytes, channels, 0, options->filter, options->compression_level);
+        }
+    }
+    if (!info || rows == ROWS_FAILED || (!deflated && !row)) {
         png_destroy_write_struct(&png, &info);
         free(row);
         if (sink) free(sink->deflated);

@@ -28,6 +28,31 @@ import Testing
         }
     }
 
+    /// An image that says it has no alpha but holds a pixel below 255 (built by hand) keeps its
+    /// alpha: the encoder sees it as it packs the rows, wherever the pixel is (the first, one in a
+    /// four-pixel step of the color packing, one in a row's tail), on both encoder paths.
+    @Test(arguments: [true, false])
+    func pngKeepsAlphaThatHasAlphaDenies(gray: Bool) throws {
+        let positions = [(0, 0), (17, 11), (31, 5), (36, 22)]
+        for (x, y) in positions {
+            var image = noiseImage(width: 37, height: 23, opaque: true)
+            if gray {
+                for i in stride(from: 0, to: image.pixels.count, by: 4) {
+                    image.pixels[i + 1] = image.pixels[i]; image.pixels[i + 2] = image.pixels[i]
+                }
+                image.isGray = true
+            }
+            image.hasAlpha = false
+            image.pixels[(y * 37 + x) * 4 + 3] = 254
+            for (level, filter) in [(1, 2), (2, 4), (6, nil)] as [(Int, Int?)] {
+                let bytes = try image.encoded(as: .png, options: EncodeOptions(compressionLevel: level, pngFilter: filter))
+                #expect(try FrostCodecs.ImageInfo(bytes: bytes).channels == (gray ? 2 : 4), "pixel (\(x), \(y)), level \(level)")
+                let back = try Image(decoding: bytes)
+                #expect(back.pixels == image.pixels && back.hasAlpha, "pixel (\(x), \(y)), level \(level)")
+            }
+        }
+    }
+
     /// Every valid 8-bit-or-less PngSuite file survives decode → encode → decode unchanged.
     @Test func pngSuiteRoundTripsExactly() throws {
         for file in PNGSuiteTests.valid {
