@@ -39,8 +39,9 @@ debug: deps
 # Unit tests, corpus tests and CLI tests (which run the built binary). Then, where the CPU has
 # AVX2, the library suites once more on the release build: its kernels take CFrostSystem's AVX2
 # intrinsic paths, which the debug build (plain x86-64) never compiles, and the run-length
-# deflate's vector compares and the direct PNG read's unfiltering become AVX2 code.
-LIBRARY_SUITES := FrostCoreTests|FrostEffectsTests|FrostCacheTests|FrostComposeTests|RunLengthDeflateTests|PNGDirectReadTests
+# deflate's vector compares, the direct PNG read's unfiltering and the PNG writer's packing
+# (un-premultiplying, the alpha check) become AVX2 code.
+LIBRARY_SUITES := FrostCoreTests|FrostEffectsTests|FrostCacheTests|FrostComposeTests|RunLengthDeflateTests|PNGDirectReadTests|RoundTripTests
 test: deps
 	$(SWIFT) build --build-tests
 	FROST_BIN=$(CURDIR)/.build/debug/frost $(SWIFT) test

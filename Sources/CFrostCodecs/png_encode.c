@@ -53,7 +53,18 @@ static void flush_memory(png_structp png) { (void)png; }
 
 // Picks the output channels from one RGBA8 row; returns the AND of the alpha bytes it drops
 // (255 when it keeps them), so that dropping alpha is checked on the way, not by a pass of its own.
-static uint8_t pack_row(const uint8_t *rgba, uint8_t *out, uint32_t width, int channels) {
+// Premultiplied colors are divided by their alpha where it is kept (gray + alpha through
+// `scratch`, four bytes a pixel), so no straight copy of the image is made first.
+static uint8_t pack_row(const uint8_t *rgba, uint8_t *out, uint32_t width, int channels, int premultiplied,
+                        uint8_t *scratch) {
+    if (premultiplied && channels == 4) {
+        frost_unpremultiply(rgba, out, width);
+        return 255;
+    }
+    if (premultiplied && channels == 2) {
+        frost_unpremultiply(rgba, scratch, width);
+        rgba = scratch;
+    }
     uint8_t alpha = 255;
     switch (channels) {
     case 1:
@@ -116,9 +127,11 @@ enum { ROWS_FAILED, ROWS_DEFLATED, ROWS_TRANSPARENT };
 // as one zlib stream. Returns ROWS_DEFLATED, ROWS_FAILED when memory runs out, or, if
 // `alpha_if_needed`, ROWS_TRANSPARENT (nothing deflated) when the packing dropped an alpha below 255.
 static int deflate_rows(png_sink *sink, const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
-                        int channels, int alpha_if_needed, int type, int level) {
+                        const frost_png_write_options *options, int channels, int alpha_if_needed) {
+    int type = options->filter, level = options->compression_level;
     size_t n = (size_t)width * channels, stride = n + 1, total = stride * height;
-    uint8_t *filtered = malloc(total), *rows = calloc(2, n ? n : 1);
+    // Two packed rows (the one above the first all zeros) and pack_row's scratch.
+    uint8_t *filtered = malloc(total), *rows = calloc(2 * n + 4 * (size_t)width, 1);
     // Level 1 is Frost's run-length deflate; every other level libdeflate's.
     struct libdeflate_compressor *compressor = level == 1 ? NULL : libdeflate_alloc_compressor(level);
     size_t bound = level == 1 ? frost_deflate_runs_bound(total)
@@ -129,7 +142,7 @@ static int deflate_rows(png_sink *sink, const uint8_t *rgba, uint32_t width, uin
         // The row above the first is all zeros (calloc).
         uint8_t *prior = rows, *row = rows + n, alpha = 255;
         for (uint32_t y = 0; y < height; y++) {
-            alpha &= pack_row(rgba + (size_t)y * row_bytes, row, width, channels);
+            alpha &= pack_row(rgba + (size_t)y * row_bytes, row, width, channels, options->premultiplied, rows + 2 * n);
             filter_row(type, row, prior, n, (size_t)channels, filtered + (size_t)y * stride);
             uint8_t *swap = prior; prior = row; row = swap;
         }
@@ -173,16 +186,16 @@ frost_status frost_png_encode(const uint8_t *rgba, uint32_t width, uint32_t heig
     int deflated = options->filter >= 0;
     if (!deflated && alpha_if_needed && has_transparency(rgba, width, height, row_bytes)) channels++;
     png_sink *sink = calloc(1, sizeof *sink);
-    uint8_t *row = deflated ? NULL : malloc((size_t)width * channels + 1);
+    // libpng's rows: one packed row and pack_row's scratch.
+    uint8_t *row = deflated ? NULL : malloc((size_t)width * channels + 1 + 4 * (size_t)width);
     png_structp png = sink ? png_create_write_struct(PNG_LIBPNG_VER_STRING, sink, on_error, on_warning) : NULL;
     png_infop info = png ? png_create_info_struct(png) : NULL;
     int rows = ROWS_DEFLATED;
     if (info && deflated) {
-        rows = deflate_rows(sink, rgba, width, height, row_bytes, channels, alpha_if_needed, options->filter,
-                            options->compression_level);
+        rows = deflate_rows(sink, rgba, width, height, row_bytes, options, channels, alpha_if_needed);
         if (rows == ROWS_TRANSPARENT) {
             channels++;
-            rows = deflate_rows(sink, rgba, width, height, row_bytes, channels, 0, options->filter, options->compression_level);
+            rows = deflate_rows(sink, rgba, width, height, row_bytes, options, channels, 0);
         }
     }
     if (!info || rows == ROWS_FAILED || (!deflated && !row)) {
@@ -225,7 +238,7 @@ frost_status frost_png_encode(const uint8_t *rgba, uint32_t width, uint32_t heig
         png_write_chunk(png, (png_const_bytep)"IEND", NULL, 0);
     } else {
         for (uint32_t y = 0; y < height; y++) {
-            pack_row(rgba + (size_t)y * row_bytes, row, width, channels);
+            pack_row(rgba + (size_t)y * row_bytes, row, width, channels, options->premultiplied, row + (size_t)width * channels + 1);
             png_write_row(png, row);
         }
         png_write_end(png, info);

@@ -103,35 +103,11 @@ public func premultiplyScalar(_ source: UnsafePointer<UInt8>, into target: Unsaf
 
 /// Divides R, G, B of `count` premultiplied RGBA8 pixels by A / 255, rounded and clamped to 255,
 /// from `source` into `target` (one pass, where a copy and an in-place pass moved the image twice):
-/// exactly `unpremultiplyScalar`'s min(255, ⌊(255c + ⌊a/2⌋) / a⌋), 0 where a = 0.
-///
-/// Eight pixels per step in Float lanes, one division for the eight reciprocals. x = 255c + ⌊a/2⌋
-/// is an exact float; y = x·(1/a) is within 256·2⁻²³ of x/a while x/a < 256 (beyond, only the clamp
-/// matters), and x/a is an integer or at least 1/a ≥ 1/255 from one, so ⌊x/a⌋ = ⌊y + 1/512⌋, taken as
-/// y + 1/512 − ½ rounded to nearest (never a tie). The scalar loop, a division per channel, was
-/// 150 ms of writing a 4096² image with alpha (12% of `frost blur` on it, perf); this is a few ms.
-/// Every (c, a) pair is checked against the scalar reference (ImageTests).
+/// exactly `unpremultiplyScalar`'s min(255, ⌊(255c + ⌊a/2⌋) / a⌋), 0 where a = 0. The loop is
+/// CFrostSystem's `frost_unpremultiply` (eight pixels a step in float lanes, how and why there),
+/// which the PNG writer also runs on its rows as it packs them.
 public func unpremultiply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels count: Int) {
-    let input = UnsafeRawPointer(source), output = UnsafeMutableRawPointer(target)
-    let byte = SIMD8<UInt32>(repeating: 0xFF), bias = SIMD8<Float>(repeating: 1 / 512 - 0.5)
-    let top = SIMD8<Float>(repeating: 255), magic = SIMD8<Float>(repeating: 8_388_608)
-    var n = 0
-    while n + 8 <= count {
-        let w = input.loadUnaligned(fromByteOffset: 4 &* n, as: SIMD8<UInt32>.self)
-        let alpha = w &>> 24
-        let opaqueish = (alpha &+ 255) &>> 8                   // 1 where a > 0
-        let reciprocal = 1 / LaneConversion.floats(alpha | (opaqueish ^ 1))
-        let half = LaneConversion.floats(alpha &>> 1)
-        @inline(__always) func channel(_ c: SIMD8<UInt32>) -> SIMD8<UInt32> {
-            let x = LaneConversion.floats(c) * 255 + half
-            let q = LaneConversion.clamp(bias.addingProduct(x, reciprocal), upper: top) + magic
-            return unsafeBitCast(q, to: SIMD8<UInt32>.self) & byte
-        }
-        let colors = channel(w & byte) | channel((w &>> 8) & byte) &<< 8 | channel((w &>> 16) & byte) &<< 16
-        output.storeBytes(of: colors & (0 &- opaqueish) | w & 0xFF00_0000, toByteOffset: 4 &* n, as: SIMD8<UInt32>.self)
-        n += 8
-    }
-    unpremultiplyScalar(source + 4 * n, into: target + 4 * n, pixels: count - n)
+    frost_unpremultiply(source, target, count)
 }
 
 /// The per-pixel reference of `unpremultiply` (and its tail).

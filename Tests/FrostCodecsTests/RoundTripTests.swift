@@ -100,10 +100,26 @@ import Testing
         }
     }
 
-    @Test func premultipliedImagesAreWrittenStraight() throws {
-        let straight = Image(width: 1, height: 1, pixels: [200, 100, 50, 128])
-        let bytes = try straight.premultiplied().encoded(as: .png)
-        let back = try Image(decoding: bytes)
-        #expect(back.pixels.map(Int.init).elementsEqual([200, 100, 50, 128], by: { abs($0 - $1) <= 1 }))
+    @Test(arguments: [true, false])
+    func premultipliedImagesAreWrittenStraight(gray: Bool) throws {
+        var image = noiseImage(width: 37, height: 23)
+        if gray {
+            for i in stride(from: 0, to: image.pixels.count, by: 4) {
+                image.pixels[i + 1] = image.pixels[i]; image.pixels[i + 2] = image.pixels[i]
+            }
+            image.isGray = true
+        }
+        let premultiplied = image.premultiplied()
+        // The encoder divides as it packs the rows: the scalar reference's bytes, on both paths.
+        var expected = premultiplied.pixels
+        premultiplied.pixels.withUnsafeBufferPointer { source in
+            expected.withUnsafeMutableBufferPointer { unpremultiplyScalar(source.baseAddress!, into: $0.baseAddress!, pixels: 37 * 23) }
+        }
+        for (level, filter) in [(1, 2), (2, 4), (6, nil)] as [(Int, Int?)] {
+            let bytes = try premultiplied.encoded(as: .png, options: EncodeOptions(compressionLevel: level, pngFilter: filter))
+            #expect(try FrostCodecs.ImageInfo(bytes: bytes).channels == (gray ? 2 : 4))
+            let back = try Image(decoding: bytes)
+            #expect(back.pixels == expected, "level \(level)")
+        }
     }
 }

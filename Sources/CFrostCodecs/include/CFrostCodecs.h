@@ -64,6 +64,8 @@ typedef struct {
     int channels;           // 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA (picked from the RGBA source)
     int alpha_if_needed;    // with 1 or 3 channels: write alpha after all (2 or 4) when some pixel's
                             // alpha is below 255, which the encoder sees as it packs the rows
+    int premultiplied;      // the rows are premultiplied: colors are divided by their alpha (rounded,
+                            // as frost_unpremultiply) where alpha is written, kept where it is not
     int compression_level;  // 0...9 (one filter: 1 Frost's run-length deflate, else libdeflate; adaptive: zlib)
     int filter;             // -1 adaptive (all filters), else one PNG filter 0...4
     const uint8_t *icc;     // optional profile for iCCP
