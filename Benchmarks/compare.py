@@ -15,7 +15,7 @@ import argparse, json, os, statistics, subprocess, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-CASES = ["copy", "gauss-s2", "gauss-s4", "gauss-s20", "gauss-s40", "gauss-s200", "box-r40", "adjust", "blend", "cache-10"]
+CASES = ["copy", "gauss-s2", "gauss-s4", "gauss-s20", "gauss-s40", "gauss-s200", "box-r40", "brightness", "adjust", "blend", "cache-10"]
 # blend: 0.63 * photo + 0.37 * (its sigma-8 blur, made beforehand), as frost bench's blend case.
 # The default cache plan's levels (frost cache: 10 levels, ratio 1.5 down from sigma 40, the first
 # level under sigma 8 raised onto 8; CachePlan.geometricSigmas). Peers render them as ten independent
@@ -82,7 +82,7 @@ def opencv_cases(path, threads, runs):
     ops = {
         "copy": lambda: a.copy(),
         "box-r40": lambda: cv2.blur(a, (81, 81), borderType=rep),
-        "adjust": lambda: cv2.add(a, (25, 25, 25, 0)),
+        "brightness": lambda: cv2.add(a, (25, 25, 25, 0)),
     }
     b = cv2.GaussianBlur(a, (0, 0), sigmaX=8, borderType=rep)
     ops["blend"] = lambda: cv2.addWeighted(a, 0.63, b, 0.37, 0)
@@ -100,7 +100,7 @@ def pillow_cases(path, runs, label):
     ops = {
         "copy": lambda: im.copy(),
         "box-r40": lambda: im.filter(ImageFilter.BoxBlur(40)),
-        "adjust": lambda: ImageEnhance.Brightness(im).enhance(1.1),
+        "brightness": lambda: ImageEnhance.Brightness(im).enhance(1.1),
     }
     blurred = im.filter(ImageFilter.GaussianBlur(8))
     ops["blend"] = lambda: Image.blend(im, blurred, 0.37)
@@ -117,7 +117,7 @@ def vips_cases(path, threads, runs):
     im = pyvips.Image.new_from_file(path, access="sequential").copy_memory()
     def run(op):
         return lambda: op(im).copy_memory()
-    ops = {"copy": run(lambda i: i.copy()), "adjust": run(lambda i: (i * 1.0 + 25).cast("uchar"))}
+    ops = {"copy": run(lambda i: i.copy()), "brightness": run(lambda i: (i * 1.0 + 25).cast("uchar"))}
     blurred = im.gaussblur(8).copy_memory()
     ops["blend"] = run(lambda i: (i * 0.63 + blurred * 0.37).cast("uchar"))
     for s in (2, 4, 20, 40, 200):
@@ -259,7 +259,7 @@ def main():
     print("versions: " + "; ".join(f"{k}: {v}" for k, v in versions.items()))
     print("peer cases: gauss = cv2.GaussianBlur(sigma, BORDER_REPLICATE) / ImageFilter.GaussianBlur(sigma) / vips gaussblur(sigma)"
           " / convert -gaussian-blur 0xS (s2) or -blur 0xS (s20); box = cv2.blur 81x81 / ImageFilter.BoxBlur(40);"
-          " adjust = cv2.add / ImageEnhance.Brightness / vips linear; blend = cv2.addWeighted / Image.blend / vips linear mix;"
+          " brightness = cv2.add / ImageEnhance.Brightness / vips linear (Frost: brightness 0.1); adjust: Frost only (brightness 0.1, contrast 1.2, saturation 1.3); blend = cv2.addWeighted / Image.blend / vips linear mix;"
           " copy = numpy copy / Image.copy / vips copy;"
           " cache-10 = ten independent gaussian blurs at the default plan's sigmas (1.05 ... 40)")
 

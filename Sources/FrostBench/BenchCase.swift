@@ -5,7 +5,7 @@ import FrostCrossfade
 import FrostEffects
 
 /// A named, parametric benchmark case (`frost bench --case NAME`): `copy`, `box-r<R>`,
-/// `gauss-s<σ>`, `effect-light`, `adjust`, `cache-10`, `fade`, `compose`. The same cases run in
+/// `gauss-s<σ>`, `effect-light`, `adjust`, `brightness`, `cache-10`, `fade`, `compose`. The same cases run in
 /// Benchmarks/ and in `make compare`, so numbers line up.
 public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     /// A plain copy of the same bytes: the memory floor, measured in the same run.
@@ -16,6 +16,8 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     case effectLight
     /// Color controls: brightness 0.1, contrast 1.2, saturation 1.3.
     case adjust
+    /// Brightness 0.1 alone: the operation the peers' `adjust` runs (cv2.add of 25.5 levels).
+    case brightness
     /// Rendering the default cache plan: ten levels up to σ = 40 (no file I/O).
     case cache10
     /// One blended frame at p = 0.37 from a compact cache rendered beforehand.
@@ -30,18 +32,20 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     /// The cases `frost bench` runs when none is named.
     public static let standard: [BenchCase] = [.copy, .box(radius: 40), .gaussian(sigma: 2), .gaussian(sigma: 4),
                                                .gaussian(sigma: 20), .gaussian(sigma: 40), .gaussian(sigma: 200),
-                                               .effectLight, .adjust, .cache10, .fade, .blend, .compose]
+                                               .effectLight, .adjust, .brightness, .cache10, .fade, .blend, .compose]
 
     /// The cache the `cache-10` and `fade` cases use.
     public static let cachePlan = CachePlan(count: 10, maxSigma: 40)
 
     public static let adjustment = ColorAdjustment(brightness: 0.1, contrast: 1.2, saturation: 1.3)
+    public static let brightening = ColorAdjustment(brightness: 0.1)
 
     public init?(name: String) {
         switch name {
         case "copy": self = .copy
         case "effect-light": self = .effectLight
         case "adjust": self = .adjust
+        case "brightness": self = .brightness
         case "cache-10": self = .cache10
         case "fade": self = .fade
         case "blend": self = .blend
@@ -64,6 +68,7 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case .gaussian(let s): "gauss-s\(s == s.rounded() ? String(Int(s)) : String(s))"
         case .effectLight: "effect-light"
         case .adjust: "adjust"
+        case .brightness: "brightness"
         case .cache10: "cache-10"
         case .fade: "fade"
         case .blend: "blend"
@@ -101,6 +106,7 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case .gaussian(let s): return image.gaussianBlurred(sigma: s, threads: threads)
         case .effectLight: return image.applyLightEffect(threads: threads)
         case .adjust: return image.adjusted(Self.adjustment, threads: threads)
+        case .brightness: return image.adjusted(Self.brightening, threads: threads)
         case .cache10: return CacheRenderer(plan: Self.cachePlan, threads: threads).render(image).last!
         case .fade, .blend, .compose:
             switch prepared ?? prepare(image, threads: threads)! {

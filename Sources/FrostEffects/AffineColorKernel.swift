@@ -162,21 +162,28 @@ struct AffineColorKernel {
                             premultiplying: Bool, straight: Bool, streaming: Bool) {
         let (scale, m0, m1, m2, alphaTerm) = (form.scale, form.mix[0], form.mix[1], form.mix[2], form.alpha)
         let input = UnsafeRawPointer(source), output = UnsafeMutableRawPointer(target)
-        for q in 0..<groups {
-            frost_prefetch_ahead(input + 32 &* q)
-            let w = input.loadUnaligned(fromByteOffset: 32 &* q, as: SIMD8<UInt32>.self)
-            let (r, g, b, a) = Self.channels(w, premultiplying: premultiplying)
-            // A straight color is the premultiplied one at a = 255.
-            var shared = straight ? SIMD8(repeating: 255 * alphaTerm) : a * alphaTerm
-            shared.addProduct(m0, r)
-            shared.addProduct(m1, g)
-            shared.addProduct(m2, b)
-            let (outR, outG, outB) = (shared.addingProduct(scale, r), shared.addingProduct(scale, g), shared.addingProduct(scale, b))
-            // The alpha goes back as the words it was read as.
-            let alpha = w &>> 24
-            let packed = straight ? frost_straight_rgba(outR, outG, outB, alpha) : frost_premultiplied_rgba(outR, outG, outB, alpha)
-            Self.store(packed, output + 32 &* q, streaming: streaming)
+        // Without a saturation change the mix is zero: its three multiply-adds would add exact
+        // zeros, so they are left out (brightness and contrast alone, as a peer's `add` does).
+        @inline(__always) func loop(mixes: Bool) {
+            for q in 0..<groups {
+                frost_prefetch_ahead(input + 32 &* q)
+                let w = input.loadUnaligned(fromByteOffset: 32 &* q, as: SIMD8<UInt32>.self)
+                let (r, g, b, a) = Self.channels(w, premultiplying: premultiplying)
+                // A straight color is the premultiplied one at a = 255.
+                var shared = straight ? SIMD8(repeating: 255 * alphaTerm) : a * alphaTerm
+                if mixes {
+                    shared.addProduct(m0, r)
+                    shared.addProduct(m1, g)
+                    shared.addProduct(m2, b)
+                }
+                let (outR, outG, outB) = (shared.addingProduct(scale, r), shared.addingProduct(scale, g), shared.addingProduct(scale, b))
+                // The alpha goes back as the words it was read as.
+                let alpha = w &>> 24
+                let packed = straight ? frost_straight_rgba(outR, outG, outB, alpha) : frost_premultiplied_rgba(outR, outG, outB, alpha)
+                Self.store(packed, output + 32 &* q, streaming: streaming)
+            }
         }
+        if form.mix == .zero { loop(mixes: false) } else { loop(mixes: true) }
         if streaming { frost_store_fence() }
     }
 

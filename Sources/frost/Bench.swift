@@ -7,7 +7,7 @@ import FrostEffects
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Time named cases in-process on an image held in memory: median and min in ms, Mpixel/s.",
-        discussion: "Cases: copy, box-r<R>, gauss-s<SIGMA>, effect-light, adjust, cache-10, fade, blend, compose. Default: "
+        discussion: "Cases: copy, box-r<R>, gauss-s<SIGMA>, effect-light, adjust, brightness, cache-10, fade, blend, compose. Default: "
             + BenchCase.standard.map(\.description).joined(separator: ", ") + ".")
 
     @Option(help: "Image to run on (resized to --size when both are given).")
@@ -31,7 +31,7 @@ struct Bench: ParsableCommand {
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
         if let size { _ = try parseSize(size) }
         for name in cases where BenchCase(name: name) == nil {
-            throw ValidationError("unknown --case '\(name)' (copy, box-r<R>, gauss-s<SIGMA>, effect-light, adjust, cache-10, fade, blend, compose)")
+            throw ValidationError("unknown --case '\(name)' (copy, box-r<R>, gauss-s<SIGMA>, effect-light, adjust, brightness, cache-10, fade, blend, compose)")
         }
     }
 

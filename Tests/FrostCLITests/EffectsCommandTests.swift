@@ -72,10 +72,10 @@ import Testing
 
     @Test func benchPrintsJSONPerCase() throws {
         let run = try FrostRun.run(["bench", "--size", "256x128", "--case", "copy", "--case", "gauss-s0.8", "--case", "box-r3",
-                                    "--case", "effect-light", "--case", "adjust", "--runs", "2", "--threads", "1", "--json"])
+                                    "--case", "effect-light", "--case", "adjust", "--case", "brightness", "--runs", "2", "--threads", "1", "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let objects = run.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
-        #expect(objects.map { $0["case"] as! String } == ["copy", "gauss-s0.8", "box-r3", "effect-light", "adjust"])
+        #expect(objects.map { $0["case"] as! String } == ["copy", "gauss-s0.8", "box-r3", "effect-light", "adjust", "brightness"])
         for object in objects {
             #expect(object["width"] as? Int == 256 && object["height"] as? Int == 128 && object["threads"] as? Int == 1)
             #expect(object["runs"] as? Int == 2)
