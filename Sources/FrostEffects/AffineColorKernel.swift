@@ -78,11 +78,9 @@ struct AffineColorKernel {
                alpha: Alpha = .premultiplied) {
         if case .matrix = form { precondition(alpha != .straight, "only a LumaMix keeps straight alpha") }
         guard fitsIntegerRounding else { return applyScalar(source, into: target, pixels: pixels, alpha: alpha) }
-        // Streaming stores need 32-byte aligned targets: the pixels before the first boundary
-        // take the scalar path, as the last few do.
-        let misalignment = Int(bitPattern: target) & 31
-        let head = misalignment % 4 == 0 ? min(pixels, (32 - misalignment) % 32 / 4) : 0
-        let streaming = (Int(bitPattern: target) + 4 * head) % 32 == 0
+        // The pixels before the first 32-byte boundary take the scalar path, as the last few do.
+        let aligned = streamingHead(target, count: pixels, unit: 4)
+        let head = aligned ?? 0, streaming = aligned != nil
         let groups = (pixels - head) / 8
         applyScalar(source, into: target, pixels: head, alpha: alpha)
         RowBands.run(groups, threads: threads, minimumBand: 8192) { groups in
