@@ -16,7 +16,8 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     case effectLight
     /// Color controls: brightness 0.1, contrast 1.2, saturation 1.3.
     case adjust
-    /// Brightness 0.1 alone: the operation the peers' `adjust` runs (cv2.add of 25.5 levels).
+    /// Brightness 0.1 alone (25.5 levels): the work `make compare`'s peers do for this case
+    /// (cv2.add of 25 levels).
     case brightness
     /// Rendering the default cache plan: ten levels up to σ = 40 (no file I/O).
     case cache10

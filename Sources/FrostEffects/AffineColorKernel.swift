@@ -160,8 +160,8 @@ struct AffineColorKernel {
                             premultiplying: Bool, straight: Bool, streaming: Bool) {
         let (scale, m0, m1, m2, alphaTerm) = (form.scale, form.mix[0], form.mix[1], form.mix[2], form.alpha)
         let input = UnsafeRawPointer(source), output = UnsafeMutableRawPointer(target)
-        // Without a saturation change the mix is zero: its three multiply-adds would add exact
-        // zeros, so they are left out (brightness and contrast alone, as a peer's `add` does).
+        // Without a saturation change (brightness and contrast alone) the mix is zero: its three
+        // multiply-adds would add exact zeros, so they are left out.
         @inline(__always) func loop(mixes: Bool) {
             for q in 0..<groups {
                 frost_prefetch_ahead(input + 32 &* q)
