@@ -110,7 +110,7 @@ public func unpremultiply(_ source: UnsafePointer<UInt8>, into target: UnsafeMut
     frost_unpremultiply(source, target, count)
 }
 
-/// The per-pixel reference of `unpremultiply` (and its tail).
+/// The per-pixel reference of `unpremultiply` (the tests hold `frost_unpremultiply` to it).
 public func unpremultiplyScalar(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels count: Int) {
     for n in 0..<count {
         let s = source + 4 * n, t = target + 4 * n

@@ -6,16 +6,26 @@ import Testing
 
 /// Encode → decode round trips and metadata pass-through.
 @Suite struct RoundTripTests {
-    /// PNG is lossless for every kind Frost writes, and the kind is kept.
-    @Test(arguments: [(true, true), (true, false), (false, true), (false, false)])
-    func pngRoundTripIsExact(gray: Bool, alpha: Bool) throws {
-        var image = noiseImage(width: 37, height: 23, opaque: !alpha)
+    /// A 37×23 noise image, gray (R = G = B, `isGray`) when asked.
+    static func noise(gray: Bool, opaque: Bool) -> Image {
+        var image = noiseImage(width: 37, height: 23, opaque: opaque)
         if gray {
             for i in stride(from: 0, to: image.pixels.count, by: 4) {
                 image.pixels[i + 1] = image.pixels[i]; image.pixels[i + 2] = image.pixels[i]
             }
             image.isGray = true
         }
+        return image
+    }
+
+    /// The PNG writer's three paths: run-length deflate (level 1), libdeflate (a fixed filter at
+    /// another level) and libpng with zlib (adaptive filters).
+    static let encoderPaths: [(level: Int, filter: Int?)] = [(1, 2), (2, 4), (6, nil)]
+
+    /// PNG is lossless for every kind Frost writes, and the kind is kept.
+    @Test(arguments: [(true, true), (true, false), (false, true), (false, false)])
+    func pngRoundTripIsExact(gray: Bool, alpha: Bool) throws {
+        let image = Self.noise(gray: gray, opaque: !alpha)
         // Each fixed filter at libdeflate's levels and level 1 (Frost's run-length deflate); zlib with adaptive filters.
         let settings: [(level: Int, filter: Int?)] = [(0, 2), (1, 0), (1, 1), (2, 2), (2, 3), (2, 4), (9, 4), (2, nil), (9, nil)]
         for (level, filter) in settings {
@@ -35,16 +45,10 @@ import Testing
     func pngKeepsAlphaThatHasAlphaDenies(gray: Bool) throws {
         let positions = [(0, 0), (17, 11), (31, 5), (36, 22)]
         for (x, y) in positions {
-            var image = noiseImage(width: 37, height: 23, opaque: true)
-            if gray {
-                for i in stride(from: 0, to: image.pixels.count, by: 4) {
-                    image.pixels[i + 1] = image.pixels[i]; image.pixels[i + 2] = image.pixels[i]
-                }
-                image.isGray = true
-            }
+            var image = Self.noise(gray: gray, opaque: true)
             image.hasAlpha = false
             image.pixels[(y * 37 + x) * 4 + 3] = 254
-            for (level, filter) in [(1, 2), (2, 4), (6, nil)] as [(Int, Int?)] {
+            for (level, filter) in Self.encoderPaths {
                 let bytes = try image.encoded(as: .png, options: EncodeOptions(compressionLevel: level, pngFilter: filter))
                 #expect(try FrostCodecs.ImageInfo(bytes: bytes).channels == (gray ? 2 : 4), "pixel (\(x), \(y)), level \(level)")
                 let back = try Image(decoding: bytes)
@@ -102,20 +106,13 @@ import Testing
 
     @Test(arguments: [true, false])
     func premultipliedImagesAreWrittenStraight(gray: Bool) throws {
-        var image = noiseImage(width: 37, height: 23)
-        if gray {
-            for i in stride(from: 0, to: image.pixels.count, by: 4) {
-                image.pixels[i + 1] = image.pixels[i]; image.pixels[i + 2] = image.pixels[i]
-            }
-            image.isGray = true
-        }
-        let premultiplied = image.premultiplied()
-        // The encoder divides as it packs the rows: the scalar reference's bytes, on both paths.
+        let premultiplied = Self.noise(gray: gray, opaque: false).premultiplied()
+        // The encoder divides as it packs the rows: the scalar reference's bytes, on each path.
         var expected = premultiplied.pixels
         premultiplied.pixels.withUnsafeBufferPointer { source in
             expected.withUnsafeMutableBufferPointer { unpremultiplyScalar(source.baseAddress!, into: $0.baseAddress!, pixels: 37 * 23) }
         }
-        for (level, filter) in [(1, 2), (2, 4), (6, nil)] as [(Int, Int?)] {
+        for (level, filter) in Self.encoderPaths {
             let bytes = try premultiplied.encoded(as: .png, options: EncodeOptions(compressionLevel: level, pngFilter: filter))
             #expect(try FrostCodecs.ImageInfo(bytes: bytes).channels == (gray ? 2 : 4))
             let back = try Image(decoding: bytes)
