@@ -6,7 +6,9 @@ import FrostCore
 /// Full-resolution levels (σ < 8) follow the semigroup G(σa) ∗ G(σb) = G(√(σa² + σb²)): each is the
 /// previous one blurred by σ_inc = √(σᵢ² − σᵢ₋₁²), all in one streamed pass (`GaussianChain`).
 /// Reduced levels blur one box-reduced copy of the source per factor (with an edge-extended
-/// margin, as `gaussianBlurred` does): at 1/4 of the pixels and less they cost little.
+/// margin, as `gaussianBlurred` does): at 1/4 of the pixels and less they cost little. Up to
+/// 8×8, a reduction is made by halving the previous one when there is one (`Resample.halved`,
+/// the same bits), not from the source again.
 /// A straight-alpha source is premultiplied as it is read (`StraightAlphaRows`).
 public struct GaussianLevels: Sendable {
     public let sigmas: [Double]
@@ -43,12 +45,18 @@ public struct GaussianLevels: Sendable {
             let weights = GaussianPlan.kernelWeights(sigma: working)
             if reductions[render] == nil {
                 let margin = maximumPadding(at: render) + 1
-                let reduced = source.withPlane { plane in
-                    source.readsStraightAlpha
-                        ? Resample.boxReduce(StraightAlphaRows(plane: plane), factor: render, margin: margin, threads: threads)
-                        : Resample.boxReduce(plane, factor: render, margin: margin, threads: threads)
+                if render <= 8, let (parent, m) = reductions[render / 2] {
+                    let halved = Resample.halved(parent, factor: render / 2, margin: m, imageWidth: source.width,
+                                                 imageHeight: source.height, margin: margin, threads: threads)
+                    reductions[render] = (halved, margin)
+                } else {
+                    let reduced = source.withPlane { plane in
+                        source.readsStraightAlpha
+                            ? Resample.boxReduce(StraightAlphaRows(plane: plane), factor: render, margin: margin, threads: threads)
+                            : Resample.boxReduce(plane, factor: render, margin: margin, threads: threads)
+                    }
+                    reductions[render] = (reduced, margin)
                 }
-                reductions[render] = (reduced, margin)
             }
             let (reduced, margin) = reductions[render]!
             let kernel = SeparableKernel(weights: weights, threads: threads)

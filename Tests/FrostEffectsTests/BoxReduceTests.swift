@@ -48,3 +48,27 @@ import Testing
         }
     }
 }
+
+extension BoxReduceTests {
+    /// Halving an f×f reduction gives the 2f×2f one bit for bit (f = 2, 4), for sizes that leave
+    /// partial blocks at both factors, parent margins 1…3 (odd and even), child margins 0…4
+    /// (wider than the parent's: clamped into it), 1 and 2 threads.
+    @Test(arguments: [2, 4])
+    func halvingAReductionIsTheCoarserReduction(factor f: Int) {
+        for (width, height) in [(67, 45), (9, 70), (5, 3), (64, 32)] {
+            let image = noiseImage(width: width, height: height, opaque: false)
+            for (m, childMargin) in [(1, 0), (1, 4), (2, 1), (3, 2), (3, 3)] {
+                let expected = image.withPlane { Resample.boxReduce($0, factor: 2 * f, margin: childMargin, threads: 1) }
+                for threads in [1, 2] {
+                    let parent = image.withPlane { Resample.boxReduce($0, factor: f, margin: m, threads: threads) }
+                    let halved = Resample.halved(parent, factor: f, margin: m, imageWidth: width, imageHeight: height,
+                                                 margin: childMargin, threads: threads)
+                    let got = Array(UnsafeBufferPointer(start: halved.storage, count: halved.width * halved.height * 4))
+                    let want = Array(UnsafeBufferPointer(start: expected.storage, count: expected.width * expected.height * 4))
+                    #expect(halved.width == expected.width && halved.height == expected.height && got == want,
+                            "\(width)×\(height), f \(f), margins \(m)→\(childMargin), \(threads) threads")
+                }
+            }
+        }
+    }
+}
