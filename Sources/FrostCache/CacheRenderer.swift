@@ -1,7 +1,8 @@
 import FrostCore
 import FrostEffects
 
-/// Renders the levels of a `CachePlan` from a source image (premultiplied, each at its stored size).
+/// Renders the levels of a `CachePlan` from a source image, each at its stored size: premultiplied,
+/// but for an untouched level 0 (`CachePlan.Level.isSource`), which is the source as given.
 public struct CacheRenderer: Sendable {
     public let plan: CachePlan
     public let threads: Int?
@@ -27,7 +28,8 @@ public struct CacheRenderer: Sendable {
             levels = zip(plan.levels, blurred).map { level, image in
                 // Saturation and tint are affine per pixel, so they commute with the bilinear
                 // enlargement: applying them at the stored size is exact and cheaper.
-                image.applyBlur(radius: 0, tintColor: level.tint, saturationDeltaFactor: level.saturation, threads: threads)
+                level.tint == nil && level.saturation == 1 ? image
+                    : image.applyBlur(radius: 0, tintColor: level.tint, saturationDeltaFactor: level.saturation, threads: threads)
             }
         }
         return levels

@@ -59,7 +59,7 @@ public struct CrossfadeCache: Sendable {
     public init(plan: CachePlan, levels: [Image?], width: Int, height: Int) {
         precondition(plan.levels.count == levels.count)
         self.plan = plan
-        self.levels = levels
+        self.levels = levels.map { $0?.premultiplied() }  // a rendered cache's level 0 is the source as given
         self.width = width
         self.height = height
     }

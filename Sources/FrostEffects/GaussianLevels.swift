@@ -9,7 +9,9 @@ import FrostCore
 /// margin, as `gaussianBlurred` does): at 1/4 of the pixels and less they cost little. Up to
 /// 8×8, a reduction is made by halving the previous one when there is one (`Resample.halved`,
 /// the same bits), not from the source again.
-/// A straight-alpha source is premultiplied as it is read (`StraightAlphaRows`).
+/// A straight-alpha source is premultiplied as it is read (`StraightAlphaRows`). A level of
+/// σ < 0.3 at full size is the source as given (premultiplied or not): the cache's untouched
+/// level 0, which the cache store copies as a file, and a frame premultiplies if it shows it.
 public struct GaussianLevels: Sendable {
     public let sigmas: [Double]
     public let threads: Int
@@ -31,8 +33,7 @@ public struct GaussianLevels: Sendable {
         for (sigma, stored) in zip(sigmas, factors) {
             let render = GaussianPlan.storageFactor(sigma: sigma)
             if sigma < 0.3 {
-                let copy = source.premultiplied()
-                out.append(stored == 1 ? copy : copy.reduced(by: stored, margin: 1, threads: threads))
+                out.append(stored == 1 ? source : source.reduced(by: stored, margin: 1, threads: threads))
                 continue
             }
             if render == 1 {

@@ -6,9 +6,11 @@ public struct PixelDifference: CustomStringConvertible {
     public let mean: Double
     public var description: String { "max \(max), mean \(mean)" }
 
-    /// Compares the first `channels` samples of every pixel (3 ignores alpha).
+    /// Compares the first `channels` samples of every pixel (3 ignores alpha), premultiplied
+    /// when either image is (straight and premultiplied bytes of one picture differ).
     public init(_ a: Image, _ b: Image, channels: Int = 4) {
         precondition(a.width == b.width && a.height == b.height, "size mismatch")
+        let (a, b) = a.isPremultiplied == b.isPremultiplied ? (a, b) : (a.premultiplied(), b.premultiplied())
         var worst = 0
         var total = 0
         var i = 0
