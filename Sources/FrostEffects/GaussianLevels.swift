@@ -47,7 +47,7 @@ public struct GaussianLevels: Sendable {
             if reductions[render] == nil {
                 let margin = maximumPadding(at: render) + 1
                 if render <= 8, let (parent, m) = reductions[render / 2] {
-                    let halved = Resample.halved(parent, factor: render / 2, margin: m, imageWidth: source.width,
+                    let halved = Resample.halved(parent, factor: render / 2, parentMargin: m, imageWidth: source.width,
                                                  imageHeight: source.height, margin: margin, threads: threads)
                     reductions[render] = (halved, margin)
                 } else {

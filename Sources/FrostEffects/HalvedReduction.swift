@@ -8,10 +8,10 @@ extension Resample {
     /// saves a pass over the full-size source and its premultiplication (a blur cache reduces
     /// by 2, 4 and 8).
     ///
-    /// Reduced block i (margin m′) covers blocks 2(i − m′) + m and the one after of the f×f
-    /// plane (margin m), clamped to that plane: all its margin blocks repeat the image's edge
-    /// (`boxReduce`), so clamping into them extends the edge as reducing the image would.
-    static func halved(_ parent: PlaneStorage<UInt16>, factor f: Int, margin m: Int, imageWidth: Int, imageHeight: Int,
+    /// Reduced block i (`margin` m′) covers blocks 2(i − m′) + m and the one after of the f×f
+    /// plane (`parentMargin` m), clamped to that plane: all its margin blocks repeat the image's
+    /// edge (`boxReduce`), so clamping into them extends the edge as reducing the image would.
+    static func halved(_ parent: PlaneStorage<UInt16>, factor f: Int, parentMargin m: Int, imageWidth: Int, imageHeight: Int,
                        margin childMargin: Int, threads: Int) -> PlaneStorage<UInt16> {
         precondition([2, 4].contains(f) && m >= 1 && childMargin >= 0, "exact only up to 8×8 blocks, from a plane with margin")
         let g = 2 * f

@@ -61,7 +61,7 @@ extension BoxReduceTests {
                 let expected = image.withPlane { Resample.boxReduce($0, factor: 2 * f, margin: childMargin, threads: 1) }
                 for threads in [1, 2] {
                     let parent = image.withPlane { Resample.boxReduce($0, factor: f, margin: m, threads: threads) }
-                    let halved = Resample.halved(parent, factor: f, margin: m, imageWidth: width, imageHeight: height,
+                    let halved = Resample.halved(parent, factor: f, parentMargin: m, imageWidth: width, imageHeight: height,
                                                  margin: childMargin, threads: threads)
                     let got = Array(UnsafeBufferPointer(start: halved.storage, count: halved.width * halved.height * 4))
                     let want = Array(UnsafeBufferPointer(start: expected.storage, count: expected.width * expected.height * 4))
