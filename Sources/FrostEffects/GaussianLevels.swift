@@ -11,7 +11,8 @@ import FrostCore
 /// the same bits), not from the source again.
 /// A straight-alpha source is premultiplied as it is read (`StraightAlphaRows`). A level of
 /// σ < 0.3 at full size is the source as given (premultiplied or not): the cache's untouched
-/// level 0, which the cache store copies as a file, and a frame premultiplies if it shows it.
+/// level 0, which the cache store copies as a file and `CrossfadeCache` premultiplies with the
+/// other levels when it is made.
 public struct GaussianLevels: Sendable {
     public let sigmas: [Double]
     public let threads: Int
