@@ -29,7 +29,7 @@ public struct PixelDifference: CustomStringConvertible {
 
 /// Marsaglia's xorshift64 (13, 7, 17): deterministic pseudo-random numbers for tests.
 public struct XorShift64 {
-    public private(set) var state: UInt64
+    private var state: UInt64
 
     /// `seed` must not be 0 (xorshift stays at 0).
     public init(seed: UInt64) { state = seed }
