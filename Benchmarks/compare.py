@@ -186,23 +186,44 @@ def frost_cases(frost, path, threads, runs, cases):
 
 def print_table(title, cases, times):
     """Medians over rounds; a peer's ratio is the median of its rounds' ratios to Frost's time in the same
-    round. A negative time marks a single run (SLOW_MS)."""
+    round, and so is Frost's own ratio to its copy floor (`x copy`, when copy is among the cases: the
+    issue's color-control target). A negative time marks a single run (SLOW_MS). With several rounds the
+    lowest and highest round ratios follow the table: on a noisy machine a median alone hides whether a
+    target is met in every round or in half of them."""
     frost = times["Frost"]
     peers = [name for name in times if name != "Frost" and any(times[name].values())]
+    floor = frost.get("copy", [])
+
+    def round_ratios(numerators, denominators):
+        if not numerators or len(numerators) != len(denominators):
+            return []
+        return [abs(n) / d for n, d in zip(numerators, denominators)]
+
     print(f"\n{title}")
-    print(f"{'case':<12}{'Frost':>9}" + "".join(f"{n:>22}" for n in peers))
+    print(f"{'case':<12}{'Frost':>9}{'x copy':>8}" + "".join(f"{n:>22}" for n in peers))
+    spreads = []
     for case in cases:
         mine = frost[case]
         row = f"{case:<12}{statistics.median(mine) if mine else float('nan'):>9.1f}"
+        of_copy = round_ratios(mine, floor)
+        row += f"{statistics.median(of_copy):>7.2f}x" if of_copy and case != "copy" else f"{'':>8}"
+        if len(of_copy) > 1 and case != "copy":
+            spreads.append(f"{case:<12} Frost/copy {min(of_copy):.2f}-{max(of_copy):.2f}x")
         for name in peers:
             theirs = times[name][case]
-            if not theirs or len(theirs) != len(mine):
+            ratios = round_ratios(theirs, mine)
+            if not ratios:
                 row += f"{'—':>22}"
                 continue
             mark = "*" if min(theirs) < 0 else " "
-            ratio = statistics.median(abs(t) / f for t, f in zip(theirs, mine))
-            row += f"{statistics.median(abs(t) for t in theirs):>10.1f}{mark}({ratio:>6.2f}x)".rjust(22)
+            row += f"{statistics.median(abs(t) for t in theirs):>10.1f}{mark}({statistics.median(ratios):>6.2f}x)".rjust(22)
+            if len(ratios) > 1:
+                spreads.append(f"{case:<12} {name} {min(ratios):.2f}-{max(ratios):.2f}x")
         print(row)
+    if spreads:
+        print("round ratios, lowest-highest:")
+        for line in spreads:
+            print(f"  {line}")
 
 
 def main():
