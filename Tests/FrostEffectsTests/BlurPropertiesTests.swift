@@ -152,7 +152,8 @@ import Testing
     func truncationMovesAStepByAtMostHalfALevel(sigma: Double) {
         func gaussian(radius: Int) -> [Double] {
             let raw = (-radius...radius).map { k in exp(-Double(k * k) / (2 * sigma * sigma)) }
-            return raw.map { $0 / raw.reduce(0, +) }
+            let total = raw.reduce(0, +)
+            return raw.map { $0 / total }
         }
         func stepDistance(_ kernel: [Double], from wide: [Double]) -> Double {
             let r = kernel.count / 2, f = wide.count / 2
