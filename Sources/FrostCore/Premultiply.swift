@@ -65,17 +65,24 @@ public func divideBy255(_ x: SIMD16<UInt16>) -> SIMD16<UInt16> {
 /// 32-bit version (three vpmulld, two micro-ops each, per eight pixels) cost almost two copies.
 /// `premultiplyScalar` is the reference.
 public func premultiply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels count: Int) {
+    premultiply(source, into: target, pixels: count, order: StreamOrder(reading: source, writing: target))
+}
+
+/// `premultiply` walking the pixels in `order`: a caller that converts row after row into a
+/// scratch row walks forwards, where the prefetch runs on into the next row.
+public func premultiply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels count: Int,
+                        order: StreamOrder) {
     let input = UnsafeRawPointer(source), output = UnsafeMutableRawPointer(target)
-    var n = 0
-    while n + 8 <= count {
+    let groups = count / 8, lead = order.prefetchLead
+    for i in 0..<groups {
+        let q = order.position(i, of: groups)
         // The source image streams in from DRAM here for every effect on straight alpha: RGBA
         // 4096² box r = 40 1.12-1.34x, σ = 20 1.12-1.35x with the prefetch.
-        frost_prefetch_ahead(input + 4 &* n)
-        let (even, odd) = premultipliedHalves(input.loadUnaligned(fromByteOffset: 4 &* n, as: SIMD8<UInt32>.self))
-        output.storeBytes(of: even | odd &<< 8, toByteOffset: 4 &* n, as: SIMD16<UInt16>.self)
-        n += 8
+        frost_prefetch_at(input + 32 &* q, lead)
+        let (even, odd) = premultipliedHalves(input.loadUnaligned(fromByteOffset: 32 &* q, as: SIMD8<UInt32>.self))
+        output.storeBytes(of: even | odd &<< 8, toByteOffset: 32 &* q, as: SIMD16<UInt16>.self)
     }
-    premultiplyScalar(source + 4 * n, into: target + 4 * n, pixels: count - n)
+    premultiplyScalar(source + 32 * groups, into: target + 32 * groups, pixels: count - 8 * groups)
 }
 
 /// Eight straight-alpha RGBA pixels premultiplied (`premultiply`'s step), left as the even bytes

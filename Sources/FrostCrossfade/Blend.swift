@@ -74,21 +74,23 @@ enum BlendKernel {
         // The samples before the first 32-byte boundary go through the scalar path (all of them
         // if that would split a pixel to premultiply).
         let unit = A.premultiplies || B.premultiplies ? 4 : 1
-        var i = unit * (streamingHead(ro, count: count / unit, unit: unit) ?? count / unit)
-        runScalar(a, b, into: out, count: i, weight: w, premultiplying: premultiplying)
-        while i + 32 <= count {
+        let head = unit * (streamingHead(ro, count: count / unit, unit: unit) ?? count / unit)
+        runScalar(a, b, into: out, count: head, weight: w, premultiplying: premultiplying)
+        let groups = (count - head) / 32, order = StreamOrder(reading: ra, rb, writing: ro), lead = order.prefetchLead
+        for n in 0..<groups {
+            let i = head &+ 32 &* order.position(n, of: groups)
             // Two input streams from DRAM: 1.2-1.4x with the prefetch (1 KiB ahead: 1.1x).
-            frost_prefetch_ahead(ra + i); frost_prefetch_ahead(rb + i)
+            frost_prefetch_at(ra + i, lead); frost_prefetch_at(rb + i, lead)
             let (xEven, xOdd) = A.halves(ra.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt16>.self))
             let (yEven, yOdd) = B.halves(rb.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt16>.self))
             let even = (xEven &* keep &+ yEven &* take &+ half) &>> 8
             let odd = (xOdd &* keep &+ yOdd &* take &+ half) & ~low
             frost_stream_store(ro + i, unsafeBitCast(even | odd, to: SIMD8<UInt32>.self))
-            i += 32
         }
         frost_store_fence()
-        if i < count {
-            runScalar(a + i, b + i, into: out + i, count: count - i, weight: w, premultiplying: premultiplying)
+        let done = head + 32 * groups
+        if done < count {
+            runScalar(a + done, b + done, into: out + done, count: count - done, weight: w, premultiplying: premultiplying)
         }
     }
 

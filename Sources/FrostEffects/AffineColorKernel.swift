@@ -82,20 +82,21 @@ struct AffineColorKernel {
         let aligned = streamingHead(target, count: pixels, unit: 4)
         let head = aligned ?? 0, streaming = aligned != nil
         let groups = (pixels - head) / 8
+        let order = StreamOrder(reading: source, writing: target)
         applyScalar(source, into: target, pixels: head, alpha: alpha)
         RowBands.run(groups, threads: threads, minimumBand: 8192) { groups in
             let from = source + 4 * head + 32 * groups.lowerBound, to = target + 4 * head + 32 * groups.lowerBound
             switch (form, alpha) {
             case (.lumaMix(let mix), .premultiplied):
-                runLumaMix(mix, from, into: to, groups: groups.count, premultiplying: false, straight: false, streaming: streaming)
+                runLumaMix(mix, from, into: to, groups: groups.count, order, premultiplying: false, straight: false, streaming: streaming)
             case (.lumaMix(let mix), .premultiplying):
-                runLumaMix(mix, from, into: to, groups: groups.count, premultiplying: true, straight: false, streaming: streaming)
+                runLumaMix(mix, from, into: to, groups: groups.count, order, premultiplying: true, straight: false, streaming: streaming)
             case (.lumaMix(let mix), .straight):
-                runLumaMix(mix, from, into: to, groups: groups.count, premultiplying: false, straight: true, streaming: streaming)
+                runLumaMix(mix, from, into: to, groups: groups.count, order, premultiplying: false, straight: true, streaming: streaming)
             case (.matrix(let m, let offset, let bias), .premultiplying):
-                run(m, offset, bias, from, into: to, groups: groups.count, premultiplying: true, streaming: streaming)
+                run(m, offset, bias, from, into: to, groups: groups.count, order, premultiplying: true, streaming: streaming)
             case (.matrix(let m, let offset, let bias), _):
-                run(m, offset, bias, from, into: to, groups: groups.count, premultiplying: false, streaming: streaming)
+                run(m, offset, bias, from, into: to, groups: groups.count, order, premultiplying: false, streaming: streaming)
             }
         }
         let done = 4 * (head + 8 * groups)
@@ -120,7 +121,8 @@ struct AffineColorKernel {
     /// pixels, where a separate pass moved the image through memory twice more.
     @inline(__always)
     private func run(_ matrix: [[Float]], _ offset: SIMD4<Float>, _ bias: Float, _ source: UnsafePointer<UInt8>,
-                     into target: UnsafeMutablePointer<UInt8>, groups: Int, premultiplying: Bool, streaming: Bool) {
+                     into target: UnsafeMutablePointer<UInt8>, groups: Int, _ order: StreamOrder, premultiplying: Bool,
+                     streaming: Bool) {
         // The coefficients as locals: read from the nested arrays inside the loop they were
         // reloaded, bounds-checked and broadcast for every eight pixels (perf annotate).
         let (m00, m01, m02, m03) = (matrix[0][0], matrix[0][1], matrix[0][2], matrix[0][3])
@@ -137,8 +139,10 @@ struct AffineColorKernel {
             out.addProduct(d, al)
             return out
         }
-        for q in 0..<groups {
-            frost_prefetch_ahead(input + 32 &* q)
+        let lead = order.prefetchLead
+        for i in 0..<groups {
+            let q = order.position(i, of: groups)
+            frost_prefetch_at(input + 32 &* q, lead)
             let w = input.loadUnaligned(fromByteOffset: 32 &* q, as: SIMD8<UInt32>.self)
             let (r, g, b, a) = Self.channels(w, premultiplying: premultiplying)
             // Colors clamp to 0…alpha (premultiplied stays valid), alpha to 0…255, after rounding.
@@ -157,14 +161,16 @@ struct AffineColorKernel {
     /// clamping in float first).
     @inline(__always)
     private func runLumaMix(_ form: LumaMix, _ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, groups: Int,
-                            premultiplying: Bool, straight: Bool, streaming: Bool) {
+                            _ order: StreamOrder, premultiplying: Bool, straight: Bool, streaming: Bool) {
         let (scale, m0, m1, m2, alphaTerm) = (form.scale, form.mix[0], form.mix[1], form.mix[2], form.alpha)
         let input = UnsafeRawPointer(source), output = UnsafeMutableRawPointer(target)
         // Without a saturation change (brightness and contrast alone) the mix is zero: its three
         // multiply-adds would add exact zeros, so they are left out.
+        let lead = order.prefetchLead
         @inline(__always) func loop(mixes: Bool) {
-            for q in 0..<groups {
-                frost_prefetch_ahead(input + 32 &* q)
+            for i in 0..<groups {
+                let q = order.position(i, of: groups)
+                frost_prefetch_at(input + 32 &* q, lead)
                 let w = input.loadUnaligned(fromByteOffset: 32 &* q, as: SIMD8<UInt32>.self)
                 let (r, g, b, a) = Self.channels(w, premultiplying: premultiplying)
                 // A straight color is the premultiplied one at a = 255.

@@ -31,7 +31,10 @@ struct StraightAlphaRows: RowSource {
 
     @inline(__always)
     func row(_ y: Int, scratch: UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8> {
-        premultiply(plane.row(y), into: scratch, pixels: plane.width)
+        // Forwards whatever the offsets: the prefetch then runs on into the next row. Choosing
+        // the order as whole images do (backwards, prefetching 8 KiB back or the next row) lost
+        // 1.1-1.2x on box r = 40 and σ = 2 RGBA, even where forwards met 4K aliasing.
+        premultiply(plane.row(y), into: scratch, pixels: plane.width, order: StreamOrder(forwards: true))
         return UnsafePointer(scratch)
     }
 }

@@ -16,8 +16,9 @@ package enum SourceOver {
         guard k == 255 else { return run(src, over: base, into: dst, pixels: pixels, coverage: UniformCoverage(k: k)) }
         let rs = UnsafeRawPointer(src), rb = UnsafeRawPointer(base), rd = UnsafeMutableRawPointer(dst)
         let low = SIMD16<UInt16>(repeating: 0xFF)
-        var i = 0
-        while i + 8 <= pixels {
+        let groups = pixels / 8, order = StreamOrder(reading: rs, rb, writing: rd)
+        for n in 0..<groups {
+            let i = 8 &* order.position(n, of: groups)
             let v = rs.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<UInt16>.self)
             let evens = v & low, odds = v &>> 8
             // α sits in the high half of each pixel's odd word; 255 − α in both words of the pixel.
@@ -27,8 +28,8 @@ package enum SourceOver {
             let outEvens = evens &+ divideBy255((d & low) &* inverse)
             let outOdds = odds &+ divideBy255((d &>> 8) &* inverse)
             rd.storeBytes(of: outEvens | outOdds &<< 8, toByteOffset: 4 * i, as: SIMD16<UInt16>.self)
-            i += 8
         }
+        let i = 8 * groups
         if i < pixels { runScalar(src + 4 * i, over: base + 4 * i, into: dst + 4 * i, pixels: pixels - i, opacity: k) }
     }
 
@@ -43,8 +44,9 @@ package enum SourceOver {
                                          into dst: UnsafeMutablePointer<UInt8>, pixels: Int, coverage: C) {
         let rs = UnsafeRawPointer(src), rb = UnsafeRawPointer(base), rd = UnsafeMutableRawPointer(dst)
         let perLevel = SIMD8<Float>(repeating: 1 / 255), perAlphaLevel = SIMD8<Float>(repeating: 1 / 65025)
-        var i = 0
-        while i + 8 <= pixels {
+        let groups = pixels / 8, order = StreamOrder(reading: rs, rb, writing: rd)
+        for n in 0..<groups {
+            let i = 8 &* order.position(n, of: groups)
             let k = coverage.eight(at: i)
             let (sr, sg, sb, sa) = AffineColorKernel.channels(rs.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<UInt32>.self), premultiplying: false)
             let (dr, dg, db, da) = AffineColorKernel.channels(rb.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<UInt32>.self), premultiplying: false)
@@ -53,8 +55,8 @@ package enum SourceOver {
                                                   (sb * scale).addingProduct(db, keep),
                                                   frost_rounded_words((sa * scale).addingProduct(da, keep)))
             rd.storeBytes(of: packed, toByteOffset: 4 * i, as: SIMD8<UInt32>.self)
-            i += 8
         }
+        let i = 8 * groups
         runScalar(src + 4 * i, over: base + 4 * i, into: dst + 4 * i, pixels: pixels - i) { coverage.one(at: i + $0) }
     }
 

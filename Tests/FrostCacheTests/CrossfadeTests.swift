@@ -26,17 +26,17 @@ import Testing
     }
 
     /// Streaming stores need aligned targets: the kernel equals the scalar reference at every
-    /// output alignment and length around the 32-byte steps.
+    /// output alignment and length around the 32-byte steps, walking backwards (offsets 1…2047
+    /// past the inputs modulo 4096) and forwards (0, 4048: StreamOrder).
     @Test func blendKernelHandlesEveryAlignment() {
         let a = noiseImage(width: 40, height: 1).pixels, b = noiseImage(width: 40, height: 1, seed: 5).pixels
-        for offset in 0..<32 {
+        for offset in Array(0..<32) + [48, 4048] {
             for count in [0, 1, 31, 32, 33, 95, 96, 127] {
-                var out = [UInt8](repeating: 0, count: 160), expected = out
-                a.withUnsafeBufferPointer { x in
-                    b.withUnsafeBufferPointer { y in
-                        out.withUnsafeMutableBufferPointer { BlendKernel.run(x.baseAddress!, y.baseAddress!, into: $0.baseAddress! + offset, count: count, weight: 77) }
-                        expected.withUnsafeMutableBufferPointer { BlendKernel.runScalar(x.baseAddress!, y.baseAddress!, into: $0.baseAddress! + offset, count: count, weight: 77) }
-                    }
+                var expected = [UInt8](repeating: 0, count: count)
+                expected.withUnsafeMutableBufferPointer { BlendKernel.runScalar(a, b, into: $0.baseAddress!, count: count, weight: 77) }
+                let out = withStreamPlacement([a, b], targetBytes: count, targetOffset: offset) { inputs, target in
+                    BlendKernel.run(inputs[0], inputs[1], into: target, count: count, weight: 77)
+                    return Array(UnsafeBufferPointer(start: target, count: count))
                 }
                 #expect(out == expected, "offset \(offset), count \(count)")
             }
@@ -56,30 +56,18 @@ import Testing
         #expect(x.blended(with: y, fraction: 1).pixels == b.premultiplied().pixels)
     }
 
-    /// The same at every output alignment, whole pixels: a target off the 4-byte grid takes the
-    /// scalar path throughout.
+    /// The same at every output alignment and order, whole pixels: a target off the 4-byte grid
+    /// takes the scalar path throughout.
     @Test func premultiplyingBlendHandlesEveryAlignment() {
         let a = noiseImage(width: 40, height: 1).pixels, b = noiseImage(width: 40, height: 1, seed: 5).pixels
-        for offset in 0..<32 {
+        let pa = noiseImage(width: 40, height: 1).premultiplied().pixels, pb = noiseImage(width: 40, height: 1, seed: 5).premultiplied().pixels
+        for offset in Array(0..<32) + [48, 4048] {
             for count in [0, 4, 28, 32, 36, 96, 124] {
-                var out = [UInt8](repeating: 0, count: 160), expected = out
-                var pa = a, pb = b
-                pa.withUnsafeMutableBufferPointer { premultiplyScalar($0.baseAddress!, into: $0.baseAddress!, pixels: 40) }
-                pb.withUnsafeMutableBufferPointer { premultiplyScalar($0.baseAddress!, into: $0.baseAddress!, pixels: 40) }
-                a.withUnsafeBufferPointer { x in
-                    b.withUnsafeBufferPointer { y in
-                        out.withUnsafeMutableBufferPointer {
-                            BlendKernel.run(x.baseAddress!, y.baseAddress!, into: $0.baseAddress! + offset, count: count, weight: 77,
-                                            premultiplying: (true, true))
-                        }
-                    }
-                }
-                pa.withUnsafeBufferPointer { x in
-                    pb.withUnsafeBufferPointer { y in
-                        expected.withUnsafeMutableBufferPointer {
-                            BlendKernel.runScalar(x.baseAddress!, y.baseAddress!, into: $0.baseAddress! + offset, count: count, weight: 77)
-                        }
-                    }
+                var expected = [UInt8](repeating: 0, count: count)
+                expected.withUnsafeMutableBufferPointer { BlendKernel.runScalar(pa, pb, into: $0.baseAddress!, count: count, weight: 77) }
+                let out = withStreamPlacement([a, b], targetBytes: count, targetOffset: offset) { inputs, target in
+                    BlendKernel.run(inputs[0], inputs[1], into: target, count: count, weight: 77, premultiplying: (true, true))
+                    return Array(UnsafeBufferPointer(start: target, count: count))
                 }
                 #expect(out == expected, "offset \(offset), count \(count)")
             }

@@ -26,10 +26,15 @@ import Testing
         simd.withUnsafeMutableBufferPointer { SourceOver.run(src, over: $0.baseAddress!, into: $0.baseAddress!, pixels: count, opacity: opacity) }
         scalar.withUnsafeMutableBufferPointer { SourceOver.runScalar(src, over: $0.baseAddress!, into: $0.baseAddress!, pixels: count, opacity: opacity) }
         #expect(simd == scalar)
-        // Out of place (backdrop read from `base`, result written elsewhere) gives the same bytes.
-        var separate = [UInt8](repeating: 0, count: base.count)
-        separate.withUnsafeMutableBufferPointer { SourceOver.run(src, over: base, into: $0.baseAddress!, pixels: count, opacity: opacity) }
-        #expect(separate == simd)
+        // Out of place (backdrop read from `base`, result written elsewhere), walking backwards
+        // (48 bytes past the inputs modulo 4096) or forwards (4048: StreamOrder), the same bytes.
+        for offset in [48, 4048] {
+            let separate = withStreamPlacement([src, base], targetBytes: base.count, targetOffset: offset) { inputs, target in
+                SourceOver.run(inputs[0], over: inputs[1], into: target, pixels: count, opacity: opacity)
+                return Array(UnsafeBufferPointer(start: target, count: base.count))
+            }
+            #expect(separate == simd)
+        }
         let k = Double(opacity) / 255
         for p in 0..<count {
             let alpha = Double(src[4 * p + 3]) * k
@@ -78,20 +83,23 @@ import Testing
     }
 
     /// A mask's coverage as a per-pixel opacity: SIMD equals the scalar reference, in place and
-    /// out of place, and the formula within one level; coverage 0 keeps the backdrop exactly.
+    /// out of place (either StreamOrder), and the formula within one level; coverage 0 keeps the backdrop exactly.
     @Test func sourceOverWithCoverageEqualsScalarAndFormula() {
         let count = 1003
         let src = Self.premultipliedPixels(count, seed: 3), base = Self.premultipliedPixels(count, seed: 4)
         let coverage = noiseImage(width: count, height: 1, seed: 8).pixels.enumerated().filter { $0.offset % 4 == 0 }
             .map { $0.offset % 20 == 0 ? 0 : ($0.offset % 36 == 0 ? 255 : $0.element) }
-        var simd = base, scalar = base, separate = [UInt8](repeating: 0, count: base.count)
-        coverage.withUnsafeBufferPointer { k in
-            simd.withUnsafeMutableBufferPointer { SourceOver.run(src, over: $0.baseAddress!, into: $0.baseAddress!, pixels: count, coverage: k.baseAddress!) }
-            separate.withUnsafeMutableBufferPointer { SourceOver.run(src, over: base, into: $0.baseAddress!, pixels: count, coverage: k.baseAddress!) }
-        }
+        var simd = base, scalar = base
+        simd.withUnsafeMutableBufferPointer { SourceOver.run(src, over: $0.baseAddress!, into: $0.baseAddress!, pixels: count, coverage: coverage) }
         scalar.withUnsafeMutableBufferPointer { SourceOver.runScalar(src, over: $0.baseAddress!, into: $0.baseAddress!, pixels: count) { Float(coverage[$0]) } }
         #expect(simd == scalar)
-        #expect(separate == simd)
+        for offset in [48, 4048] {
+            let separate = withStreamPlacement([src, base], targetBytes: base.count, targetOffset: offset) { inputs, target in
+                SourceOver.run(inputs[0], over: inputs[1], into: target, pixels: count, coverage: coverage)
+                return Array(UnsafeBufferPointer(start: target, count: base.count))
+            }
+            #expect(separate == simd)
+        }
         for p in 0..<count {
             let k = Double(coverage[p]) / 255, alpha = Double(src[4 * p + 3]) * k
             for c in 0..<4 {

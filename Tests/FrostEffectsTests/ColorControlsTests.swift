@@ -91,20 +91,20 @@ import Testing
 
     /// Targets at every alignment: the pixels before a 32-byte boundary take the scalar path and
     /// the rest streaming stores; a target off the 4-byte grid takes ordinary stores throughout.
-    @Test(arguments: [0, 4, 8, 12, 16, 20, 24, 28, 1, 3], [false, true])
+    /// Offsets 1…2047 past the source (modulo 4096) walk the pixels backwards, 0 and 4048 forwards
+    /// (StreamOrder).
+    @Test(arguments: [0, 4, 8, 12, 16, 20, 24, 28, 1, 3, 48, 4048], [false, true])
     func everyTargetAlignmentGivesTheScalarBytes(_ offset: Int, straight: Bool) {
         let image = noiseImage(width: 83, height: 3)
         let count = 83 * 3
         let kernel = ColorAdjustment(brightness: 0.1, contrast: 1.2, saturation: 1.3).affineKernel
         var scalar = straight ? image.pixels : image.premultiplied().pixels
         scalar.withUnsafeMutableBufferPointer { kernel.applyScalar($0.baseAddress!, pixels: count, straight: straight) }
-        let target = UnsafeMutableRawPointer.allocate(byteCount: 4 * count + 64, alignment: 64)
-        defer { target.deallocate() }
-        let out = (target + offset).bindMemory(to: UInt8.self, capacity: 4 * count)
-        image.pixels.withUnsafeBufferPointer {
-            kernel.apply($0.baseAddress!, into: out, pixels: count, threads: 2, alpha: straight ? .straight : .premultiplying)
+        let out = withStreamPlacement([image.pixels], targetBytes: 4 * count, targetOffset: offset) { sources, target in
+            kernel.apply(sources[0], into: target, pixels: count, threads: 2, alpha: straight ? .straight : .premultiplying)
+            return Array(UnsafeBufferPointer(start: target, count: 4 * count))
         }
-        #expect(Array(UnsafeBufferPointer(start: out, count: 4 * count)) == scalar)
+        #expect(out == scalar)
     }
 
     /// Coefficients no control in range produces (colors beyond ±2²⁴) take the scalar reference,
