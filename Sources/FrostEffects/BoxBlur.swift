@@ -46,6 +46,14 @@ struct BoxBlur {
     let height: Int
     let radius: Int
     let axes: BlurAxes
+    /// Whether the result rows go out with streaming stores: by default when the result is larger
+    /// than the last-level cache (`streamsPastCache`).
+    let streams: Bool
+
+    init(width: Int, height: Int, radius: Int, axes: BlurAxes, streams: Bool? = nil) {
+        (self.width, self.height, self.radius, self.axes) = (width, height, radius, axes)
+        self.streams = streams ?? streamsPastCache(bytes: 4 * width * height)
+    }
 
     var samplesPerRow: Int { width * 4 }
     var window: Int { 2 * radius + 1 }
@@ -77,6 +85,7 @@ struct BoxBlur {
             extendEdges(padded)
             horizontalMeans(padded, rounding, sums, into: output + y * samplesPerRow)
         }
+        if streams { frost_store_fence() }
     }
 
     /// V slides down the band; over both axes each row of V is then summed along x.
@@ -114,9 +123,10 @@ struct BoxBlur {
                 extendEdges(columns)
                 horizontalMeans(columns, rounding, sums, into: output + y * n)
             } else {
-                v.withMemoryRebound(to: UInt32.self, capacity: n) { rounding.means($0, count: n, into: output + y * n) }
+                v.withMemoryRebound(to: UInt32.self, capacity: n) { rounding.means($0, count: n, into: output + y * n, streaming: streams) }
             }
         }
+        if streams { frost_store_fence() }
     }
 
     /// One RGBA pixel widened to 32-bit lanes (a single vpmovzxbd).
@@ -155,7 +165,7 @@ struct BoxBlur {
                 target.storeBytes(of: sum, toByteOffset: 16 &* (x &- start), as: SIMD4<UInt32>.self)
                 sum &+= Column.pixel(p, x &+ radius &+ 1) &- Column.pixel(p, x &- radius)
             }
-            rounding.means(sums, count: 4 * (end - start), into: out + 4 * start)
+            rounding.means(sums, count: 4 * (end - start), into: out + 4 * start, streaming: streams)
             start = end
         }
     }
@@ -172,14 +182,20 @@ struct BoxBlur {
         }
 
         @inline(__always)
-        func means(_ sums: UnsafePointer<UInt32>, count n: Int, into out: UnsafeMutablePointer<UInt8>) {
+        func means(_ sums: UnsafePointer<UInt32>, count n: Int, into out: UnsafeMutablePointer<UInt8>, streaming: Bool) {
             var i = 0
             let s = UnsafeRawPointer(sums), o = UnsafeMutableRawPointer(out)
             switch self {
             case .reciprocal(let rounding):
+                // Streaming stores need 16-byte aligned rows (widths of a multiple of four pixels).
+                let streams = streaming && Int(bitPattern: o) & 15 == 0
                 while i + 16 <= n {
-                    o.storeBytes(of: rounding.means(s.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD16<UInt32>.self)),
-                                 toByteOffset: i, as: SIMD16<UInt8>.self)
+                    let means = rounding.means(s.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD16<UInt32>.self))
+                    if streams {
+                        frost_stream_store16(o + i, means)
+                    } else {
+                        o.storeBytes(of: means, toByteOffset: i, as: SIMD16<UInt8>.self)
+                    }
                     i &+= 16
                 }
                 while i < n { out[i] = rounding.mean(sums[i]); i += 1 }

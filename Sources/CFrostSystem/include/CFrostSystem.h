@@ -160,6 +160,10 @@ static inline frost_words8 frost_straight_rgba(frost_floats8 r, frost_floats8 g,
 // no shuffle of its SIMD types, and a lane-by-lane initialiser is left to the vectoriser's mood.
 typedef unsigned char frost_bytes16 __attribute__((ext_vector_type(16)));
 
+// A streaming store of 16 bytes to a 16-byte aligned address (frost_stream_store for kernels whose
+// steps make 16 bytes: the box blur's means).
+static inline void frost_stream_store16(void *p, frost_bytes16 v) { __builtin_nontemporal_store(v, (frost_bytes16 *)p); }
+
 // Four RGBA pixels -> their twelve colors R G B R G B ..., lanes 12-15 zero.
 static inline frost_bytes16 frost_colors_of_rgba(frost_bytes16 rgba) {
     frost_bytes16 zero = 0;
