@@ -57,12 +57,13 @@ static void flush_memory(png_structp png) { (void)png; }
 // `scratch`, four bytes a pixel), so no straight copy of the image is made first.
 static uint8_t pack_row(const uint8_t *rgba, uint8_t *out, uint32_t width, int channels, int premultiplied,
                         uint8_t *scratch) {
+    // Row after row into a row buffer: forwards, as the blurs premultiply their rows (StreamOrder).
     if (premultiplied && channels == 4) {
-        frost_unpremultiply(rgba, out, width);
+        frost_unpremultiply(rgba, out, width, 1);
         return 255;
     }
     if (premultiplied && channels == 2) {
-        frost_unpremultiply(rgba, scratch, width);
+        frost_unpremultiply(rgba, scratch, width, 1);
         rgba = scratch;
     }
     uint8_t alpha = 255;

@@ -32,12 +32,9 @@ static inline void unpremultiply8(const uint8_t *source, uint8_t *target) {
     memcpy(target, &out, 32);
 }
 
-void frost_unpremultiply(const uint8_t *source, uint8_t *target, size_t count) {
+void frost_unpremultiply(const uint8_t *source, uint8_t *target, size_t count, int forwards) {
     size_t groups = count / 8, n = 8 * groups;
-    // Backwards when the target lies less than 2 KiB past the source modulo 4096, so that no load
-    // meets a store still in flight at the same low 12 address bits (StreamOrder in FrostCore).
-    size_t offset = ((uintptr_t)target - (uintptr_t)source) & 4095;
-    if (offset != 0 && offset < 2048) {
+    if (!forwards) {
         for (size_t g = groups; g-- > 0;) unpremultiply8(source + 32 * g, target + 32 * g);
     } else {
         for (size_t g = 0; g < groups; g++) unpremultiply8(source + 32 * g, target + 32 * g);

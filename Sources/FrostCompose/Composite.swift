@@ -26,7 +26,7 @@ extension Image {
                         if copies {
                             to.update(from: from, count: area.width * 4)
                         } else if mode == .normal {
-                            SourceOver.run(from, over: to, into: to, pixels: area.width, opacity: k)
+                            SourceOver.run(from, over: to, into: to, pixels: area.width, opacity: k, order: StreamOrder(forwards: true))
                         } else {
                             BlendComposite.run(from, to, pixels: area.width, mode: mode, opacity: k, table: table)
                         }

@@ -114,7 +114,7 @@ public func premultiplyScalar(_ source: UnsafePointer<UInt8>, into target: Unsaf
 /// CFrostSystem's `frost_unpremultiply` (eight pixels a step in float lanes, how and why there),
 /// which the PNG writer also runs on its rows as it packs them.
 public func unpremultiply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels count: Int) {
-    frost_unpremultiply(source, target, count)
+    frost_unpremultiply(source, target, count, StreamOrder(reading: source, writing: target).forwards ? 1 : 0)
 }
 
 /// The per-pixel reference of `unpremultiply` (the tests hold `frost_unpremultiply` to it).

@@ -17,11 +17,12 @@ public struct StreamOrder: Sendable, Equatable {
 
     public init(forwards: Bool) { self.forwards = forwards }
 
-    public init(reading sources: UnsafeRawPointer..., writing target: UnsafeRawPointer) {
-        let offsets = sources.map { (Int(bitPattern: target) &- Int(bitPattern: $0)) & 4095 }
-        let ahead = offsets.map { $0 == 0 ? 4096 : $0 }.min() ?? 4096
-        let behind = offsets.map { 4096 - $0 }.min() ?? 4096
-        forwards = ahead >= behind
+    /// The order for a kernel that reads `source` (and `second`) and writes `target`.
+    public init(reading source: UnsafeRawPointer, _ second: UnsafeRawPointer? = nil, writing target: UnsafeRawPointer) {
+        func offset(_ p: UnsafeRawPointer) -> Int { (Int(bitPattern: target) &- Int(bitPattern: p)) & 4095 }
+        let offsets = (offset(source), second.map(offset) ?? offset(source))
+        let ahead = min(offsets.0 == 0 ? 4096 : offsets.0, offsets.1 == 0 ? 4096 : offsets.1)
+        forwards = ahead >= 4096 - max(offsets.0, offsets.1)
     }
 
     /// The position of step `i` of `count`.

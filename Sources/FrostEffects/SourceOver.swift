@@ -11,12 +11,14 @@ import FrostCore
 /// pointer composites in place, different ones in one pass without copying the backdrop first.
 /// `runScalar` is the reference the tests hold the fast paths to.
 package enum SourceOver {
+    /// `order` is chosen from the pointers (`StreamOrder`) unless given: a caller going row by
+    /// row walks forwards, as the blurs premultiply their rows.
     package static func run(_ src: UnsafePointer<UInt8>, over base: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>,
-                            pixels: Int, opacity k: UInt8 = 255) {
-        guard k == 255 else { return run(src, over: base, into: dst, pixels: pixels, coverage: UniformCoverage(k: k)) }
+                            pixels: Int, opacity k: UInt8 = 255, order: StreamOrder? = nil) {
+        guard k == 255 else { return run(src, over: base, into: dst, pixels: pixels, coverage: UniformCoverage(k: k), order: order) }
         let rs = UnsafeRawPointer(src), rb = UnsafeRawPointer(base), rd = UnsafeMutableRawPointer(dst)
         let low = SIMD16<UInt16>(repeating: 0xFF)
-        let groups = pixels / 8, order = StreamOrder(reading: rs, rb, writing: rd)
+        let groups = pixels / 8, order = order ?? StreamOrder(reading: rs, rb, writing: rd)
         for n in 0..<groups {
             let i = 8 &* order.position(n, of: groups)
             let v = rs.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<UInt16>.self)
@@ -37,14 +39,14 @@ package enum SourceOver {
     /// drawn: a mask. (The per-pixel Float loop this replaces was a sixth of a masked `frost effect`.)
     package static func run(_ src: UnsafePointer<UInt8>, over base: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>,
                             pixels: Int, coverage: UnsafePointer<UInt8>) {
-        run(src, over: base, into: dst, pixels: pixels, coverage: PixelCoverage(bytes: coverage))
+        run(src, over: base, into: dst, pixels: pixels, coverage: PixelCoverage(bytes: coverage), order: nil)
     }
 
     private static func run<C: Coverage>(_ src: UnsafePointer<UInt8>, over base: UnsafePointer<UInt8>,
-                                         into dst: UnsafeMutablePointer<UInt8>, pixels: Int, coverage: C) {
+                                         into dst: UnsafeMutablePointer<UInt8>, pixels: Int, coverage: C, order: StreamOrder?) {
         let rs = UnsafeRawPointer(src), rb = UnsafeRawPointer(base), rd = UnsafeMutableRawPointer(dst)
         let perLevel = SIMD8<Float>(repeating: 1 / 255), perAlphaLevel = SIMD8<Float>(repeating: 1 / 65025)
-        let groups = pixels / 8, order = StreamOrder(reading: rs, rb, writing: rd)
+        let groups = pixels / 8, order = order ?? StreamOrder(reading: rs, rb, writing: rd)
         for n in 0..<groups {
             let i = 8 &* order.position(n, of: groups)
             let k = coverage.eight(at: i)

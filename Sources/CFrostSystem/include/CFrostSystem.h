@@ -64,7 +64,8 @@ static inline frost_halves16 frost_high_products(frost_halves16 a, frost_halves1
 // from `source` into `target` (they may be the same): exactly min(255, ⌊(255c + ⌊a/2⌋) / a⌋), 0
 // where a = 0 (`unpremultiplyScalar` in FrostCore is the reference). In C so that the PNG writer
 // can un-premultiply rows as it packs them, and Swift's `unpremultiply` is this same loop.
-void frost_unpremultiply(const uint8_t *source, uint8_t *target, size_t count);
+// `forwards` 0 walks the pixels from the last (StreamOrder in FrostCore says when).
+void frost_unpremultiply(const uint8_t *source, uint8_t *target, size_t count, int forwards);
 
 // Eight 32-bit floats (Swift sees SIMD8<Float>).
 typedef float frost_floats8 __attribute__((ext_vector_type(8)));
