@@ -1,3 +1,5 @@
+import CFrostSystem
+
 /// The order in which a kernel that reads images and writes another in lockstep (the same offset
 /// into each) walks its steps: forwards, or backwards where forwards would make its loads wait
 /// on its own stores.
@@ -29,7 +31,7 @@ public struct StreamOrder: Sendable, Equatable {
     @inline(__always)
     public func position(_ i: Int, of count: Int) -> Int { forwards ? i : count &- 1 &- i }
 
-    /// Where a step asks for its data ahead of time (`frost_prefetch_at`): 8 KiB further along
-    /// the walk.
-    public var prefetchLead: Int { forwards ? 8192 : -8192 }
+    /// Where a step asks for its data ahead of time (`frost_prefetch_at`): `FROST_PREFETCH_LEAD`
+    /// further along the walk.
+    public var prefetchLead: Int { forwards ? Int(FROST_PREFETCH_LEAD) : -Int(FROST_PREFETCH_LEAD) }
 }

@@ -65,6 +65,7 @@ struct BoxBlur {
             case .both where window <= UInt16.columnSumWindow: streamVertical(input, output, rows, columns: UInt16.self)
             case .vertical, .both: streamVertical(input, output, rows, columns: UInt32.self)
             }
+            if streams { frost_store_fence() }
         }
     }
 
@@ -85,7 +86,6 @@ struct BoxBlur {
             extendEdges(padded)
             horizontalMeans(padded, rounding, sums, into: output + y * samplesPerRow)
         }
-        if streams { frost_store_fence() }
     }
 
     /// V slides down the band; over both axes each row of V is then summed along x.
@@ -126,7 +126,6 @@ struct BoxBlur {
                 v.withMemoryRebound(to: UInt32.self, capacity: n) { rounding.means($0, count: n, into: output + y * n, streaming: streams) }
             }
         }
-        if streams { frost_store_fence() }
     }
 
     /// One RGBA pixel widened to 32-bit lanes (a single vpmovzxbd).

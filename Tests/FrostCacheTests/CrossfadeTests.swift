@@ -27,15 +27,21 @@ import Testing
 
     /// Streaming stores need aligned targets: the kernel equals the scalar reference at every
     /// output alignment and length around the 32-byte steps, walking backwards (offsets 1…2047
-    /// past the inputs modulo 4096) and forwards (0, 4048: StreamOrder).
-    @Test func blendKernelHandlesEveryAlignment() {
-        let a = noiseImage(width: 40, height: 1).pixels, b = noiseImage(width: 40, height: 1, seed: 5).pixels
+    /// past the inputs modulo 4096) and forwards (0, 4048: StreamOrder). Straight inputs,
+    /// premultiplied as they are read (whole pixels: a target off the 4-byte grid takes the scalar
+    /// path throughout), give the reference's blend of the premultiplied ones.
+    @Test(arguments: [false, true])
+    func blendKernelHandlesEveryAlignment(premultiplying: Bool) {
+        let a = noiseImage(width: 40, height: 1), b = noiseImage(width: 40, height: 1, seed: 5)
+        let (pa, pb) = premultiplying ? (a.premultiplied().pixels, b.premultiplied().pixels) : (a.pixels, b.pixels)
+        let counts = premultiplying ? [0, 4, 28, 32, 36, 96, 124] : [0, 1, 31, 32, 33, 95, 96, 127]
         for offset in Array(0..<32) + [48, 4048] {
-            for count in [0, 1, 31, 32, 33, 95, 96, 127] {
+            for count in counts {
                 var expected = [UInt8](repeating: 0, count: count)
-                expected.withUnsafeMutableBufferPointer { BlendKernel.runScalar(a, b, into: $0.baseAddress!, count: count, weight: 77) }
-                let out = withStreamPlacement([a, b], targetBytes: count, targetOffset: offset) { inputs, target in
-                    BlendKernel.run(inputs[0], inputs[1], into: target, count: count, weight: 77)
+                expected.withUnsafeMutableBufferPointer { BlendKernel.runScalar(pa, pb, into: $0.baseAddress!, count: count, weight: 77) }
+                let out = withStreamPlacement([a.pixels, b.pixels], targetBytes: count, targetOffset: offset) { inputs, target in
+                    BlendKernel.run(inputs[0], inputs[1], into: target, count: count, weight: 77,
+                                    premultiplying: (premultiplying, premultiplying))
                     return Array(UnsafeBufferPointer(start: target, count: count))
                 }
                 #expect(out == expected, "offset \(offset), count \(count)")
@@ -54,24 +60,6 @@ import Testing
         #expect(x.blended(with: y, fraction: 0.37, threads: 3) == expected)
         #expect(x.blended(with: y, fraction: 0) == a.premultiplied())
         #expect(x.blended(with: y, fraction: 1).pixels == b.premultiplied().pixels)
-    }
-
-    /// The same at every output alignment and order, whole pixels: a target off the 4-byte grid
-    /// takes the scalar path throughout.
-    @Test func premultiplyingBlendHandlesEveryAlignment() {
-        let a = noiseImage(width: 40, height: 1).pixels, b = noiseImage(width: 40, height: 1, seed: 5).pixels
-        let pa = noiseImage(width: 40, height: 1).premultiplied().pixels, pb = noiseImage(width: 40, height: 1, seed: 5).premultiplied().pixels
-        for offset in Array(0..<32) + [48, 4048] {
-            for count in [0, 4, 28, 32, 36, 96, 124] {
-                var expected = [UInt8](repeating: 0, count: count)
-                expected.withUnsafeMutableBufferPointer { BlendKernel.runScalar(pa, pb, into: $0.baseAddress!, count: count, weight: 77) }
-                let out = withStreamPlacement([a, b], targetBytes: count, targetOffset: offset) { inputs, target in
-                    BlendKernel.run(inputs[0], inputs[1], into: target, count: count, weight: 77, premultiplying: (true, true))
-                    return Array(UnsafeBufferPointer(start: target, count: count))
-                }
-                #expect(out == expected, "offset \(offset), count \(count)")
-            }
-        }
     }
 
     @Test func variancesMatchBetweenLevels() {

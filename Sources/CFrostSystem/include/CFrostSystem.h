@@ -32,14 +32,16 @@ typedef unsigned int frost_words8 __attribute__((ext_vector_type(8)));
 static inline void frost_stream_store(void *p, frost_words8 v) { __builtin_nontemporal_store(v, (frost_words8 *)p); }
 static inline void frost_store_fence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
-// Asks for the line 8 KiB past p (prefetcht0), for a loop streaming an image in from DRAM: the
-// hardware prefetchers alone left most of such loops' time on their loads (blend, premultiply,
-// box reduction, color kernel). 1 KiB ahead gained less than 4 KiB; 8 KiB gained 1.1-1.2x over
-// 4 KiB in the color kernel and was neutral to 1.1x elsewhere; 16 KiB lost. Swift has no
-// prefetch. A hint: the address may lie beyond the buffer (no fault).
-static inline void frost_prefetch_ahead(const void *p) { __builtin_prefetch((const char *)p + 8192, 0, 3); }
-// The same, `lead` bytes from p (negative for a loop that walks backwards: StreamOrder).
+// Asks for the line `lead` bytes from p (prefetcht0; a negative lead for a loop that walks
+// backwards: StreamOrder), for a loop streaming an image in from DRAM: the hardware prefetchers
+// alone left most of such loops' time on their loads (blend, premultiply, box reduction, color
+// kernel). Swift has no prefetch. A hint: the address may lie beyond the buffer (no fault).
 static inline void frost_prefetch_at(const void *p, ptrdiff_t lead) { __builtin_prefetch((const char *)p + lead, 0, 3); }
+// How far ahead: 1 KiB gained less than 4 KiB; 8 KiB gained 1.1-1.2x over 4 KiB in the color
+// kernel and was neutral to 1.1x elsewhere; 16 KiB lost.
+#define FROST_PREFETCH_LEAD 8192
+// `frost_prefetch_at` that lead ahead of a loop walking forwards.
+static inline void frost_prefetch_ahead(const void *p) { frost_prefetch_at(p, FROST_PREFETCH_LEAD); }
 
 // Sixteen 16-bit lanes (Swift sees SIMD16<UInt16>) and their 32-bit widening.
 typedef unsigned short frost_halves16 __attribute__((ext_vector_type(16)));
