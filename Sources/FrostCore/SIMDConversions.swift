@@ -91,11 +91,6 @@ public enum LaneConversion {
         SIMD8<Float>(unsafeBitCast(v, to: SIMD8<Int32>.self))
     }
 
-    @inlinable @inline(__always)
-    public static func floats(_ v: SIMD16<UInt32>) -> SIMD16<Float> {
-        unsafeBitCast(v | magicBits, to: SIMD16<Float>.self) - magic
-    }
-
     /// Clamped to 0…255 and rounded to nearest (ties to even).
     @inlinable @inline(__always)
     public static func bytes(_ v: SIMD4<Float>) -> SIMD4<UInt8> {

@@ -76,7 +76,7 @@ struct BoxBlur {
     /// Rows blurred along x only: h / w, rounded.
     private func horizontalOnly<Source: RowSource<UInt8>>(_ input: Source, _ output: UnsafeMutablePointer<UInt8>, _ rows: Range<Int>) {
         let padded = UnsafeMutablePointer<SIMD4<UInt32>>.allocate(capacity: paddedCount)
-        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: 4 * Self.chunk)
+        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * 4 * Self.chunk)
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: samplesPerRow)
         defer { padded.deallocate(); sums.deallocate(); scratch.deallocate() }
         let rounding = MeanRounding(divisor: window)
@@ -97,7 +97,7 @@ struct BoxBlur {
         precondition(axes == .both || Column.self == UInt32.self, "vertical-only means read the column sums as UInt32")
         let n = samplesPerRow
         let columns = UnsafeMutablePointer<SIMD4<Column>>.allocate(capacity: paddedCount)
-        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: 4 * Self.chunk)
+        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * 4 * Self.chunk)
         let kept = Source.makesRows ? window + 1 : 1
         let ring = UnsafeMutablePointer<UInt8>.allocate(capacity: kept * n)
         defer { columns.deallocate(); sums.deallocate(); ring.deallocate() }
@@ -150,21 +150,50 @@ struct BoxBlur {
     /// Rounded means of h[x] = Σ_{k=−r…r} p[clamp(x+k)] per channel, over an edge-extended row of
     /// column sums, `chunk` pixels at a time: a chunk's window sums stay in L1 between the running
     /// sum and the rounding, where a whole row of them (64 KiB at 4096 pixels) went through L2.
+    /// The running sum steps two pixels at a time, the entering and leaving pairs of column sums
+    /// each widened by one vpmovzxwd: widening each pixel alone took two shuffles a pixel, which
+    /// bounded the loop (perf). Two running sums, over the two halves of the row, advance together,
+    /// so that neither waits on the add before.
     @inline(__always)
     private func horizontalMeans<Column: ColumnSum>(_ padded: UnsafeMutablePointer<SIMD4<Column>>, _ rounding: MeanRounding,
                                                     _ sums: UnsafeMutablePointer<UInt32>, into out: UnsafeMutablePointer<UInt8>) {
         let p = UnsafePointer(padded + pad)        // p[x] is pixel x
-        var sum = SIMD4<UInt32>(repeating: 0)
-        for k in -radius...radius { sum &+= Column.pixel(p, k) }
-        let target = UnsafeMutableRawPointer(sums)
+        let half = (width + 1) / 2, second = width - half     // second == half or half − 1
+        @inline(__always) func windowSum(at x: Int) -> SIMD4<UInt32> {
+            var sum = SIMD4<UInt32>(repeating: 0)
+            for k in -radius...radius { sum &+= Column.pixel(p, x &+ k) }
+            return sum
+        }
+        /// Stores h[x] (x from `start`) and steps to h[x + 1].
+        @inline(__always) func step(_ sum: inout SIMD4<UInt32>, _ x: Int, _ start: Int, _ target: UnsafeMutableRawPointer) {
+            target.storeBytes(of: sum, toByteOffset: 16 &* (x &- start), as: SIMD4<UInt32>.self)
+            sum &+= Column.pixel(p, x &+ radius &+ 1) &- Column.pixel(p, x &- radius)
+        }
+        /// The same for x and x + 1.
+        @inline(__always) func pairStep(_ sum: inout SIMD4<UInt32>, _ x: Int, _ start: Int, _ target: UnsafeMutableRawPointer) {
+            let d = Column.pair(p, x &+ radius &+ 1) &- Column.pair(p, x &- radius)
+            target.storeBytes(of: sum, toByteOffset: 16 &* (x &- start), as: SIMD4<UInt32>.self)
+            sum &+= d.lowHalf
+            target.storeBytes(of: sum, toByteOffset: 16 &* (x &- start) &+ 16, as: SIMD4<UInt32>.self)
+            sum &+= d.highHalf
+        }
+        var a = windowSum(at: 0), b = windowSum(at: half)
+        let targetA = UnsafeMutableRawPointer(sums), targetB = targetA + 16 * Self.chunk
         var start = 0
-        while start < width {
-            let end = min(start + Self.chunk, width)
-            for x in start..<end {
-                target.storeBytes(of: sum, toByteOffset: 16 &* (x &- start), as: SIMD4<UInt32>.self)
-                sum &+= Column.pixel(p, x &+ radius &+ 1) &- Column.pixel(p, x &- radius)
+        while start < half {
+            let end = min(start + Self.chunk, half), paired = max(start, min(end, second))
+            var x = start
+            while x &+ 2 <= paired {
+                pairStep(&a, x, start, targetA)
+                pairStep(&b, x &+ half, half &+ start, targetB)
+                x &+= 2
             }
+            if x < paired { step(&b, x &+ half, half &+ start, targetB) }
+            while x < end { step(&a, x, start, targetA); x &+= 1 }
             rounding.means(sums, count: 4 * (end - start), into: out + 4 * start, streaming: streams)
+            if paired > start {
+                rounding.means(sums + 4 * Self.chunk, count: 4 * (paired - start), into: out + 4 * (half + start), streaming: streams)
+            }
             start = end
         }
     }
@@ -222,6 +251,8 @@ protocol ColumnSum: SIMDScalar, FixedWidthInteger, UnsignedInteger, Codable {
     static func widened(_ row: UnsafeRawPointer, _ i: Int) -> Lanes
     /// Pixel x of a row of sums, in 32-bit lanes.
     static func pixel(_ v: UnsafePointer<SIMD4<Self>>, _ x: Int) -> SIMD4<UInt32>
+    /// Pixels x and x + 1 of a row of sums, in 32-bit lanes.
+    static func pair(_ v: UnsafePointer<SIMD4<Self>>, _ x: Int) -> SIMD8<UInt32>
 }
 
 extension ColumnSum {
@@ -268,6 +299,11 @@ extension UInt16: ColumnSum {
 
     @inline(__always)
     static func pixel(_ v: UnsafePointer<SIMD4<UInt16>>, _ x: Int) -> SIMD4<UInt32> { SIMD4<UInt32>(truncatingIfNeeded: v[x]) }
+
+    @inline(__always)
+    static func pair(_ v: UnsafePointer<SIMD4<UInt16>>, _ x: Int) -> SIMD8<UInt32> {
+        frost_widened_halves8(UnsafeRawPointer(v + x).loadUnaligned(as: SIMD8<UInt16>.self))
+    }
 }
 
 extension UInt32: ColumnSum {
@@ -278,4 +314,9 @@ extension UInt32: ColumnSum {
 
     @inline(__always)
     static func pixel(_ v: UnsafePointer<SIMD4<UInt32>>, _ x: Int) -> SIMD4<UInt32> { v[x] }
+
+    @inline(__always)
+    static func pair(_ v: UnsafePointer<SIMD4<UInt32>>, _ x: Int) -> SIMD8<UInt32> {
+        UnsafeRawPointer(v + x).loadUnaligned(as: SIMD8<UInt32>.self)
+    }
 }

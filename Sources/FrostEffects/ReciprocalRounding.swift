@@ -1,3 +1,4 @@
+import CFrostSystem
 import FrostCore
 
 /// round(s / d) for window sums s ≤ 255·d over an odd window of d samples, as one float
@@ -22,8 +23,7 @@ struct ReciprocalRounding: Sendable {
     /// Sixteen rounded means.
     @inline(__always)
     func means(_ s: SIMD16<UInt32>) -> SIMD16<UInt8> {
-        let q = SIMD16<Float>(repeating: 8_388_608).addingProduct(LaneConversion.floats(s), SIMD16(repeating: reciprocal))
-        return LaneConversion.narrowed(unsafeBitCast(q, to: SIMD16<UInt32>.self) & 0xFF)
+        frost_rounded_means16(s.lowHalf, s.highHalf, reciprocal)
     }
 
     /// The same for one sum (the end of a row).

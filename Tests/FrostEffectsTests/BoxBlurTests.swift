@@ -37,6 +37,20 @@ import Testing
         }
     }
 
+    /// Rows of several `horizontalMeans` chunks, whose two halves (one running sum each) end in
+    /// different chunks (1031: 516 and 515 pixels) or the same one (514), with 16- and 32-bit
+    /// column sums (r = 129 along x only, to keep the naive loop short).
+    @Test(arguments: [514, 1031])
+    func rowsOfSeveralChunksMatchTheNaiveLoop(width: Int) {
+        let image = noiseImage(width: width, height: 3)
+        for (radius, axes) in [(1, BlurAxes.allCases), (40, BlurAxes.allCases), (129, [.horizontal])] {
+            for axes in axes {
+                #expect(image.boxBlurred(radius: radius, axes: axes, threads: 1).pixels == Self.naiveBox(image, radius: radius, axes: axes),
+                        "\(width) r\(radius) \(axes)")
+            }
+        }
+    }
+
     /// Results larger than the last-level cache go out with streaming stores where their rows are
     /// 16-byte aligned: the same bytes as ordinary stores, for every axis, straight and
     /// premultiplied sources, widths that keep rows aligned (64) or not (29), two threads.

@@ -167,6 +167,36 @@ typedef unsigned char frost_bytes16 __attribute__((ext_vector_type(16)));
 // steps make 16 bytes: the box blur's means).
 static inline void frost_stream_store16(void *p, frost_bytes16 v) { __builtin_nontemporal_store(v, (frost_bytes16 *)p); }
 
+// Eight 16-bit lanes (Swift sees SIMD8<UInt16>) widened to 32 bits: one 256-bit vpmovzxwd, with
+// the load folded in. Swift's widening of the two halves stayed two 128-bit ones (checked).
+typedef unsigned short frost_halves8 __attribute__((ext_vector_type(8)));
+static inline frost_words8 frost_widened_halves8(frost_halves8 v) { return __builtin_convertvector(v, frost_words8); }
+
+// Sixteen window sums s < 2^23 (as two halves) -> their means, each the low byte of the bits of
+// fma(s, reciprocal, 2^23) (FrostEffects' ReciprocalRounding says why that is round(s / d)). With
+// AVX2: one vcvtdq2ps per eight sums, where Swift's unsigned conversion made an or with 2^23 and a
+// subtraction, and the masked words narrowed by two packs and three shuffles where Swift's took
+// four (the box blur's means, a fifth of its time: r = 40, 4096^2 RGBA, 1.04x).
+static inline frost_bytes16 frost_rounded_means16(frost_words8 low, frost_words8 high, float reciprocal) {
+#if defined(__AVX2__)
+    const __m256 r = _mm256_set1_ps(reciprocal), magic = _mm256_set1_ps(8388608.0f);
+    const __m256i byte = _mm256_set1_epi32(0xFF);
+    __m256i a = _mm256_and_si256(_mm256_castps_si256(_mm256_fmadd_ps(_mm256_cvtepi32_ps((__m256i)low), r, magic)), byte);
+    __m256i b = _mm256_and_si256(_mm256_castps_si256(_mm256_fmadd_ps(_mm256_cvtepi32_ps((__m256i)high), r, magic)), byte);
+    // Per 128-bit lane: a0-3 b0-3 | a4-7 b4-7 (words), then the same as bytes twice over.
+    __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_setzero_si256());
+    return (frost_bytes16)_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 0, 0, 0, 0)));
+#else
+    typedef int frost_ints8 __attribute__((ext_vector_type(8)));
+    frost_floats8 r = reciprocal, magic = 8388608.0f;
+    frost_words8 a = (frost_words8)__builtin_elementwise_fma(__builtin_convertvector((frost_ints8)low, frost_floats8), r, magic) & 0xFF;
+    frost_words8 b = (frost_words8)__builtin_elementwise_fma(__builtin_convertvector((frost_ints8)high, frost_floats8), r, magic) & 0xFF;
+    typedef unsigned char frost_bytes8 __attribute__((ext_vector_type(8)));
+    return __builtin_shufflevector(__builtin_convertvector(a, frost_bytes8), __builtin_convertvector(b, frost_bytes8),
+                                   0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+#endif
+}
+
 // Four RGBA pixels -> their twelve colors R G B R G B ..., lanes 12-15 zero.
 static inline frost_bytes16 frost_colors_of_rgba(frost_bytes16 rgba) {
     frost_bytes16 zero = 0;
