@@ -76,7 +76,7 @@ struct BoxBlur {
     /// Rows blurred along x only: h / w, rounded.
     private func horizontalOnly<Source: RowSource<UInt8>>(_ input: Source, _ output: UnsafeMutablePointer<UInt8>, _ rows: Range<Int>) {
         let padded = UnsafeMutablePointer<SIMD4<UInt32>>.allocate(capacity: paddedCount)
-        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * 4 * Self.chunk)
+        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: Self.windowSumSamples)
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: samplesPerRow)
         defer { padded.deallocate(); sums.deallocate(); scratch.deallocate() }
         let rounding = MeanRounding(divisor: window)
@@ -97,7 +97,7 @@ struct BoxBlur {
         precondition(axes == .both || Column.self == UInt32.self, "vertical-only means read the column sums as UInt32")
         let n = samplesPerRow
         let columns = UnsafeMutablePointer<SIMD4<Column>>.allocate(capacity: paddedCount)
-        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * 4 * Self.chunk)
+        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: Self.windowSumSamples)
         let kept = Source.makesRows ? window + 1 : 1
         let ring = UnsafeMutablePointer<UInt8>.allocate(capacity: kept * n)
         defer { columns.deallocate(); sums.deallocate(); ring.deallocate() }
@@ -146,6 +146,8 @@ struct BoxBlur {
 
     /// Pixels per step of `horizontalMeans`.
     static let chunk = 256
+    /// `horizontalMeans`' buffer: a chunk of window sums (four samples a pixel) for each half row.
+    static let windowSumSamples = 2 * 4 * chunk
 
     /// Rounded means of h[x] = Σ_{k=−r…r} p[clamp(x+k)] per channel, over an edge-extended row of
     /// column sums, `chunk` pixels at a time: a chunk's window sums stay in L1 between the running
@@ -178,7 +180,8 @@ struct BoxBlur {
             sum &+= d.highHalf
         }
         var a = windowSum(at: 0), b = windowSum(at: half)
-        let targetA = UnsafeMutableRawPointer(sums), targetB = targetA + 16 * Self.chunk
+        let sumsB = sums + 4 * Self.chunk
+        let targetA = UnsafeMutableRawPointer(sums), targetB = UnsafeMutableRawPointer(sumsB)
         var start = 0
         while start < half {
             let end = min(start + Self.chunk, half), paired = max(start, min(end, second))
@@ -192,7 +195,7 @@ struct BoxBlur {
             while x < end { step(&a, x, start, targetA); x &+= 1 }
             rounding.means(sums, count: 4 * (end - start), into: out + 4 * start, streaming: streams)
             if paired > start {
-                rounding.means(sums + 4 * Self.chunk, count: 4 * (paired - start), into: out + 4 * (half + start), streaming: streams)
+                rounding.means(sumsB, count: 4 * (paired - start), into: out + 4 * (half + start), streaming: streams)
             }
             start = end
         }
