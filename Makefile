@@ -41,7 +41,7 @@ debug: deps
 # intrinsic paths, which the debug build (plain x86-64) never compiles, and the run-length
 # deflate's vector compares, the direct PNG read's unfiltering and the PNG writer's packing
 # (un-premultiplying, the alpha check) become AVX2 code.
-LIBRARY_SUITES := FrostCoreTests|FrostEffectsTests|FrostCacheTests|FrostComposeTests|RunLengthDeflateTests|PNGDirectReadTests|RoundTripTests
+LIBRARY_SUITES := FrostCoreTests|FrostEffectsTests|FrostCacheTests|FrostComposeTests|FrostMotionTests|RunLengthDeflateTests|PNGDirectReadTests|RoundTripTests
 test: deps
 	$(SWIFT) build --build-tests
 	FROST_BIN=$(CURDIR)/.build/debug/frost $(SWIFT) test

@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "FrostCache", targets: ["FrostCache"]),
         .library(name: "FrostCrossfade", targets: ["FrostCrossfade"]),
         .library(name: "FrostCompose", targets: ["FrostCompose"]),
+        .library(name: "FrostMotion", targets: ["FrostMotion"]),
         .library(name: "FrostBench", targets: ["FrostBench"]),
         .library(name: "CFrostSystem", targets: ["CFrostSystem"]),
         .executable(name: "frost", targets: ["frost"]),
@@ -36,12 +37,13 @@ let package = Package(
         // FreeType 2 for text (Debian libfreetype-dev; flags from freetype2.pc).
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "FrostCompose", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "CFreeType"]),
+        .target(name: "FrostMotion", dependencies: ["FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose"]),
         // The named benchmark cases, shared by `frost bench` and Benchmarks/.
-        .target(name: "FrostBench", dependencies: ["FrostCore", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose"]),
+        .target(name: "FrostBench", dependencies: ["FrostCore", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose", "FrostMotion"]),
         .executableTarget(
             name: "frost",
             dependencies: [
-                "FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose", "FrostBench", "CFrostSystem",
+                "FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose", "FrostMotion", "FrostBench", "CFrostSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -52,6 +54,7 @@ let package = Package(
         .testTarget(name: "FrostEffectsTests", dependencies: ["FrostEffects", "FrostCodecs", "FrostTestSupport"]),
         .testTarget(name: "FrostCacheTests", dependencies: ["FrostCache", "FrostCrossfade", "FrostEffects", "FrostCodecs", "FrostTestSupport"]),
         .testTarget(name: "FrostComposeTests", dependencies: ["FrostCompose", "FrostEffects", "FrostCodecs", "FrostTestSupport"]),
+        .testTarget(name: "FrostMotionTests", dependencies: ["FrostMotion", "FrostCore", "FrostCompose", "FrostCrossfade", "FrostCodecs", "FrostTestSupport"]),
         .testTarget(name: "FrostCLITests", dependencies: ["FrostCodecs", "FrostTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

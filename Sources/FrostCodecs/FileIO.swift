@@ -30,44 +30,73 @@ public enum FileIO {
     /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`, so a reader
     /// sees the old file or the new one, never a part; on failure nothing is left behind.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array("\(folder.isEmpty ? "/" : folder)/.\(name).frost-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw ioError("cannot create a file in \(folder)") }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var ok = false
-        defer {
-            if !ok { unlink(temporary) }
-        }
-        // mkstemp creates 0600; give the file the permissions a plain create would (0666 & ~umask).
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
-        var written = 0
-        let failed = bytes.withUnsafeBytes { raw -> Bool in
-            while written < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return true
-                }
-                written += n
-            }
-            return false
-        }
-        if failed {
-            let error = ioError("cannot write")
-            close(fd)
-            throw error
-        }
-        guard close(fd) == 0 else { throw ioError("cannot write") }
-        guard rename(temporary, path) == 0 else { throw ioError("cannot rename into place") }
-        ok = true
+        let file = try AtomicFile(path)
+        try file.append(bytes)
+        try file.commit()
     }
 
     static func ioError(_ what: String) -> CodecError {
         CodecError(.io, "\(what): \(String(cString: strerror(errno)))")
+    }
+}
+
+/// A file written in parts (an animation frame by frame) and renamed into place whole: until
+/// `commit()` it is a temporary file beside its path, removed if the writer is dropped first, so
+/// a failed write never leaves a part or truncates a file already there.
+public final class AtomicFile {
+    public let path: String
+    private let temporary: String
+    private var fd: Int32
+
+    public init(_ path: String) throws {
+        self.path = path
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var template = Array("\(folder.isEmpty ? "/" : folder)/.\(name).frost-XXXXXX".utf8CString)
+        fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw FileIO.ioError("cannot create a file in \(folder)") }
+        temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // mkstemp creates 0600; give the file the permissions a plain create would (0666 & ~umask).
+        let mask = umask(0)
+        umask(mask)
+        fchmod(fd, 0o666 & ~mask)
+    }
+
+    deinit {
+        if fd >= 0 {
+            close(fd)
+            unlink(temporary)
+        }
+    }
+
+    public func append(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { raw in
+            var written = 0
+            while written < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw FileIO.ioError("cannot write")
+                }
+                written += n
+            }
+        }
+    }
+
+    /// Closes the file and renames it over `path`.
+    public func commit() throws {
+        let descriptor = fd
+        fd = -1
+        guard close(descriptor) == 0 else {
+            let error = FileIO.ioError("cannot write")
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let error = FileIO.ioError("cannot rename into place")
+            unlink(temporary)
+            throw error
+        }
     }
 }

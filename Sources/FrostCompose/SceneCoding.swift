@@ -7,11 +7,30 @@ import FrostEffects
 // 4 numbers`. Colors are strings (#RRGGBB, #RRGGBBAA, white:W@A, palette names); encoding writes
 // them as #RRGGBBAA, so a round trip keeps colors to 8 bits.
 
+/// Keys a higher module adds to the scene format (FrostMotion's `timeline`, `animate` and `blur`):
+/// the decoder here lets them through, unread, and stays strict about every other key.
+public struct SceneExtensionKeys: Sendable {
+    public var scene: [String]
+    public var layer: [String]
+    public init(scene: [String] = [], layer: [String] = []) {
+        self.scene = scene
+        self.layer = layer
+    }
+
+    static let userInfoKey = CodingUserInfoKey(rawValue: "frost.sceneExtensionKeys")!
+
+    static func of(_ decoder: any Decoder) -> SceneExtensionKeys {
+        decoder.userInfo[userInfoKey] as? SceneExtensionKeys ?? SceneExtensionKeys()
+    }
+}
+
 extension Scene {
-    /// Parses a scene from JSON bytes.
-    public init(json: [UInt8]) throws(ComposeError) {
+    /// Parses a scene from JSON bytes; `extensionKeys` are allowed and left to their module.
+    public init(json: [UInt8], extensionKeys: SceneExtensionKeys = SceneExtensionKeys()) throws(ComposeError) {
         do {
-            self = try JSONDecoder().decode(Scene.self, from: Data(json))
+            let decoder = JSONDecoder()
+            decoder.userInfo[SceneExtensionKeys.userInfoKey] = extensionKeys
+            self = try decoder.decode(Scene.self, from: Data(json))
         } catch let error as DecodingError {
             throw ComposeError(decoding: error)
         } catch {
@@ -148,7 +167,7 @@ extension Color {
 extension Scene: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: SceneKey.self)
-        try c.allowOnly(["width", "height", "scale", "background", "layers"])
+        try c.allowOnly(["width", "height", "scale", "background", "layers"] + SceneExtensionKeys.of(decoder).scene)
         self.init(width: try c.number("width", in: 0.000_001...100_000), height: try c.number("height", in: 0.000_001...100_000),
                   scale: try c.number("scale", default: 1, in: 0.01...16), background: try c.color("background") ?? .clear,
                   layers: try c.optional("layers") ?? [])
@@ -175,7 +194,7 @@ extension Layer: Codable {
         guard let specific = Self.keysByType[type] else {
             throw c.fail("type", "expected one of \(Self.keysByType.keys.sorted().joined(separator: ", "))")
         }
-        try c.allowOnly(Self.common + specific)
+        try c.allowOnly(Self.common + specific + SceneExtensionKeys.of(decoder).layer)
         let content: LayerContent
         switch type {
         case "color":

@@ -7,7 +7,11 @@ extension Scene {
 
     /// Renders the scene to a premultiplied image of `pixelWidth` × `pixelHeight`. Files the scene
     /// names come from `assets`; an opaque background gives an opaque image (no alpha when written).
-    public func rendered(assets: SceneAssets = SceneAssets(), threads: Int? = nil) throws(ComposeError) -> Image {
+    ///
+    /// With `retained`, the layers it names are drawn once into rasters it keeps and then only
+    /// placed, in this render and the next ones (an animation's frames).
+    public func rendered(assets: SceneAssets = SceneAssets(), threads: Int? = nil,
+                         retained: RetainedLayers? = nil) throws(ComposeError) -> Image {
         guard width > 0, height > 0, scale > 0, pixelWidth > 0, pixelHeight > 0 else {
             throw ComposeError("canvas", "the size in pixels must be positive (\(width)×\(height) points at scale \(scale))")
         }
@@ -18,7 +22,8 @@ extension Scene {
         var canvas = Image(width: pixelWidth, height: pixelHeight, filledWith: fill, isPremultiplied: true)
         canvas.hasAlpha = fill.3 < 255
         let space = LayerSpace(originX: 0, originY: 0, pixelsPerPoint: scale, zoom: 1, width: width, height: height)
-        try SceneRenderer(assets: assets, threads: RowBands.threads(threads)).draw(layers, into: &canvas, space: space, path: "layers")
+        try SceneRenderer(assets: assets, threads: RowBands.threads(threads), retained: retained)
+            .draw(layers, into: &canvas, space: space, path: "layers")
         return canvas
     }
 }
@@ -40,6 +45,7 @@ struct LayerSpace {
 struct SceneRenderer {
     let assets: SceneAssets
     let threads: Int
+    var retained: RetainedLayers? = nil
 
     func draw(_ layers: [Layer], into canvas: inout Image, space: LayerSpace, path: String) throws(ComposeError) {
         for (i, layer) in layers.enumerated() {
@@ -67,8 +73,23 @@ struct SceneRenderer {
         }
         let inner = LayerSpace(originX: rect.x, originY: rect.y, pixelsPerPoint: k, zoom: space.zoom * t.scale,
                                width: frame.width, height: frame.height)
+        if let retained, retained.paths.contains(path) {
+            return try drawRetained(layer, frame: frame, space: space, rect: rect, into: &canvas, path: path, retained: retained)
+        }
+        let pixels = try clippedContent(of: layer, rect: rect, space: inner, bounds: bounds, beneath: canvas, path: path)
+        if let shadow = layer.shadow, shadow.opacity > 0 {
+            let cast = try Self.shadow(of: pixels, shadow, pixelsPerPoint: k, threads: threads, path: path)
+            canvas.draw(cast.image, x: bounds.x + cast.dx, y: bounds.y + cast.dy, mode: .normal, opacity: layer.opacity, threads: threads)
+        }
+        canvas.draw(pixels, x: bounds.x, y: bounds.y, mode: layer.blendMode, opacity: layer.opacity, threads: threads)
+    }
 
-        var pixels = try content(of: layer, rect: rect, space: inner, bounds: bounds, beneath: canvas, path: path)
+    /// The layer's content over `bounds`, clipped to its rounded frame, bordered and masked:
+    /// everything but its shadow, opacity and blend mode.
+    private func clippedContent(of layer: Layer, rect: Rect, space: LayerSpace, bounds: PixelBounds,
+                                beneath canvas: Image, path: String) throws(ComposeError) -> Image {
+        let k = space.pixelsPerPoint
+        var pixels = try content(of: layer, rect: rect, space: space, bounds: bounds, beneath: canvas, path: path)
         if !ShapeCoverage.isPixelAligned(rect, radius: layer.cornerRadius) {
             pixels.scale(byCoverage: ShapeCoverage.roundedRect(rect, radius: layer.cornerRadius * k, bounds: bounds))
         }
@@ -79,15 +100,64 @@ struct SceneRenderer {
         if let mask = layer.mask {
             pixels.scale(byCoverage: try coverage(of: mask, rect: rect, bounds: bounds, path: "\(path).mask"))
         }
-        if let shadow = layer.shadow, shadow.opacity > 0 {
-            let pad = Self.padding(sigma: shadow.radius / 2 * k)
-            guard (bounds.width + 2 * pad) * (bounds.height + 2 * pad) <= Scene.maximumPixels else {
-                throw ComposeError("\(path).shadow", "a blur this wide needs more than \(Scene.maximumPixels) pixels")
+        return pixels
+    }
+
+    /// A layer whose look does not change between renders: its clipped content, and its shadow's
+    /// blurred cast, are drawn once for each size and sub-pixel phase it takes (at its transform's
+    /// scale 1) and then only copied into place, so the result is the same as drawing it afresh.
+    /// Under a transform scale the scale-1 raster is resampled onto the scaled rectangle (bilinear,
+    /// area-averaged when it shrinks), as Core Animation scales a layer's backing store.
+    private func drawRetained(_ layer: Layer, frame: Rect, space: LayerSpace, rect: Rect, into canvas: inout Image,
+                              path: String, retained: RetainedLayers) throws(ComposeError) {
+        let k = space.pixelsPerPoint, s = layer.transform.scale
+        let w = frame.width * k, h = frame.height * k
+        let unscaled = s == 1 ? rect : Rect(x: rect.midX - w / 2, y: rect.midY - h / 2, width: w, height: h)
+        let box = unscaled.pixelBounds
+        let key = RetainedRaster.Key(unscaled)
+        var raster: RetainedRaster
+        if let kept = retained.raster(path, key) {
+            raster = kept
+        } else {
+            guard box.width * box.height <= Scene.maximumPixels else {
+                throw ComposeError(path, "the layer's \(box.width)×\(box.height) pixels are more than the limit of \(Scene.maximumPixels)")
             }
-            let cast = Self.shadow(of: pixels, shadow, pixelsPerPoint: k, threads: threads)
-            canvas.draw(cast.image, x: bounds.x + cast.dx, y: bounds.y + cast.dy, mode: .normal, opacity: layer.opacity, threads: threads)
+            let empty = Image(width: 1, height: 1, filledWith: (0, 0, 0, 0), isPremultiplied: true)
+            let inner = LayerSpace(originX: unscaled.x, originY: unscaled.y, pixelsPerPoint: k, zoom: space.zoom,
+                                   width: frame.width, height: frame.height)
+            raster = RetainedRaster(pixels: try clippedContent(of: layer, rect: unscaled, space: inner, bounds: box, beneath: empty, path: path))
         }
-        canvas.draw(pixels, x: bounds.x, y: bounds.y, mode: layer.blendMode, opacity: layer.opacity, threads: threads)
+        func draw(_ image: Image, at origin: PixelBounds, mode: BlendMode, offset: (x: Int, y: Int) = (0, 0)) {
+            if s == 1 {
+                canvas.draw(image, x: origin.x + offset.x, y: origin.y + offset.y, mode: mode, opacity: layer.opacity, threads: threads)
+                return
+            }
+            // The raster's pixels scaled about the layer's center.
+            let target = Rect(x: rect.midX + (Double(origin.x) - rect.midX) * s + Double(offset.x),
+                              y: rect.midY + (Double(origin.y) - rect.midY) * s + Double(offset.y),
+                              width: Double(image.width) * s, height: Double(image.height) * s)
+            let region = target.pixelBounds.intersection(canvas.bounds)
+            guard !region.isEmpty else { return }
+            var pixels = image.resampled(over: target, region: region, threads: threads)
+            if !ShapeCoverage.isPixelAligned(target, radius: 0) {
+                pixels.scale(byCoverage: ShapeCoverage.roundedRect(target, radius: 0, bounds: region))
+            }
+            canvas.draw(pixels, x: region.x, y: region.y, mode: mode, opacity: layer.opacity, threads: threads)
+        }
+        if let shadow = layer.shadow, shadow.opacity > 0 {
+            // The cast is kept for one color, opacity and radius; an offset only moves it.
+            var unmoved = shadow
+            (unmoved.offsetX, unmoved.offsetY) = (0, 0)
+            if raster.shadow?.shadow != unmoved {
+                let cast = try Self.shadow(of: raster.pixels, unmoved, pixelsPerPoint: k, threads: threads, path: path)
+                raster.shadow = (unmoved, cast.image, cast.dx)
+            }
+            let cast = raster.shadow!
+            let offset = (x: Int((shadow.offsetX * k * s).rounded()), y: Int((shadow.offsetY * k * s).rounded()))
+            draw(cast.image, at: PixelBounds(x: box.x + cast.shift, y: box.y + cast.shift, width: 0, height: 0), mode: .normal, offset: offset)
+        }
+        retained.keep(raster, path, key)
+        draw(raster.pixels, at: box, mode: layer.blendMode)
     }
 
     /// What the layer draws, premultiplied, over the pixels of `bounds` (not yet clipped).
@@ -168,9 +238,13 @@ struct SceneRenderer {
 
     /// The drop shadow of premultiplied layer pixels: their alpha × the shadow's color and opacity,
     /// blurred by σ = radius / 2, placed at (dx, dy) from the layer's top-left (offset included).
-    static func shadow(of pixels: Image, _ shadow: Shadow, pixelsPerPoint k: Double, threads: Int) -> (image: Image, dx: Int, dy: Int) {
+    static func shadow(of pixels: Image, _ shadow: Shadow, pixelsPerPoint k: Double, threads: Int,
+                       path: String) throws(ComposeError) -> (image: Image, dx: Int, dy: Int) {
         let sigma = shadow.radius / 2 * k
         let pad = padding(sigma: sigma)
+        guard (pixels.width + 2 * pad) * (pixels.height + 2 * pad) <= Scene.maximumPixels else {
+            throw ComposeError("\(path).shadow", "a blur this wide needs more than \(Scene.maximumPixels) pixels")
+        }
         let w = pixels.width + 2 * pad, h = pixels.height + 2 * pad
         // The cast is the shadow's color (times its opacity) times the layer's alpha as a coverage.
         let table = PackedColor.coverageTable(shadow.color.premultiplied255 * min(max(shadow.opacity, 0), 1))

@@ -20,6 +20,16 @@ extension Image {
     public func resampled(over rect: Rect, region: PixelBounds, threads: Int? = nil) -> Image {
         precondition(width > 0 && height > 0 && rect.width > 0 && rect.height > 0 && !region.isEmpty,
                      "resampling needs a non-empty image, rectangle and region")
+        // One image pixel per target pixel at a whole-pixel offset: every tap lands on a pixel
+        // center with weight 1, so the filter is a copy (an animation's blur frames, drawn as
+        // they were rendered, take this path every frame).
+        if rect.width == Double(width), rect.height == Double(height), rect.x == rect.x.rounded(), rect.y == rect.y.rounded() {
+            var out = premultiplied().cropped(to: PixelBounds(x: region.x - Int(rect.x), y: region.y - Int(rect.y),
+                                                              width: region.width, height: region.height))
+            out.isGray = false
+            out.iccProfile = nil
+            return out
+        }
         // Shrinking by f ≥ 2 on both axes: an f×f box average first (the reducing step Pillow calls
         // reducing_gap), so the triangle taps stay short. The box grid covers f·⌈n/f⌉ source pixels.
         // (Capped at the image's size: beyond that the reduction is one pixel either way.)

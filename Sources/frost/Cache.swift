@@ -84,7 +84,7 @@ struct Cache: ParsableCommand {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
         guard scale.isFinite, scale > 0, scale <= 4 else { throw ValidationError("--scale must be between 0 and 4") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        if let shard { _ = try parseShard(shard) }
+        if let shard { _ = try parseSlice(shard, option: "--shard") }
         if batch == nil, shard != nil || jobs != 1 { throw ValidationError("--shard and --jobs need --batch") }
     }
 
@@ -110,41 +110,31 @@ struct Cache: ParsableCommand {
     private func runBatch(_ source: String) throws {
         var inputs = try attempt(source) { try BatchBuild.inputs(from: source) }
         if let shard {
-            let (k, n) = try parseShard(shard)
+            let (k, n) = try parseSlice(shard, option: "--shard")
             inputs = BatchBuild.shard(inputs, index: k, of: n)
         }
         var build = BatchBuild(inputs: inputs, output: output, options: options)
         build.decode = decode.options
         build.force = force
         build.jobs = jobs
-        let terminal = isatty(2) != 0
-        let total = inputs.count
+        let total = inputs.count, bar = ProgressBar(total: total)
         let outcomes = build.run { input, outcome, done in
             if case .failed(let reason) = outcome {
-                if terminal { writeError("\r\u{1B}[K") }
+                bar.clear()
                 report(input.path, CodecError(.corrupt, reason))
             }
-            if terminal {
-                let width = 30, filled = total == 0 ? width : width * done / total
-                writeError("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(total) \(input.relative)\u{1B}[K")
+            if bar.isShown {
+                bar.show(done, input.relative)
             } else {
                 let word = switch outcome { case .built: "built"; case .skipped: "skipped"; case .failed: "failed" }
                 print("[\(done)/\(total)] \(word) \(input.relative)")
             }
         }
-        if terminal { writeError("\r\u{1B}[K") }
+        bar.clear()
         let built = outcomes.filter { $0 == .built }.count, skipped = outcomes.filter { $0 == .skipped }.count
         let failed = outcomes.count - built - skipped
         print("built \(built), skipped \(skipped), failed \(failed)")
         if failed > 0 { throw ExitCode.failure }
-    }
-
-    private func parseShard(_ text: String) throws -> (Int, Int) {
-        let parts = text.split(separator: "/")
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (0..<n).contains(k) else {
-            throw ValidationError("--shard must be K/N with 0 <= K < N, e.g. 0/4")
-        }
-        return (k, n)
     }
 
     private func rounded(_ x: Double) -> String { String((x * 100).rounded() / 100) }
@@ -152,9 +142,3 @@ struct Cache: ParsableCommand {
 
 extension CachePlan.Spacing: ExpressibleByArgument {}
 extension CacheOptions.Preset: ExpressibleByArgument {}
-
-/// Raw text on stderr (progress bars).
-func writeError(_ text: String) {
-    var text = text
-    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-}

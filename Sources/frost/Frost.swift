@@ -16,6 +16,6 @@ struct Frost: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "frost",
         abstract: "Image effects engine: blur, color, blur caches, crossfades and snapshot compositing.",
-        subcommands: [Info.self, Convert.self, Blur.self, Effect.self, Adjust.self, Cache.self, Fade.self, Sheet.self, Compose.self, Bench.self]
+        subcommands: [Info.self, Convert.self, Blur.self, Effect.self, Adjust.self, Cache.self, Fade.self, Sheet.self, Compose.self, Animate.self, Bench.self]
     )
 }

@@ -115,6 +115,9 @@ frost_status frost_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
                                const frost_jpeg_write_options *options, uint8_t **out, size_t *out_size,
                                frost_error *err);
 
+// CRC-32 (ISO 3309, as PNG chunks carry it) of `length` bytes, through libdeflate.
+uint32_t frost_crc32(const uint8_t *data, size_t length);
+
 void frost_free(void *p);
 
 #endif

@@ -1,0 +1,120 @@
+import CFrostCodecs
+import FrostCore
+
+/// Writes an animated PNG (APNG 1.0: acTL, fcTL, fdAT) frame by frame into an `AtomicFile`.
+///
+/// Each frame is encoded whole and lossless by the PNG encoder; its IDAT stream is kept as the
+/// first frame's IDAT (the default image, shown by viewers without APNG support) or re-wrapped as
+/// fdAT chunks with their sequence numbers. Frames cover the canvas, replace what was there
+/// (blend_op SOURCE, dispose_op NONE) and loop forever. Every frame must have the first one's
+/// size; the color type is fixed by `hasAlpha` so that every frame's IHDR agrees.
+public final class AnimatedPNGWriter {
+    public let width: Int
+    public let height: Int
+    public let frameCount: Int
+    private let hasAlpha: Bool
+    private let options: EncodeOptions
+    private let file: AtomicFile
+    private var sequence: UInt32 = 0
+    private var written = 0
+    private var header: [UInt8]?
+
+    public init(path: String, width: Int, height: Int, frameCount: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {
+        guard frameCount >= 1, frameCount <= Int(UInt32.max) else { throw CodecError(.encode, "an APNG needs at least one frame") }
+        self.width = width
+        self.height = height
+        self.frameCount = frameCount
+        self.hasAlpha = hasAlpha
+        self.options = options
+        file = try AtomicFile(path)
+    }
+
+    /// Adds the next frame, shown for `delay` seconds (as a fraction of at most 65535/65535).
+    public func append(_ frame: Image, delay: Double) throws {
+        try append(png: try encode(frame), delay: delay)
+    }
+
+    /// A frame as the PNG whose IDAT stream `append(png:delay:)` takes: with or without alpha as
+    /// the animation is, never gray. Safe to call for several frames at once on several threads.
+    public func encode(_ frame: Image) throws -> [UInt8] {
+        guard frame.width == width, frame.height == height else {
+            throw CodecError(.encode, "a frame is \(frame.width)×\(frame.height), not \(width)×\(height)")
+        }
+        var image = frame
+        image.hasAlpha = hasAlpha
+        image.isGray = false
+        image.iccProfile = nil
+        return try image.encoded(as: .png, options: options)
+    }
+
+    /// Adds the next frame from `encode(_:)`'s PNG.
+    public func append(png: [UInt8], delay: Double) throws {
+        guard written < frameCount else { throw CodecError(.encode, "more frames than the \(frameCount) announced") }
+        let chunks = Self.chunks(png)
+        guard let ihdr = chunks.first(where: { $0.type == "IHDR" })?.data, ihdr == header ?? ihdr else {
+            throw CodecError(.encode, "frame \(written) encoded with another PNG header")
+        }
+        var out: [UInt8] = []
+        if header == nil {
+            header = ihdr
+            out = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            Self.chunk("IHDR", ihdr, into: &out)
+            Self.chunk("acTL", Self.be32(UInt32(frameCount)) + Self.be32(0), into: &out)
+        }
+        let (num, den) = Self.fraction(delay)
+        var control = Self.be32(sequence) + Self.be32(UInt32(width)) + Self.be32(UInt32(height)) + Self.be32(0) + Self.be32(0)
+        control += [UInt8(num >> 8), UInt8(num & 0xFF), UInt8(den >> 8), UInt8(den & 0xFF), 0, 0]
+        Self.chunk("fcTL", control, into: &out)
+        sequence += 1
+        for data in chunks where data.type == "IDAT" {
+            if written == 0 {
+                Self.chunk("IDAT", data.data, into: &out)
+            } else {
+                Self.chunk("fdAT", Self.be32(sequence) + data.data, into: &out)
+                sequence += 1
+            }
+        }
+        try file.append(out)
+        written += 1
+    }
+
+    /// Ends the file and renames it into place; the announced number of frames must be there.
+    public func finish() throws {
+        guard written == frameCount else { throw CodecError(.encode, "\(written) frames written of the \(frameCount) announced") }
+        var out: [UInt8] = []
+        Self.chunk("IEND", [], into: &out)
+        try file.append(out)
+        try file.commit()
+    }
+
+    /// A delay in seconds as delay_num / delay_den: milliseconds, or a whole fraction of a second
+    /// (1/60, 1/120) where that is exact.
+    static func fraction(_ seconds: Double) -> (UInt16, UInt16) {
+        let perSecond = 1 / seconds
+        if perSecond == perSecond.rounded(), perSecond >= 1, perSecond <= 65535 { return (1, UInt16(perSecond)) }
+        let ms = min(max((seconds * 1000).rounded(), 0), 65535)
+        return (UInt16(ms), 1000)
+    }
+
+    /// The chunks of a PNG this encoder wrote (well formed by construction).
+    static func chunks(_ png: [UInt8]) -> [(type: String, data: [UInt8])] {
+        var out: [(String, [UInt8])] = []
+        var at = 8
+        while at + 12 <= png.count {
+            let length = Int(png[at]) << 24 | Int(png[at + 1]) << 16 | Int(png[at + 2]) << 8 | Int(png[at + 3])
+            let type = String(decoding: png[(at + 4)..<(at + 8)], as: UTF8.self)
+            out.append((type, Array(png[(at + 8)..<(at + 8 + length)])))
+            at += 12 + length
+        }
+        return out
+    }
+
+    static func chunk(_ type: String, _ data: [UInt8], into out: inout [UInt8]) {
+        out += be32(UInt32(data.count))
+        let body = Array(type.utf8) + data
+        out += body
+        out += be32(body.withUnsafeBufferPointer { frost_crc32($0.baseAddress, $0.count) })
+    }
+
+    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+}

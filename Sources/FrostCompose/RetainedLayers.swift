@@ -1,0 +1,61 @@
+import FrostCore
+
+/// Layers that look the same in every render of a scene, by JSON path (`layers[2]`,
+/// `layers[4].layers[0]`), and their rasters once drawn: Core Animation's render server keeps a
+/// layer's backing store the same way and only moves, scales, clips and fades it per frame.
+///
+/// A retained layer's content, corner radius, border and mask must not change between renders
+/// (its frame, transform, opacity and shadow may); a backdrop, which shows what is beneath it,
+/// must never be retained. A raster is a function of the layer and of its size and sub-pixel
+/// phase alone, never of the renders before, so a frame is the same whichever frames came first.
+/// Not for concurrent renders: one per renderer.
+public final class RetainedLayers: @unchecked Sendable {
+    public let paths: Set<String>
+    /// Rasters kept per layer (sizes and phases it took lately); more are drawn again when met.
+    public static let rastersPerLayer = 4
+    private var rasters: [String: [(key: RetainedRaster.Key, raster: RetainedRaster)]] = [:]
+    /// How many rasters have been drawn (a layer drawn again after being dropped counts again).
+    public private(set) var drawnCount = 0
+
+    public init(paths: Set<String>) {
+        self.paths = paths
+    }
+
+    func raster(_ path: String, _ key: RetainedRaster.Key) -> RetainedRaster? {
+        rasters[path]?.first { $0.key == key }?.raster
+    }
+
+    func keep(_ raster: RetainedRaster, _ path: String, _ key: RetainedRaster.Key) {
+        var list = rasters[path, default: []]
+        if let i = list.firstIndex(where: { $0.key == key }) {
+            list[i].raster = raster
+        } else {
+            drawnCount += 1
+            list.insert((key, raster), at: 0)
+            if list.count > Self.rastersPerLayer { list.removeLast() }
+        }
+        rasters[path] = list
+    }
+}
+
+/// A retained layer drawn once: its clipped content over the pixels its rectangle touches, and
+/// its shadow's cast for one color, opacity and radius (its top-left `shift` pixels from the raster's).
+struct RetainedRaster {
+    /// What the pixels depend on besides the layer: its size and the fractional part of its origin.
+    struct Key: Equatable {
+        let width: Double, height: Double, phaseX: Double, phaseY: Double
+        init(_ rect: Rect) {
+            width = rect.width
+            height = rect.height
+            phaseX = rect.x - rect.x.rounded(.down)
+            phaseY = rect.y - rect.y.rounded(.down)
+        }
+    }
+
+    let pixels: Image
+    var shadow: (shadow: Shadow, image: Image, shift: Int)?
+
+    init(pixels: Image) {
+        self.pixels = pixels
+    }
+}

@@ -1,0 +1,339 @@
+import Foundation
+import FrostCompose
+import FrostCore
+import FrostCrossfade
+
+// The JSON form of a motion scene: an ordinary scene (read by FrostCompose, which lets the keys
+// below through) plus `timeline` at the top and `animate` and `blur` on layers, read here with the
+// same strictness: an unknown key, a wrong type or an impossible value is an error naming its JSON
+// path, e.g. `layers[0].animate.opacity.keys[2]: keys must ascend (0.5 comes after 1)`.
+
+extension MotionScene {
+    /// The keys this module adds to the scene format.
+    public static let extensionKeys = SceneExtensionKeys(scene: ["timeline"], layer: ["animate", "blur"])
+
+    /// Parses a scene with or without motion from JSON bytes.
+    public init(json: [UInt8]) throws(ComposeError) {
+        let scene = try Scene(json: json, extensionKeys: Self.extensionKeys)
+        let root: JSONValue
+        do {
+            root = try JSONDecoder().decode(JSONValue.self, from: Data(json))
+        } catch {
+            throw ComposeError("", "not valid JSON: \(error)")
+        }
+        let object = try root.object("scene")
+        self.init(scene: scene)
+        if let timeline = object["timeline"] { self.timeline = try Timeline(json: timeline, path: "timeline") }
+        try readMotions(object["layers"]?.array("layers") ?? [], prefix: [], insideBlur: nil)
+    }
+
+    private mutating func readMotions(_ layers: [JSONValue], prefix: [Int], insideBlur: String?) throws(ComposeError) {
+        for (i, value) in layers.enumerated() {
+            let path = prefix + [i], name = Self.jsonPath(path)
+            let object = try value.object(name)
+            let layer = scene.layer(at: path).layer
+            var motion = LayerMotion()
+            if let blur = object["blur"] {
+                if let insideBlur {
+                    throw ComposeError("\(name).blur", "a layer inside a blurred group cannot have its own blur (\(insideBlur) is blurred as a whole)")
+                }
+                guard [.image, .group].contains(LayerKind(layer.content)) else {
+                    throw ComposeError("\(name).blur", "only image and group layers can be blurred")
+                }
+                motion.blur = try LayerBlur(json: blur, path: "\(name).blur")
+            }
+            if let animate = object["animate"] {
+                if let insideBlur {
+                    throw ComposeError("\(name).animate", "a layer inside a blurred group cannot move (\(insideBlur) is blurred once, as a whole)")
+                }
+                for (key, keyframes) in try animate.object("\(name).animate").sorted(by: { $0.key < $1.key }) {
+                    let here = "\(name).animate.\(key)"
+                    guard let property = AnimatedProperty(rawValue: key) else {
+                        throw ComposeError(here, "unknown property (animatable: \(AnimatedProperty.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    }
+                    try property.check(on: layer, blur: motion.blur, path: here)
+                    motion.animations.append(try PropertyAnimation(json: keyframes, property: property, path: here))
+                }
+            }
+            if !motion.animations.isEmpty || motion.blur != nil { motions[path] = motion }
+            if let children = object["layers"], case .group = layer.content {
+                try readMotions(try children.array("\(name).layers"), prefix: path,
+                                insideBlur: insideBlur ?? (motion.blur != nil ? name : nil))
+            }
+        }
+    }
+}
+
+/// The kinds of layer content, for the checks that depend on it.
+enum LayerKind {
+    case color, image, gradient, texture, text, group, backdrop
+    init(_ content: LayerContent) {
+        switch content {
+        case .color: self = .color
+        case .image: self = .image
+        case .gradient: self = .gradient
+        case .texture: self = .texture
+        case .text: self = .text
+        case .group: self = .group
+        case .backdrop: self = .backdrop
+        }
+    }
+}
+
+extension AnimatedProperty {
+    /// Rejects a property the layer does not have.
+    func check(on layer: Layer, blur: LayerBlur?, path: String) throws(ComposeError) {
+        switch self {
+        case .shadowOffset, .shadowOpacity, .shadowRadius:
+            if layer.shadow == nil { throw ComposeError(path, "the layer has no shadow to animate (give it \"shadow\")") }
+        case .color:
+            if ![.color, .text].contains(LayerKind(layer.content)) { throw ComposeError(path, "only color and text layers have a color") }
+        case .blurProgress:
+            if blur == nil { throw ComposeError(path, "the layer has no blur (give it \"blur\")") }
+        default:
+            break
+        }
+    }
+}
+
+extension Timeline {
+    init(json: JSONValue, path: String) throws(ComposeError) {
+        let o = try json.object(path)
+        let driver = try o.required("driver", path).string("\(path).driver")
+        switch Driver(rawValue: driver) {
+        case .scroll:
+            try o.allowOnly(["driver", "from", "to", "frames"], path)
+            let frames = try o.required("frames", path).number("\(path).frames")
+            guard frames == frames.rounded(), (1...100_000).contains(frames) else {
+                throw ComposeError("\(path).frames", "expected a whole number from 1 to 100000")
+            }
+            self = .scroll(from: try o.required("from", path).number("\(path).from"), to: try o.required("to", path).number("\(path).to"),
+                           frames: Int(frames))
+        case .time:
+            try o.allowOnly(["driver", "duration", "fps"], path)
+            let duration = try o.required("duration", path).number("\(path).duration")
+            let fps = try o["fps"]?.number("\(path).fps") ?? 60
+            guard duration >= 0, duration <= 3600 else { throw ComposeError("\(path).duration", "expected seconds from 0 to 3600") }
+            guard fps > 0, fps <= 1000, duration * fps <= 100_000 else {
+                throw ComposeError("\(path).fps", "expected frames per second above 0 and at most 1000, and at most 100000 frames in all")
+            }
+            self = .time(duration: duration, fps: fps)
+        case nil:
+            throw ComposeError("\(path).driver", "expected scroll or time")
+        }
+    }
+}
+
+extension PropertyAnimation {
+    init(json: JSONValue, property: AnimatedProperty, path: String) throws(ComposeError) {
+        let o = try json.object(path)
+        try o.allowOnly(["keys", "ease", "by"], path)
+        var driver: Driver?
+        if let by = o["by"] {
+            guard let d = Driver(rawValue: try by.string("\(path).by")) else { throw ComposeError("\(path).by", "expected scroll or time") }
+            driver = d
+        }
+        let list = try o.required("keys", path).array("\(path).keys")
+        guard !list.isEmpty else { throw ComposeError("\(path).keys", "expected at least one key") }
+        var keys: [Keyframes.Key] = []
+        for (i, item) in list.enumerated() {
+            let here = "\(path).keys[\(i)]"
+            let pair = try item.array(here)
+            guard pair.count == 2 || pair.count == 3 else { throw ComposeError(here, "expected [driver value, value] or [driver value, value, ease]") }
+            let at = try pair[0].number("\(here)[0]")
+            if let last = keys.last, at <= last.at {
+                throw ComposeError(here, "keys must ascend in driver value (\(Self.format(at)) comes after \(Self.format(last.at)))")
+            }
+            let ease = pair.count == 3 ? try Easing(json: pair[2], path: "\(here)[2]") : nil
+            keys.append(Keyframes.Key(at, try property.value(pair[1], path: "\(here)[1]"), easing: ease))
+        }
+        self.init(property, driver: driver, keyframes: Keyframes(keys, easing: try o["ease"].map { v throws(ComposeError) in try Easing(json: v, path: "\(path).ease") } ?? .linear))
+    }
+
+    private static func format(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
+}
+
+extension AnimatedProperty {
+    /// A key's value: `arity` numbers (one may be written bare), or a color string.
+    func value(_ json: JSONValue, path: String) throws(ComposeError) -> [Double] {
+        if self == .color, case .string(let text) = json {
+            do {
+                let c = try Color(parsing: text)
+                return [c.red, c.green, c.blue, c.alpha]
+            } catch {
+                throw ComposeError(path, error.description)
+            }
+        }
+        let values: [Double]
+        if case .number(let x) = json {
+            values = [x]
+        } else if case .array(let items) = json {
+            var numbers: [Double] = []
+            for (i, item) in items.enumerated() { numbers.append(try item.number("\(path)[\(i)]")) }
+            values = numbers
+        } else {
+            values = []
+        }
+        if self == .color && values.count == 3 { return values + [1] }
+        guard values.count == arity else {
+            let what = self == .color ? "a COLOR or 3 or 4 numbers from 0 to 1" : arity == 1 ? "a number" : "\(arity) numbers"
+            throw ComposeError(path, "expected \(what)")
+        }
+        return values
+    }
+}
+
+extension Easing {
+    /// `linear`, `ease`, `ease-in`, `ease-out`, `ease-in-out`, `step`, `cubic-bezier(x1, y1, x2, y2)`,
+    /// `{ "spring": { "response", "dampingFraction" } }` or `{ "spring": { "duration", "dampingRatio", "velocity" } }`.
+    init(json: JSONValue, path: String) throws(ComposeError) {
+        if case .string(let text) = json {
+            let name = text.trimmingCharacters(in: .whitespaces)
+            switch name {
+            case "linear": self = .linear
+            case "ease": self = .cubicBezier(.ease)
+            case "ease-in": self = .cubicBezier(.easeIn)
+            case "ease-out": self = .cubicBezier(.easeOut)
+            case "ease-in-out": self = .cubicBezier(.easeInOut)
+            case "step": self = .step
+            default:
+                guard name.hasPrefix("cubic-bezier("), name.hasSuffix(")") else {
+                    throw ComposeError(path, "expected linear, ease, ease-in, ease-out, ease-in-out, step, cubic-bezier(x1, y1, x2, y2) or { \"spring\": … }")
+                }
+                let numbers = name.dropFirst(13).dropLast().split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+                guard numbers.count == 4, numbers.allSatisfy(\.isFinite) else {
+                    throw ComposeError(path, "cubic-bezier takes four numbers")
+                }
+                guard (0...1).contains(numbers[0]), (0...1).contains(numbers[2]) else {
+                    throw ComposeError(path, "cubic-bezier's x1 and x2 must lie in [0, 1]")
+                }
+                self = .cubicBezier(CubicBezier(numbers[0], numbers[1], numbers[2], numbers[3]))
+            }
+            return
+        }
+        let o = try json.object(path)
+        try o.allowOnly(["spring"], path)
+        let here = "\(path).spring"
+        let s = try o.required("spring", path).object(here)
+        let parameters = "expected response and dampingFraction (SwiftUI), or duration and dampingRatio with an optional velocity (UIKit)"
+        func positive(_ key: String) throws(ComposeError) -> Double {
+            let v = try s[key]!.number("\(here).\(key)")
+            guard v > 0, v <= 1000 else { throw ComposeError("\(here).\(key)", "expected a number above 0 and at most 1000") }
+            return v
+        }
+        func damping(_ key: String) throws(ComposeError) -> Double {
+            let v = try s[key]!.number("\(here).\(key)")
+            guard v >= 0, v <= 100 else { throw ComposeError("\(here).\(key)", "expected a damping from 0 to 100") }
+            return v
+        }
+        if s["response"] != nil || s["dampingFraction"] != nil {
+            try s.allowOnly(["response", "dampingFraction"], here)
+            guard s["response"] != nil, s["dampingFraction"] != nil else { throw ComposeError(here, parameters) }
+            self = .spring(Spring(response: try positive("response"), dampingFraction: try damping("dampingFraction")))
+        } else if s["duration"] != nil || s["dampingRatio"] != nil {
+            try s.allowOnly(["duration", "dampingRatio", "velocity"], here)
+            guard s["duration"] != nil, s["dampingRatio"] != nil else { throw ComposeError(here, parameters) }
+            self = .spring(Spring(duration: try positive("duration"), dampingRatio: try damping("dampingRatio"),
+                                  velocity: try s["velocity"]?.number("\(here).velocity") ?? 0))
+        } else {
+            throw ComposeError(here, parameters)
+        }
+    }
+}
+
+extension LayerBlur {
+    init(json: JSONValue, path: String) throws(ComposeError) {
+        let o = try json.object(path)
+        try o.allowOnly(["levels", "max-sigma", "max-radius", "spacing", "tint", "saturation", "preset", "mode", "cache", "progress"], path)
+        self.init()
+        if let v = o["levels"] {
+            let n = try v.number("\(path).levels")
+            guard n == n.rounded(), (1...64).contains(n) else { throw ComposeError("\(path).levels", "expected a whole number from 1 to 64") }
+            levels = Int(n)
+        }
+        maxSigma = try o["max-sigma"]?.number("\(path).max-sigma")
+        maxRadius = try o["max-radius"]?.number("\(path).max-radius")
+        if maxSigma != nil && maxRadius != nil { throw ComposeError(path, "give max-sigma or max-radius, not both") }
+        if let s = maxSigma, !(s > 0 && s <= 1000) { throw ComposeError("\(path).max-sigma", "expected points above 0 and at most 1000") }
+        if let r = maxRadius, !(r > 0 && r <= 1000) { throw ComposeError("\(path).max-radius", "expected points above 0 and at most 1000") }
+        if let v = o["spacing"] {
+            guard let s = CachePlanSpacing(rawValue: try v.string("\(path).spacing")) else {
+                throw ComposeError("\(path).spacing", "expected geometric or linear")
+            }
+            spacing = s
+        }
+        if let v = o["tint"] {
+            do { tint = try Color(parsing: try v.string("\(path).tint")) } catch let error as ColorParseError {
+                throw ComposeError("\(path).tint", error.description)
+            } catch let error as ComposeError { throw error } catch { throw ComposeError("\(path).tint", "\(error)") }
+        }
+        if let v = o["saturation"] {
+            saturation = try v.number("\(path).saturation")
+            guard (-100...100).contains(saturation) else { throw ComposeError("\(path).saturation", "expected a number from -100 to 100") }
+        }
+        if let v = o["preset"] {
+            guard let p = Preset(rawValue: try v.string("\(path).preset")) else { throw ComposeError("\(path).preset", "expected twitter or secret") }
+            preset = p
+        }
+        if let v = o["mode"] {
+            guard let m = FadeMode(rawValue: try v.string("\(path).mode")) else { throw ComposeError("\(path).mode", "expected blend, nearest or alpha") }
+            mode = m
+        }
+        cache = try o["cache"]?.string("\(path).cache")
+        if let v = o["progress"] {
+            progress = try v.number("\(path).progress")
+            guard (0...1).contains(progress) else { throw ComposeError("\(path).progress", "expected a number from 0 to 1") }
+        }
+        let chosen = [maxSigma != nil || maxRadius != nil || o["levels"] != nil || o["tint"] != nil || o["saturation"] != nil || spacing != nil,
+                      preset != nil, cache != nil].filter { $0 }.count
+        if chosen > 1 { throw ComposeError(path, "give levels and their parameters, a preset or a cache folder, one of the three") }
+    }
+}
+
+/// Any JSON value, read to walk the motion keys with their paths.
+enum JSONValue: Decodable, Sendable {
+    case number(Double), string(String), bool(Bool), array([JSONValue]), object([String: JSONValue]), null
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null }
+        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
+        else if let x = try? c.decode(Double.self) { self = .number(x) }
+        else if let s = try? c.decode(String.self) { self = .string(s) }
+        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
+        else { self = .object(try c.decode([String: JSONValue].self)) }
+    }
+
+    func object(_ path: String) throws(ComposeError) -> [String: JSONValue] {
+        guard case .object(let o) = self else { throw ComposeError(path, "expected an object") }
+        return o
+    }
+
+    func array(_ path: String) throws(ComposeError) -> [JSONValue] {
+        guard case .array(let a) = self else { throw ComposeError(path, "expected an array") }
+        return a
+    }
+
+    func number(_ path: String) throws(ComposeError) -> Double {
+        guard case .number(let x) = self, x.isFinite else { throw ComposeError(path, "expected a number") }
+        return x
+    }
+
+    func string(_ path: String) throws(ComposeError) -> String {
+        guard case .string(let s) = self else { throw ComposeError(path, "expected a string") }
+        return s
+    }
+}
+
+extension Dictionary where Key == String, Value == JSONValue {
+    func allowOnly(_ allowed: [String], _ path: String) throws(ComposeError) {
+        for key in keys.sorted() where !allowed.contains(key) {
+            throw ComposeError("\(path).\(key)", "unknown key (allowed here: \(allowed.joined(separator: ", ")))")
+        }
+    }
+
+    func required(_ key: String, _ path: String) throws(ComposeError) -> JSONValue {
+        guard let v = self[key] else { throw ComposeError("\(path).\(key)", "missing (this key is required)") }
+        return v
+    }
+}

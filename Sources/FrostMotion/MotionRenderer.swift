@@ -1,0 +1,48 @@
+import FrostCompose
+import FrostCore
+
+/// Renders a motion scene's frames: each frame resolves the layers' values at its driver state
+/// (timing apart from drawing), swaps each blurred layer's content for its cache's frame, and
+/// draws the scene with the static layers' rasters kept from frame to frame (`RetainedLayers`).
+/// A frame depends only on its driver state, never on the frames rendered before it, so frame k
+/// of an animation is the still at its driver value, bit for bit.
+public final class MotionRenderer: @unchecked Sendable {
+    public let motion: MotionScene
+    public let assets: SceneAssets
+    public let threads: Int?
+    public let retained: RetainedLayers
+    private let blurs: [(path: [Int], levels: BlurLevels)]
+
+    /// Reads nothing but what `assets` holds and the cache folders blurred layers name (relative
+    /// to `directory`); builds every blurred layer's levels once.
+    public init(_ motion: MotionScene, assets: SceneAssets, directory: String = "", threads: Int? = nil) throws(ComposeError) {
+        self.motion = motion
+        self.assets = assets
+        self.threads = threads
+        retained = RetainedLayers(paths: motion.staticLayerPaths)
+        let rest = motion.resolved(at: motion.timeline?.states().first ?? DriverState())
+        var blurs: [(path: [Int], levels: BlurLevels)] = []
+        for (path, layerMotion) in motion.motions.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            guard let blur = layerMotion.blur else { continue }
+            let (layer, parent) = rest.layer(at: path)
+            blurs.append((path, try BlurLevels.make(blur, layer: layer, parent: parent, scene: rest, assets: assets, directory: directory,
+                                                    path: MotionScene.jsonPath(path), threads: threads)))
+        }
+        self.blurs = blurs
+    }
+
+    /// The scene as drawn at `state`.
+    public func scene(at state: DriverState) -> Scene {
+        var scene = motion.resolved(at: state)
+        for (path, levels) in blurs {
+            let image = levels.frame(at: motion.blurProgress(at: path, state), threads: threads)
+            scene.updateLayer(at: path) { layer, _ in layer.content = .image(.pixels(image), levels.contentMode) }
+        }
+        return scene
+    }
+
+    /// The frame at `state`.
+    public func frame(at state: DriverState) throws(ComposeError) -> Image {
+        try scene(at: state).rendered(assets: assets, threads: threads, retained: retained)
+    }
+}

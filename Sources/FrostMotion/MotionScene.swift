@@ -1,0 +1,152 @@
+import FrostCache
+import FrostCompose
+import FrostCore
+import FrostCrossfade
+
+/// A scene whose layers move with a scroll offset or a time: an ordinary scene (its values are
+/// the layers' resting state), a timeline, and per layer the animated properties and a blur whose
+/// levels are a pre-rendered cache (JSON form and rules: docs/scenes.md, "Motion").
+public struct MotionScene: Sendable {
+    public var scene: Scene
+    /// The frames `frost animate` renders; nil for a scene seen only as stills.
+    public var timeline: Timeline?
+    /// What moves, by layer path (`[0]` is `layers[0]`, `[2, 1]` is `layers[2].layers[1]`).
+    public var motions: [[Int]: LayerMotion]
+
+    public init(scene: Scene, timeline: Timeline? = nil, motions: [[Int]: LayerMotion] = [:]) {
+        self.scene = scene
+        self.timeline = timeline
+        self.motions = motions
+    }
+
+    /// The driver keys follow unless they name their own.
+    public var defaultDriver: Driver { timeline?.driver ?? .scroll }
+
+    /// The scene as seen at `state`: every animated property set to its value there. Blurred
+    /// layers keep their content; the renderer swaps in their cache's frame.
+    public func resolved(at state: DriverState) -> Scene {
+        var out = scene
+        for (path, motion) in motions where !motion.animations.isEmpty {
+            out.updateLayer(at: path) { layer, parent in
+                for animation in motion.animations {
+                    let value = animation.keyframes.value(at: state[animation.driver ?? defaultDriver])
+                    animation.property.apply(value, to: &layer, parent: parent)
+                }
+            }
+        }
+        return out
+    }
+
+    /// The blur progress of the layer at `path` at `state` (its `blur.progress` keys, else its fixed progress).
+    public func blurProgress(at path: [Int], _ state: DriverState) -> Double {
+        guard let motion = motions[path], let blur = motion.blur else { return 0 }
+        guard let animation = motion.animations.first(where: { $0.property == .blurProgress }) else { return blur.progress }
+        return min(max(animation.keyframes.value(at: state[animation.driver ?? defaultDriver])[0], 0), 1)
+    }
+
+    /// The layers whose look never changes (nothing in them animates but where they are, how
+    /// large they are scaled, how opaque they are and their shadow) and that are not inside another
+    /// such group: their rasters are drawn once and reused (`RetainedLayers`).
+    public var staticLayerPaths: Set<String> {
+        var paths: Set<String> = []
+        func walk(_ layers: [Layer], _ prefix: [Int]) {
+            for (i, layer) in layers.enumerated() {
+                let path = prefix + [i]
+                if isStatic(layer, path) {
+                    paths.insert(Self.jsonPath(path))
+                } else if case .group(let children) = layer.content, motions[path]?.blur == nil {
+                    walk(children, path)
+                }
+            }
+        }
+        walk(scene.layers, [])
+        return paths
+    }
+
+    private func isStatic(_ layer: Layer, _ path: [Int]) -> Bool {
+        if case .backdrop = layer.content { return false }
+        if let motion = motions[path], motion.blur != nil || motion.animations.contains(where: { $0.property.changesContent }) {
+            return false
+        }
+        guard case .group = layer.content else { return true }
+        // A group's raster holds its children as they are: nothing inside may move.
+        return !motions.keys.contains { $0.count > path.count && Array($0.prefix(path.count)) == path }
+    }
+
+    /// `layers[2].layers[1]` for [2, 1]: how the renderer and error messages name a layer.
+    public static func jsonPath(_ path: [Int]) -> String {
+        "layers" + path.map { "[\($0)]" }.joined(separator: ".layers")
+    }
+}
+
+/// What moves in one layer.
+public struct LayerMotion: Sendable, Equatable {
+    public var animations: [PropertyAnimation]
+    public var blur: LayerBlur?
+    public init(animations: [PropertyAnimation] = [], blur: LayerBlur? = nil) {
+        self.animations = animations
+        self.blur = blur
+    }
+}
+
+/// One animated property: its keys and the driver they follow (nil: the timeline's).
+public struct PropertyAnimation: Sendable, Equatable {
+    public let property: AnimatedProperty
+    public let driver: Driver?
+    public let keyframes: Keyframes
+    public init(_ property: AnimatedProperty, driver: Driver? = nil, keyframes: Keyframes) {
+        self.property = property
+        self.driver = driver
+        self.keyframes = keyframes
+    }
+}
+
+/// A layer blurred through a cache of pre-rendered levels (never live): built once per render
+/// from the layer's content, or loaded from a folder `frost cache` made.
+public struct LayerBlur: Sendable, Equatable {
+    public enum Preset: String, Sendable, CaseIterable { case twitter, secret }
+    /// Levels above the sharp layer.
+    public var levels: Int = 10
+    /// The top level's gaussian σ in points, or its UIImage+ImageEffects radius in points.
+    public var maxSigma: Double?
+    public var maxRadius: Double?
+    public var spacing: CachePlanSpacing?
+    public var tint: Color?
+    public var saturation: Double = 1
+    /// Twitter's or Secret's levels (DESIGN.md §4) instead of the numbers above.
+    public var preset: Preset?
+    public var mode: FadeMode = .blend
+    /// A cache folder made by `frost cache`, relative to the scene file.
+    public var cache: String?
+    /// The progress when `blur.progress` is not animated.
+    public var progress: Double = 0
+    public init() {}
+}
+
+public typealias CachePlanSpacing = CachePlan.Spacing
+
+extension Scene {
+    /// Changes the layer at `path` in place; `body` also gets the size (points) of its parent.
+    mutating func updateLayer(at path: [Int], _ body: (inout Layer, (width: Double, height: Double)) -> Void) {
+        func update(_ layers: inout [Layer], _ rest: ArraySlice<Int>, parent: (width: Double, height: Double)) {
+            let i = rest.first!
+            if rest.count == 1 { return body(&layers[i], parent) }
+            let frame = layers[i].frame
+            guard case .group(var children) = layers[i].content else { return }
+            update(&children, rest.dropFirst(), parent: (frame?.width ?? parent.width, frame?.height ?? parent.height))
+            layers[i].content = .group(children)
+        }
+        update(&layers, path[...], parent: (width, height))
+    }
+
+    /// The layer at `path` and its parent's size in points.
+    func layer(at path: [Int]) -> (layer: Layer, parent: (width: Double, height: Double)) {
+        var layers = self.layers, parent = (width: width, height: height)
+        for i in path.dropLast() {
+            if let frame = layers[i].frame { parent = (frame.width, frame.height) }
+            guard case .group(let children) = layers[i].content else { preconditionFailure("not a group") }
+            layers = children
+        }
+        return (layers[path.last!], parent)
+    }
+}

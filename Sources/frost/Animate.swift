@@ -1,0 +1,179 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import FrostCodecs
+import FrostCompose
+import FrostCore
+import FrostMotion
+
+struct Animate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render a motion scene's timeline: a folder of PNG frames, an animated PNG, or an MP4 through ffmpeg.",
+        discussion: "OUT ending in .png is an animated PNG (APNG, every frame lossless); .mp4 needs ffmpeg (H.264, raw RGBA piped in); "
+            + "anything else is a folder of frame-0000.png …. Frame k equals `frost compose SCENE --scroll/--time` at frame k's driver value. "
+            + "Schema: docs/scenes.md.")
+
+    @Argument(help: "Motion scene JSON file (with a timeline), or - for standard input.")
+    var scene: String
+
+    @Option(name: .shortAndLong, help: "OUT.png (APNG), OUT.mp4, or a folder.")
+    var output: String
+
+    @Option(help: ArgumentHelp("Render only frames k with k mod N = K (folder output), to spread a render over workers.", valueName: "K/N"))
+    var frames: String?
+
+    @Option(help: ArgumentHelp("Also write a filmstrip of every n-th frame (PNG).", valueName: "FILE.png"))
+    var strip: String?
+
+    @Option(help: "Frames between the filmstrip's pictures (default: about eight pictures).")
+    var stripEvery: Int?
+
+    @Option(help: "Playback rate of a scroll timeline in frames per second (a time timeline plays at its own fps).")
+    var fps: Double = 60
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The scroll offset held while a time timeline runs (points).", valueName: "Y"))
+    var scroll: Double = 0
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The time held while a scroll timeline runs (seconds).", valueName: "T"))
+    var time: Double = 0
+
+    @Option(help: "Pixels per point, instead of the scene's scale.")
+    var scale: Double?
+
+    @Flag(help: "Render on a transparent canvas whatever the scene's background.")
+    var clearBackground = false
+
+    @OptionGroup var encode: EncodeFlags
+    @OptionGroup var threads: ThreadsFlag
+
+    enum Target { case folder, apng, mp4 }
+
+    var target: Target {
+        output.lowercased().hasSuffix(".png") ? .apng : output.lowercased().hasSuffix(".mp4") ? .mp4 : .folder
+    }
+
+    func validate() throws {
+        if let frames {
+            _ = try parseSlice(frames, option: "--frames")
+            guard target == .folder else { throw ValidationError("--frames needs a folder as output (an APNG or MP4 is one file)") }
+        }
+        if let strip { guard strip.lowercased().hasSuffix(".png") else { throw ValidationError("--strip must name a .png file") } }
+        if let stripEvery { guard stripEvery >= 1 else { throw ValidationError("--strip-every must be at least 1") } }
+        guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be above 0 and at most 1000") }
+        if let scale, !(scale.isFinite && scale > 0 && scale <= 16) { throw ValidationError("--scale must be above 0 and at most 16") }
+        guard scroll.isFinite, time.isFinite else { throw ValidationError("--scroll and --time must be numbers") }
+    }
+
+    func run() throws {
+        let file = try SceneFile(scene, scale: scale, clearBackground: clearBackground)
+        guard let timeline = file.motion.timeline else {
+            try attempt(file.name) { throw ComposeError("timeline", "missing: `frost animate` needs a timeline (use `frost compose` for a still)") }
+            return
+        }
+        let states = timeline.states(other: DriverState(scroll: scroll, time: time))
+        var selected = Array(states.indices)
+        if let frames {
+            let (k, n) = try parseSlice(frames, option: "--frames")
+            selected = selected.filter { $0 % n == k }
+        }
+        let every = stripEvery ?? max(1, (states.count + 7) / 8)
+        let renderer = try file.renderer(threads: threads.threads)
+        let (w, h) = (file.motion.scene.pixelWidth, file.motion.scene.pixelHeight)
+        let hasAlpha = file.motion.scene.background.alpha < 1
+        let sink = try attempt(output) { try FrameSink(target, path: output, width: w, height: h, count: selected.count,
+                                                       hasAlpha: hasAlpha, fps: timelineFPS(timeline), options: encode.options) }
+        let bar = ProgressBar(total: selected.count)
+        let workers = RowBands.threads(threads.threads)
+        var stripCells: [Image] = [], renderNanoseconds: UInt64 = 0, encodeNanoseconds: UInt64 = 0, done = 0
+        // Frames are rendered one after another (each on every thread), then encoded side by side.
+        for start in stride(from: 0, to: selected.count, by: workers) {
+            let chunk = Array(selected[start..<min(start + workers, selected.count)])
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let images = try chunk.map { k in try attempt(file.name) { try renderer.frame(at: states[k]) } }
+            let t1 = DispatchTime.now().uptimeNanoseconds
+            try attempt(output) { try sink.write(images, indices: chunk, delays: chunk.map { delay(timeline, states, $0) }, threads: workers) }
+            encodeNanoseconds += DispatchTime.now().uptimeNanoseconds - t1
+            renderNanoseconds += t1 - t0
+            for (k, image) in zip(chunk, images) where k % every == 0 && strip != nil {
+                let cell = min(240, w)
+                stripCells.append(image.resized(width: cell, height: max(1, (h * cell + w / 2) / w), threads: workers))
+            }
+            done += chunk.count
+            bar.show(done, "frame \(chunk.last!)")
+        }
+        try attempt(output) { try sink.finish() }
+        bar.clear()
+        if let strip, !stripCells.isEmpty {
+            let sheet = Image.contactSheet(stripCells, columns: stripCells.count, cellWidth: stripCells[0].width, threads: workers)
+            try attempt(strip) { try sheet.write(toFile: strip, options: encode.options) }
+        }
+        let perFrame = { (ns: UInt64) in String((Double(ns) / 1e6 / Double(max(1, selected.count)) * 10).rounded() / 10) }
+        print("\(output): \(selected.count) of \(states.count) frames \(w)x\(h), \(perFrame(renderNanoseconds)) ms per frame "
+            + "rendering, \(perFrame(encodeNanoseconds)) ms writing\(strip.map { "; strip \($0)" } ?? "")")
+    }
+
+    /// How fast frames play: a time timeline's own rate, else --fps.
+    private func timelineFPS(_ timeline: Timeline) -> Double {
+        if case .time(_, let rate) = timeline { return rate }
+        return fps
+    }
+
+    /// How long frame k shows: until the next frame's time, or one frame's time.
+    private func delay(_ timeline: Timeline, _ states: [DriverState], _ k: Int) -> Double {
+        if case .time = timeline, k + 1 < states.count { return states[k + 1].time - states[k].time }
+        return 1 / timelineFPS(timeline)
+    }
+}
+
+/// Where `animate` puts its frames.
+final class FrameSink {
+    private let target: Animate.Target
+    private let path: String
+    private let apng: AnimatedPNGWriter?
+    private let video: VideoPipe?
+    private let options: EncodeOptions
+
+    init(_ target: Animate.Target, path: String, width: Int, height: Int, count: Int, hasAlpha: Bool, fps: Double,
+         options: EncodeOptions) throws {
+        self.target = target
+        self.path = path
+        self.options = options
+        apng = target == .apng ? try AnimatedPNGWriter(path: path, width: width, height: height, frameCount: count,
+                                                        hasAlpha: hasAlpha, options: options) : nil
+        video = target == .mp4 ? try VideoPipe(path: path, width: width, height: height, fps: fps) : nil
+        if target == .folder {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
+                throw CodecError(.io, "exists and is not a folder")
+            }
+            do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
+                throw CodecError(.io, "cannot create the folder: \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// Frames `indices` of the timeline, in order; PNGs are encoded on `threads` threads at once.
+    func write(_ images: [Image], indices: [Int], delays: [Double], threads: Int) throws {
+        if let video {
+            for image in images { try video.write(image) }
+            return
+        }
+        let encoded = ResultSlots<Result<[UInt8], Error>>(count: images.count)
+        RowBands.runEach(images.count, threads: threads) { i in
+            encoded.set(i, Result { try self.apng?.encode(images[i]) ?? images[i].encoded(as: .png, options: self.options) })
+        }
+        for (i, result) in encoded.values.enumerated() {
+            let png = try result.get()
+            if let apng {
+                try apng.append(png: png, delay: delays[i])
+            } else {
+                try FileIO.writeAtomically(png, to: path + "/" + String(format: "frame-%04d.png", indices[i]))
+            }
+        }
+    }
+
+    func finish() throws {
+        try apng?.finish()
+        try video?.finish()
+    }
+}
