@@ -15,7 +15,7 @@ OUT     := out
 # Debian packages the build, the tests and the demo need.
 APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libfreetype-dev fonts-dejavu-core pkgconf
 
-.PHONY: deps build debug test run bench compare compare-deps clean
+.PHONY: deps build debug test run strips bench compare compare-deps clean
 
 VENV      := Benchmarks/.venv
 VENV_SIMD := Benchmarks/.venv-simd
@@ -52,7 +52,8 @@ test: deps
 
 # The blur-cache demo on SampleImages/: a 10-level cache of every sample (batch, resumable), its
 # contact sheet, a 12-frame fade sweep, Twitter's banner set for one photo and the light effect;
-# then the sample scenes (SampleImages/scenes/*.json) rendered by `frost compose`.
+# then the sample scenes (SampleImages/scenes/*.json) rendered by `frost compose`, and the seed apps'
+# motions (SampleImages/motion/*.json) as animated PNGs and filmstrips by `frost animate`.
 run: build
 	@mkdir -p $(OUT)
 	@$(FROST) info SampleImages/*.png SampleImages/*.jpg
@@ -72,20 +73,33 @@ run: build
 	  $(FROST) compose "$$s" -o $(OUT)/$$name.png || exit 1; \
 	  echo "wrote $(OUT)/$$name.png (scene $$s)"; \
 	done
+	@mkdir -p $(OUT)/motion
+	@for s in SampleImages/motion/*.json; do \
+	  name=$$(basename "$$s" .json); \
+	  $(FROST) animate "$$s" -o $(OUT)/motion/$$name.png --strip $(OUT)/motion/$$name-strip.png || exit 1; \
+	done
+
+# The filmstrips README.md shows (docs/images/), from the motion samples at half their scale.
+strips: build
+	@mkdir -p $(OUT)/strips docs/images
+	@for s in secret-viewer twitter-profile appstore-press vesper-transition; do \
+	  $(FROST) animate SampleImages/motion/$$s.json -o $(OUT)/strips/$$s --scale 0.5 --compression 9 \
+	    --strip docs/images/$$s.png --strip-every $$(case $$s in secret*) echo 12;; twitter*) echo 10;; appstore*) echo 8;; *) echo 4;; esac) || exit 1; \
+	done
 
 # Regression benchmarks (package-benchmark, its own package under Benchmarks/).
 bench: deps
 	cd Benchmarks && $(SWIFT) package $(CPU_FLAGS) --allow-writing-to-package-directory benchmark $(BENCH_ARGS)
 
-# Peer engines for `make compare`: OpenCV, Pillow, pyvips (with Debian's libvips), ImageMagick, and
-# Pillow-SIMD built from source with AVX2 in its own venv.
+# Peer engines for `make compare`: OpenCV, Pillow, pyvips (with Debian's libvips), ImageMagick, Skia's
+# CPU raster (skia-python, for the scroll sweeps) and Pillow-SIMD built from source with AVX2 in its own venv.
 compare-deps:
 	@SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	dpkg-query -W -f='$${Status}' libvips42 2>/dev/null | grep -q "install ok installed" && \
 	dpkg-query -W -f='$${Status}' imagemagick 2>/dev/null | grep -q "install ok installed" || \
 	{ $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libvips42 imagemagick zlib1g-dev libjpeg-dev; }
 	@[ -x $(VENV)/bin/python ] || python3 -m venv $(VENV)
-	$(VENV)/bin/pip install -q numpy opencv-python-headless pillow pyvips
+	$(VENV)/bin/pip install -q numpy opencv-python-headless pillow pyvips skia-python
 	@[ -x $(VENV_SIMD)/bin/python ] || python3 -m venv $(VENV_SIMD)
 	$(VENV_SIMD)/bin/python -c "import PIL" 2>/dev/null || CC="cc -mavx2" $(VENV_SIMD)/bin/pip install -q --no-binary pillow-simd pillow-simd
 

@@ -16,6 +16,11 @@ import argparse, json, os, statistics, subprocess, sys, time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 CASES = ["copy", "gauss-s2", "gauss-s4", "gauss-s20", "gauss-s40", "gauss-s200", "box-r40", "brightness", "adjust", "blend", "cache-10"]
+# The seed apps' scroll sweeps (SampleImages/motion, 1170x2532), one thread, ms per frame: Frost against
+# Skia's CPU raster drawing the same scene files (skia_scenes.py).
+MOTION_CASES = ["scroll-secret", "scroll-twitter", "scroll-twitter-blend"]
+MOTION_SCENES = {"scroll-secret": "secret-viewer.json", "scroll-twitter": "twitter-profile.json",
+                 "scroll-twitter-blend": "twitter-profile-blend.json"}
 # blend: 0.63 * photo + 0.37 * (its sigma-8 blur, made beforehand), as frost bench's blend case.
 # The default cache plan's levels (frost cache: 10 levels, ratio 1.5 down from sigma 40, the first
 # level under sigma 8 raised onto 8; CachePlan.geometricSigmas). Peers render them as ten independent
@@ -149,7 +154,32 @@ def imagemagick_cases(path, threads, runs):
     return results, version.replace("Version: ", "").split(" https")[0]
 
 
+def skia_cases(runs):
+    """Median ms per frame over every frame of `runs` sweeps, after one sweep to warm up; `CASE mean` the mean."""
+    import skia
+    sys.path.insert(0, HERE)
+    import skia_scenes
+    results = {}
+    for case in MOTION_CASES:
+        if SELECTED is not None and case not in SELECTED:
+            continue
+        drawer = skia_scenes.prepare(os.path.join(ROOT, "SampleImages", "motion", MOTION_SCENES[case]))
+        for y in drawer.offsets:
+            drawer.frame(y)
+        times = []
+        for _ in range(runs):
+            for y in drawer.offsets:
+                t = time.perf_counter()
+                drawer.frame(y)
+                times.append((time.perf_counter() - t) * 1000)
+        results[case] = statistics.median(times)
+        results[case + " mean"] = statistics.mean(times)
+    return results, f"Skia (skia-python {skia.__version__})"
+
+
 def worker(engine, path, threads, runs):
+    if engine == "skia":
+        return skia_cases(runs)
     if engine == "opencv":
         return opencv_cases(path, threads, runs)
     if engine == "pillow":
@@ -177,11 +207,18 @@ def run_worker(python, engine, path, threads, runs, cases):
 
 
 def frost_cases(frost, path, threads, runs, cases):
-    args = [frost, "bench", "--image", path, "--threads", str(threads), "--runs", str(runs), "--json"]
+    # The scroll cases render their own scenes: a tiny image stands in for the photo they do not use.
+    args = [frost, "bench"] + (["--image", path] if path else ["--size", "16x16"]) + ["--threads", str(threads), "--runs", str(runs), "--json"]
     for c in cases:
         args += ["--case", c]
-    out = subprocess.run(args, capture_output=True, text=True, check=True)
-    return {json.loads(line)["case"]: json.loads(line)["median_ms"] for line in out.stdout.splitlines()}
+    out = subprocess.run(args, capture_output=True, text=True, check=True, cwd=ROOT)
+    results = {}
+    for line in out.stdout.splitlines():
+        row = json.loads(line)
+        results[row["case"]] = row["median_ms"]
+        if row["case"] in MOTION_CASES:
+            results[row["case"] + " mean"] = row["mean_ms"]
+    return results
 
 
 def print_table(title, cases, times):
@@ -200,11 +237,12 @@ def print_table(title, cases, times):
         return [abs(n) / d for n, d in zip(numerators, denominators)]
 
     print(f"\n{title}")
-    print(f"{'case':<12}{'Frost':>9}{'x copy':>8}" + "".join(f"{n:>22}" for n in peers))
+    width = max(12, max(len(c) for c in cases) + 1)
+    print(f"{'case':<{width}}{'Frost':>9}{'x copy':>8}" + "".join(f"{n:>22}" for n in peers))
     spreads = []
     for case in cases:
         mine = frost[case]
-        row = f"{case:<12}{statistics.median(mine) if mine else float('nan'):>9.1f}"
+        row = f"{case:<{width}}{statistics.median(mine) if mine else float('nan'):>9.1f}"
         of_copy = round_ratios(mine, floor)
         row += f"{statistics.median(of_copy):>7.2f}x" if of_copy and case != "copy" else f"{'':>8}"
         if len(of_copy) > 1 and case != "copy":
@@ -244,8 +282,9 @@ def main():
         results, version = worker(args.worker, args.path, int(args.threads), args.runs)
         print(json.dumps({"results": results, "version": version}))
         return
-    cases = args.cases or CASES
-    photos = make_photos(args.size, os.path.join(ROOT, "out", "compare"))
+    motion_cases = [c for c in (args.cases or CASES + MOTION_CASES) if c in MOTION_CASES]
+    cases = [c for c in (args.cases or CASES) if c not in MOTION_CASES]
+    photos = make_photos(args.size, os.path.join(ROOT, "out", "compare")) if cases else {}
     venv = os.path.join(HERE, ".venv", "bin", "python")
     simd = os.path.join(HERE, ".venv-simd", "bin", "python")
     engines = [("OpenCV", venv, "opencv"), ("Pillow", venv, "pillow"), ("Pillow-SIMD", simd, "pillow-simd"),
@@ -255,7 +294,7 @@ def main():
     versions, unavailable = {}, set()
     print(f"{args.size}x{args.size} photo (SampleImages/UNIS_EV0.jpg enlarged), median of {args.runs} runs, ms, "
           f"{args.rounds} round{'s' if args.rounds > 1 else ''}; ratio = peer / Frost")
-    for kind, path in photos.items():
+    for kind, path in (photos.items() if cases else []):
         for threads in [int(t) for t in args.threads.split(",")]:
             # Pillow filters are single-threaded.
             peers = [e for e in engines if threads == 1 or not e[0].startswith("Pillow")]
@@ -276,13 +315,29 @@ def main():
                         if case in results:
                             times[name][case].append(results[case])
             print_table(f"{kind}, {threads} thread{'s' if threads > 1 else ''}", cases, times)
+    if motion_cases and (not args.engines or "skia" in args.engines or "Skia" in args.engines):
+        rows = [r for c in motion_cases for r in (c, c + " mean")]
+        times = {"Frost": {r: [] for r in rows}, "Skia": {r: [] for r in rows}}
+        for round in range(args.rounds):
+            for case in motion_cases:
+                for name in (["Frost", "Skia"] if round % 2 == 0 else ["Skia", "Frost"]):
+                    if name == "Frost":
+                        results = frost_cases(args.frost, None, 1, args.runs, [case])
+                    else:
+                        results, versions["Skia"] = run_worker(venv, "skia", "", 1, args.runs, [case])
+                    for row in (case, case + " mean"):
+                        if row in results:
+                            times[name][row].append(results[row])
+        print_table("scroll sweeps, 1170x2532, 1 thread, ms per frame: median over the sweep's frames, and their mean", rows, times)
     print(f"\n* one run only: the warm-up took over {SLOW_MS / 1000:.0f} s")
     print("versions: " + "; ".join(f"{k}: {v}" for k, v in versions.items()))
     print("peer cases: gauss = cv2.GaussianBlur(sigma, BORDER_REPLICATE) / ImageFilter.GaussianBlur(sigma) / vips gaussblur(sigma)"
           " / convert -gaussian-blur 0xS (s2) or -blur 0xS (s20); box = cv2.blur 81x81 / ImageFilter.BoxBlur(40);"
           " brightness = cv2.add / ImageEnhance.Brightness / vips linear (Frost: brightness 0.1); adjust: Frost only (brightness 0.1, contrast 1.2, saturation 1.3); blend = cv2.addWeighted / Image.blend / vips linear mix;"
           " copy = numpy copy / Image.copy / vips copy;"
-          " cache-10 = ten independent gaussian blurs at the default plan's sigmas (1.05 ... 40)")
+          " cache-10 = ten independent gaussian blurs at the default plan's sigmas (1.05 ... 40);"
+          " scroll-* = every frame of SampleImages/motion's secret-viewer and twitter-profile sweeps, Skia drawing every layer every"
+          " frame (Secret's snapshot blurred once, Twitter's banner blurred live at the level's sigma), Frost with retained rasters and blur caches")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,15 @@
+import Foundation
 import FrostCache
 import FrostCompose
 import FrostCore
 import FrostCrossfade
 import FrostEffects
+import FrostMotion
 
 /// A named, parametric benchmark case (`frost bench --case NAME`): `copy`, `box-r<R>`,
-/// `gauss-s<σ>`, `effect-light`, `adjust`, `brightness`, `cache-10`, `fade`, `compose`. The same cases run in
-/// Benchmarks/ and in `make compare`, so numbers line up.
+/// `gauss-s<σ>`, `effect-light`, `adjust`, `brightness`, `cache-10`, `fade`, `compose`,
+/// `scroll-secret`, `scroll-twitter`, `scroll-twitter-blend`. The same cases run in Benchmarks/ and in `make compare`, so
+/// numbers line up.
 public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     /// A plain copy of the same bytes: the memory floor, measured in the same run.
     case copy
@@ -29,6 +32,19 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     /// An iPhone-size snapshot (BenchScene: 1170×2532, eight layers, one shadow, one backdrop
     /// blur, text) with the image as its photo; the font is read beforehand.
     case compose
+    /// Every frame of a seed app's scroll sweep (SampleImages/motion), 1170×2532: the time is per
+    /// frame (median over the frames of every run), encoding excluded; the image is not used.
+    case scroll(MotionSample)
+
+    /// The motion scenes the scroll cases sweep.
+    public enum MotionSample: String, Sendable, CaseIterable {
+        /// Secret's viewer: a pre-blurred snapshot faded over a parallax photo, a sticky header.
+        case secret = "secret-viewer"
+        /// Twitter's profile: eleven pre-blurred banners stepped through as the page scrolls.
+        case twitter = "twitter-profile"
+        /// The same with the blur following the scroll continuously (two levels blended per frame).
+        case twitterBlend = "twitter-profile-blend"
+    }
 
     /// The cases `frost bench` runs when none is named.
     public static let standard: [BenchCase] = [.copy, .box(radius: 40), .gaussian(sigma: 2), .gaussian(sigma: 4),
@@ -51,6 +67,9 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case "fade": self = .fade
         case "blend": self = .blend
         case "compose": self = .compose
+        case "scroll-secret": self = .scroll(.secret)
+        case "scroll-twitter": self = .scroll(.twitter)
+        case "scroll-twitter-blend": self = .scroll(.twitterBlend)
         default:
             if name.hasPrefix("box-r"), let r = Int(name.dropFirst(5)), (0...1000).contains(r) {
                 self = .box(radius: r)
@@ -74,11 +93,14 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case .fade: "fade"
         case .blend: "blend"
         case .compose: "compose"
+        case .scroll(.secret): "scroll-secret"
+        case .scroll(.twitter): "scroll-twitter"
+        case .scroll(.twitterBlend): "scroll-twitter-blend"
         }
     }
 
     /// Work done once before timing: the `fade` case's cache, the `blend` case's second image,
-    /// the `compose` case's scene and font.
+    /// the `compose` case's scene and font, a scroll case's scene, assets and blur levels.
     public func prepare(_ image: Image, threads: Int) -> BenchPreparation? {
         switch self {
         case .blend:
@@ -90,6 +112,15 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
             let scene = BenchScene.iPhone(photo: image)
             // The bench needs DejaVu Sans (fonts-dejavu-core, installed by `make deps`).
             return .scene(scene, try! SceneAssets(for: scene, relativeTo: ""))
+        case .scroll(let sample):
+            let folder = Self.motionSamples, path = "\(folder)/\(sample.rawValue).json"
+            guard let bytes = FileManager.default.contents(atPath: path) else {
+                preconditionFailure("\(path) not found: run from the repository, or set FROST_SAMPLES to SampleImages/")
+            }
+            let motion = try! MotionScene(json: Array(bytes))
+            let renderer = try! MotionRenderer(motion, assets: try! SceneAssets(for: motion.scene, relativeTo: folder),
+                                               directory: folder, threads: threads)
+            return .motion(renderer, motion.timeline!.states())
         default:
             return nil
         }
@@ -109,13 +140,19 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case .adjust: return image.adjusted(Self.adjustment, threads: threads)
         case .brightness: return image.adjusted(Self.brightening, threads: threads)
         case .cache10: return CacheRenderer(plan: Self.cachePlan, threads: threads).render(image).last!
-        case .fade, .blend, .compose:
+        case .fade, .blend, .compose, .scroll:
             switch prepared ?? prepare(image, threads: threads)! {
             case .cache(let cache): return cache.frame(at: 0.37, threads: threads)
             case .image(let other): return image.blended(with: other, fraction: 0.37, threads: threads)
             case .scene(let scene, let assets): return try! scene.rendered(assets: assets, threads: threads)
+            case .motion(let renderer, let states): return states.map { try! renderer.frame(at: $0) }.last!
             }
         }
+    }
+
+    /// SampleImages/motion: under $FROST_SAMPLES, else under the current folder (the repository).
+    static var motionSamples: String {
+        (ProcessInfo.processInfo.environment["FROST_SAMPLES"] ?? FileManager.default.currentDirectoryPath + "/SampleImages") + "/motion"
     }
 }
 
@@ -124,4 +161,6 @@ public enum BenchPreparation: Sendable {
     case cache(CrossfadeCache)
     case image(Image)
     case scene(Scene, SceneAssets)
+    /// A motion scene's renderer and the driver states of its frames.
+    case motion(MotionRenderer, [DriverState])
 }

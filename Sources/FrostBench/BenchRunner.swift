@@ -1,5 +1,6 @@
 import Dispatch
 import FrostCore
+import FrostMotion
 
 /// Times a case over several runs on an image held in memory (no file I/O in the timing).
 public struct BenchResult: Sendable {
@@ -10,24 +11,30 @@ public struct BenchResult: Sendable {
     public let runs: Int
     public let medianMilliseconds: Double
     public let minimumMilliseconds: Double
+    /// The mean: for a scroll sweep, the whole sweep's time per frame (its few dear frames included).
+    public let meanMilliseconds: Double
 
     public var megapixelsPerSecond: Double {
         Double(width * height) / 1e6 / (medianMilliseconds / 1000)
     }
 
-    /// One JSON object: case, width, height, threads, runs, median_ms, min_ms, mpix_per_s.
+    /// One JSON object: case, width, height, threads, runs, median_ms, min_ms, mean_ms, mpix_per_s.
     public var json: String {
         func number(_ x: Double) -> String { String((x * 1000).rounded() / 1000) }
         return "{\"case\": \"\(name)\", \"width\": \(width), \"height\": \(height), \"threads\": \(threads), "
-            + "\"runs\": \(runs), \"median_ms\": \(number(medianMilliseconds)), \"min_ms\": \(number(minimumMilliseconds)), "
+            + "\"runs\": \(runs), \"median_ms\": \(number(medianMilliseconds)), \"min_ms\": \(number(minimumMilliseconds)), \"mean_ms\": \(number(meanMilliseconds)), "
             + "\"mpix_per_s\": \(number(megapixelsPerSecond))}"
     }
 }
 
 public enum BenchRunner {
-    /// One warm-up run, then `runs` timed runs; median and minimum wall-clock time.
+    /// One warm-up run, then `runs` timed runs; median and minimum wall-clock time. A motion case
+    /// times each frame of its sweep: median and minimum over every frame of every run.
     public static func measure(_ benchCase: BenchCase, on image: Image, threads: Int, runs: Int) -> BenchResult {
         let prepared = benchCase.prepare(image, threads: threads)
+        if case .motion(let renderer, let states)? = prepared {
+            return measureFrames(benchCase.description, renderer, states, threads: threads, runs: runs)
+        }
         var sink = benchCase.run(image, threads: threads, prepared: prepared).pixels.count
         var times: [Double] = []
         for _ in 0..<runs {
@@ -37,11 +44,33 @@ public enum BenchRunner {
             sink &+= Int(result.pixels[result.pixels.count / 2])
             times.append(Double(end - start) / 1e6)
         }
-        times.sort()
-        let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
         precondition(sink != Int.min)  // keeps `sink` alive
-        return BenchResult(name: benchCase.description, width: image.width, height: image.height, threads: threads,
-                           runs: runs, medianMilliseconds: median, minimumMilliseconds: times[0])
+        return result(benchCase.description, times, width: image.width, height: image.height, threads: threads, runs: runs)
+    }
+
+    private static func measureFrames(_ name: String, _ renderer: MotionRenderer, _ states: [DriverState], threads: Int, runs: Int) -> BenchResult {
+        var sink = 0, times: [Double] = []
+        for state in states { sink &+= Int(try! renderer.frame(at: state).pixels[0]) }
+        for _ in 0..<runs {
+            for state in states {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let frame = try! renderer.frame(at: state)
+                let end = DispatchTime.now().uptimeNanoseconds
+                sink &+= Int(frame.pixels[frame.pixels.count / 2])
+                times.append(Double(end - start) / 1e6)
+            }
+        }
+        precondition(sink != Int.min)
+        let scene = renderer.motion.scene
+        return result(name, times, width: scene.pixelWidth, height: scene.pixelHeight, threads: threads, runs: runs)
+    }
+
+    private static func result(_ name: String, _ times: [Double], width: Int, height: Int, threads: Int, runs: Int) -> BenchResult {
+        let times = times.sorted()
+        let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
+        return BenchResult(name: name, width: width, height: height, threads: threads, runs: runs,
+                           medianMilliseconds: median, minimumMilliseconds: times[0],
+                           meanMilliseconds: times.reduce(0, +) / Double(times.count))
     }
 
     /// A deterministic photo-like test image: smooth color fields, hard edges and fine noise.

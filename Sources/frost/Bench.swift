@@ -7,7 +7,8 @@ import FrostEffects
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Time named cases in-process on an image held in memory: median and min in ms, Mpixel/s.",
-        discussion: "Cases: copy, box-r<R>, gauss-s<SIGMA>, effect-light, adjust, brightness, cache-10, fade, blend, compose. Default: "
+        discussion: "Cases: copy, box-r<R>, gauss-s<SIGMA>, effect-light, adjust, brightness, cache-10, fade, blend, compose, "
+            + "scroll-secret, scroll-twitter, scroll-twitter-blend (per frame of SampleImages/motion's sweeps at 1170x2532; from the repository or with FROST_SAMPLES). Default: "
             + BenchCase.standard.map(\.description).joined(separator: ", ") + ".")
 
     @Option(help: "Image to run on (resized to --size when both are given).")
@@ -31,7 +32,7 @@ struct Bench: ParsableCommand {
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
         if let size { _ = try parseSize(size) }
         for name in cases where BenchCase(name: name) == nil {
-            throw ValidationError("unknown --case '\(name)' (copy, box-r<R>, gauss-s<SIGMA>, effect-light, adjust, brightness, cache-10, fade, blend, compose)")
+            throw ValidationError("unknown --case '\(name)' (copy, box-r<R>, gauss-s<SIGMA>, effect-light, adjust, brightness, cache-10, fade, blend, compose, scroll-secret, scroll-twitter, scroll-twitter-blend)")
         }
     }
 
@@ -52,15 +53,16 @@ struct Bench: ParsableCommand {
         let threadCount = RowBands.threads(threads.threads)
         if !json {
             print("image \(picture.width)x\(picture.height)\(picture.hasAlpha ? " RGBA" : " RGB"), threads \(threadCount), runs \(runs)")
-            print("case".padding(16) + "median ms".leftPadding(12) + "min ms".leftPadding(12) + "Mpixel/s".leftPadding(12))
+            print("case".padding(22) + "median ms".leftPadding(12) + "min ms".leftPadding(12) + "mean ms".leftPadding(12) + "Mpixel/s".leftPadding(12))
         }
         for benchCase in selected {
             let result = BenchRunner.measure(benchCase, on: picture, threads: threadCount, runs: runs)
             if json {
                 print(result.json)
             } else {
-                print(result.name.padding(16) + format(result.medianMilliseconds).leftPadding(12)
-                      + format(result.minimumMilliseconds).leftPadding(12) + format(result.megapixelsPerSecond).leftPadding(12))
+                print(result.name.padding(22) + format(result.medianMilliseconds).leftPadding(12)
+                      + format(result.minimumMilliseconds).leftPadding(12) + format(result.meanMilliseconds).leftPadding(12)
+                      + format(result.megapixelsPerSecond).leftPadding(12))
             }
         }
     }

@@ -9,10 +9,12 @@ public struct FrostRun: Sendable {
     public static let binary: String = ProcessInfo.processInfo.environment["FROST_BIN"]
         ?? Corpus.repository + "/.build/debug/frost"
 
-    public static func run(_ arguments: [String], stdin: Data? = nil) throws -> FrostRun {
+    /// `environment` replaces variables of the test's own environment (PATH without ffmpeg, say).
+    public static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> FrostRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err

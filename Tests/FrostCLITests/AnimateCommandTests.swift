@@ -1,0 +1,162 @@
+import FrostCodecs
+import FrostCore
+import FrostTestSupport
+import Foundation
+import Testing
+
+/// `frost animate` and `frost compose --scroll/--time` as a user runs them.
+@Suite struct AnimateCommandTests {
+    static let samples = Corpus.repository + "/SampleImages/motion"
+
+    /// A small scroll scene: a sticky, fading, parallax header over a moving list, with a blurred photo.
+    static let scene = #"""
+    { "width": 120, "height": 160, "scale": 1, "background": "white",
+      "timeline": { "driver": "scroll", "from": -20, "to": 60, "frames": 9 },
+      "layers": [
+        { "type": "group", "frame": [0, 60, 120, 200], "animate": { "frame.y": { "keys": [[-20, 80], [60, 0]] } },
+          "layers": [ { "type": "text", "text": "row one", "size": 11, "frame": [8, 8, 100, 16] },
+                      { "type": "color", "color": "peony", "frame": [8, 30, 20, 20], "cornerRadius": 10 } ] },
+        { "type": "image", "file": "photo.png", "contentMode": "aspect-fill", "frame": [0, 0, 120, 60],
+          "blur": { "levels": 4, "max-sigma": 6, "mode": "blend" },
+          "animate": { "blur.progress": { "keys": [[0, 0], [40, 1]] },
+                       "transform.translate": { "keys": [[0, [0, 0]], [60, [0, -30]]], "ease": "ease-out" } } },
+        { "type": "text", "text": "Title", "size": 14, "color": "white", "frame": [8, 36, 104, 20],
+          "animate": { "opacity": { "keys": [[0, 1], [30, 0]], "ease": "ease-in-out" } } } ] }
+    """#
+
+    static func prepare(_ folder: TemporaryFolder) throws -> String {
+        try noiseImage(width: 80, height: 50, opaque: true).write(toFile: folder.file("photo.png"))
+        try Data(scene.utf8).write(to: URL(fileURLWithPath: folder.file("scene.json")))
+        return folder.file("scene.json")
+    }
+
+    static func frameFiles(_ folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("frame-") }.sorted()
+    }
+
+    @Test func everyFrameEqualsTheStillAtItsOffsetAndTheAPNGHoldsThem() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let scene = try Self.prepare(folder)
+        let run = try FrostRun.run(["animate", scene, "-o", folder.file("frames"), "--strip", folder.file("strip.png"), "--strip-every", "4"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("9 of 9 frames 120x160"))
+        #expect(Self.frameFiles(folder.file("frames")) == (0..<9).map { String(format: "frame-%04d.png", $0) })
+        let apng = try FrostRun.run(["animate", scene, "-o", folder.file("anim.png"), "--fps", "30"])
+        #expect(apng.status == 0, "\(apng.stderr)")
+        let read = try APNGFrames(try FileIO.read(folder.file("anim.png")))
+        #expect(read.frameCount == 9 && read.delays.allSatisfy { abs($0 - 1.0 / 30) < 1e-12 })
+        for k in 0..<9 {
+            let y = -20 + 10 * k
+            let still = try FrostRun.run(["compose", scene, "--scroll", String(y), "-o", folder.file("still.png")])
+            #expect(still.status == 0, "\(still.stderr)")
+            let expected = try Image(contentsOfFile: folder.file("still.png"))
+            #expect(try Image(contentsOfFile: folder.file("frames/frame-000\(k).png")).pixels == expected.pixels, "frame \(k)")
+            #expect(read.frames[k].pixels == expected.pixels, "APNG frame \(k)")
+        }
+        // The pull-down, the blur and the fade happen: frames differ from one another.
+        #expect(Set(read.frames.map(\.pixels)).count == 9)
+        let strip = try ImageInfo(contentsOfFile: folder.file("strip.png"))
+        #expect(strip.width == 3 * 120 + 4 * 8 && strip.height == 160 + 16)   // frames 0, 4, 8
+    }
+
+    @Test func slicesAreDisjointAndComplete() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let scene = try Self.prepare(folder)
+        var seen: [String] = []
+        for k in 0..<3 {
+            let run = try FrostRun.run(["animate", scene, "-o", folder.file("slice\(k)"), "--frames", "\(k)/3"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let files = Self.frameFiles(folder.file("slice\(k)"))
+            #expect(files == stride(from: k, to: 9, by: 3).map { String(format: "frame-%04d.png", $0) })
+            seen += files
+        }
+        #expect(seen.sorted() == (0..<9).map { String(format: "frame-%04d.png", $0) })
+        let whole = try FrostRun.run(["animate", scene, "-o", folder.file("whole")])
+        #expect(whole.status == 0)
+        for name in Self.frameFiles(folder.file("whole")) {
+            let k = Int(name.dropFirst(6).prefix(4))! % 3
+            #expect(try FileIO.read(folder.file("whole/\(name)")) == FileIO.read(folder.file("slice\(k)/\(name)")))
+        }
+    }
+
+    @Test func timeScenesTakeTheirOwnRateAndHeldValues() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let scene = #"{"width": 40, "height": 30, "background": "black", "timeline": {"driver": "time", "duration": 0.25, "fps": 12},"#
+            + #""layers": [{"type": "color", "color": "white", "frame": [0, 0, 10, 10], "animate": {"#
+            + #""frame.x": {"by": "time", "keys": [[0, 0], [0.25, 30]], "ease": {"spring": {"response": 0.2, "dampingFraction": 0.5}}},"#
+            + #""frame.y": {"by": "scroll", "keys": [[0, 0], [20, 20]]}}}]}"#
+        try Data(scene.utf8).write(to: URL(fileURLWithPath: folder.file("t.json")))
+        let run = try FrostRun.run(["animate", folder.file("t.json"), "-o", folder.file("t.png"), "--scroll", "-10"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let read = try APNGFrames(try FileIO.read(folder.file("t.png")))
+        #expect(read.frameCount == 4)   // t = 0, 1/12, 2/12 and the duration 0.25
+        #expect(abs(read.delays[0] - 1.0 / 12) < 1e-12 && abs(read.delays[2] - (0.25 - 2.0 / 12)) < 0.001)
+        let still = try FrostRun.run(["compose", folder.file("t.json"), "--time", "0.25", "--scroll", "-10", "-o", folder.file("s.png")])
+        #expect(still.status == 0, "\(still.stderr)")
+        #expect(try Image(contentsOfFile: folder.file("s.png")).pixels == read.frames[3].pixels)
+        // The square moved right by its spring and not down (the scroll is held at -10, below the first key).
+        #expect(read.frames[3].pixel(x: 35, y: 5) == SIMD4(255, 255, 255, 255) && read.frames[0].pixel(x: 5, y: 5)[0] == 255)
+    }
+
+    @Test func mp4GoesThroughFFmpegOrSaysItIsMissing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let scene = try Self.prepare(folder)
+        let missing = try FrostRun.run(["animate", scene, "-o", folder.file("a.mp4")], environment: ["PATH": "/nonexistent"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix("frost: \(folder.file("a.mp4")): writing MP4 needs ffmpeg"), "\(missing.stderr)")
+        #expect(!folder.contents().contains { $0.contains("a.mp4") })
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else {
+            print("ffmpeg is not installed: the MP4 path was checked only for its error (Debian: apt-get install ffmpeg)")
+            return
+        }
+        let run = try FrostRun.run(["animate", scene, "-o", folder.file("a.mp4")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let bytes = try FileIO.read(folder.file("a.mp4"))
+        #expect(bytes.count > 1000 && String(decoding: bytes[4..<8], as: UTF8.self) == "ftyp")
+        #expect(folder.contents().filter { $0.contains("a.mp4") } == ["a.mp4"])
+    }
+
+    @Test func badScenesAndOptionsFailWithOneLineAndNoOutput() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let cases: [(String, String)] = [
+            (#"{"width": 10, "height": 10, "timeline": {"driver": "scroll", "from": 0, "to": 1, "frames": 0}}"#,
+             "timeline.frames: expected a whole number from 1 to 100000"),
+            (#"{"width": 10, "height": 10, "timeline": {"driver": "time", "duration": 1}, "layers": [{"type": "color", "color": "white", "animate": {"opacity": {"keys": [[1, 1], [0, 0]]}}}]}"#,
+             "layers[0].animate.opacity.keys[1]: keys must ascend"),
+            (#"{"width": 10, "height": 10, "layers": [{"type": "color", "color": "white"}]}"#,
+             "timeline: missing: `frost animate` needs a timeline"),
+            (#"{"width": 10, "height": 10, "timeline": {"driver": "time", "duration": 1}, "layers": [{"type": "image", "file": "x.png", "blur": {"cache": "nowhere"}}]}"#,
+             "layers[0].file: cannot read"),
+        ]
+        for (json, expected) in cases {
+            try Data(json.utf8).write(to: URL(fileURLWithPath: folder.file("bad.json")))
+            for out in ["out.png", "outdir"] {
+                let run = try FrostRun.run(["animate", folder.file("bad.json"), "-o", folder.file(out)])
+                #expect(run.status == 1, "\(json)")
+                #expect(run.stderr.hasPrefix("frost: \(folder.file("bad.json")): \(expected)"), "\(run.stderr)")
+                #expect(run.stderr.split(separator: "\n").count == 1)
+                #expect(!folder.contents().contains { $0.contains("out") })
+            }
+        }
+        let scene = try Self.prepare(folder)
+        let usage = try FrostRun.run(["animate", scene, "-o", folder.file("x.png"), "--frames", "1/2"])
+        #expect(usage.status == 64 && usage.stderr.contains("--frames needs a folder"))
+        let slice = try FrostRun.run(["animate", scene, "-o", folder.file("d"), "--frames", "3/2"])
+        #expect(slice.status == 64 && slice.stderr.contains("--frames must be K/N"))
+    }
+
+    /// The seed samples render as stills at any offset (a quick look at each at scale 0.5).
+    @Test(arguments: ["secret-viewer.json", "twitter-profile.json", "twitter-profile-blend.json", "appstore-press.json", "vesper-transition.json"])
+    func samplesRenderAsStills(_ name: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try FrostRun.run(["compose", "\(Self.samples)/\(name)", "--scroll", "-40", "--time", "0.7", "--scale", "0.5", "-o", folder.file("s.png")])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ImageInfo(contentsOfFile: folder.file("s.png")).width > 100)
+    }
+}
