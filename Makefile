@@ -12,8 +12,9 @@ endif
 RELEASE := -c release $(CPU_FLAGS)
 FROST   := .build/release/frost
 OUT     := out
-# Debian packages the build, the tests and the demo need.
-APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libfreetype-dev fonts-dejavu-core pkgconf
+# Debian packages the build, the tests and the demo need; ffmpeg for the MP4 output (`frost animate
+# OUT.mp4`), which the tests exercise as well.
+APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg
 
 .PHONY: deps build debug test run strips bench compare compare-deps clean
 

@@ -14,7 +14,7 @@ struct Animate: ParsableCommand {
             + "Schema: docs/scenes.md.")
 
     @Argument(help: "Motion scene JSON file (with a timeline), or - for standard input.")
-    var scene: String
+    var file: String
 
     @Option(name: .shortAndLong, help: "OUT.png (APNG), OUT.mp4, or a folder.")
     var output: String
@@ -31,18 +31,7 @@ struct Animate: ParsableCommand {
     @Option(help: "Playback rate of a scroll timeline in frames per second (a time timeline plays at its own fps).")
     var fps: Double = 60
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The scroll offset held while a time timeline runs (points).", valueName: "Y"))
-    var scroll: Double = 0
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("The time held while a scroll timeline runs (seconds).", valueName: "T"))
-    var time: Double = 0
-
-    @Option(help: "Pixels per point, instead of the scene's scale.")
-    var scale: Double?
-
-    @Flag(help: "Render on a transparent canvas whatever the scene's background.")
-    var clearBackground = false
-
+    @OptionGroup var scene: SceneFlags
     @OptionGroup var encode: EncodeFlags
     @OptionGroup var threads: ThreadsFlag
 
@@ -60,17 +49,15 @@ struct Animate: ParsableCommand {
         if let strip { guard strip.lowercased().hasSuffix(".png") else { throw ValidationError("--strip must name a .png file") } }
         if let stripEvery { guard stripEvery >= 1 else { throw ValidationError("--strip-every must be at least 1") } }
         guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be above 0 and at most 1000") }
-        if let scale, !(scale.isFinite && scale > 0 && scale <= 16) { throw ValidationError("--scale must be above 0 and at most 16") }
-        guard scroll.isFinite, time.isFinite else { throw ValidationError("--scroll and --time must be numbers") }
     }
 
     func run() throws {
-        let file = try SceneFile(scene, scale: scale, clearBackground: clearBackground)
+        let file = try SceneFile(self.file, flags: scene)
         guard let timeline = file.motion.timeline else {
             try attempt(file.name) { throw ComposeError("timeline", "missing: `frost animate` needs a timeline (use `frost compose` for a still)") }
             return
         }
-        let states = timeline.states(other: DriverState(scroll: scroll, time: time))
+        let states = timeline.states(other: scene.state)
         var selected = Array(states.indices)
         if let frames {
             let (k, n) = try parseSlice(frames, option: "--frames")

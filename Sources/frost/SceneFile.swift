@@ -1,6 +1,32 @@
+import ArgumentParser
 import FrostCodecs
 import FrostCompose
 import FrostMotion
+
+/// The options `compose` and `animate` share: where the scene is seen and how it is drawn.
+struct SceneFlags: ParsableArguments {
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Scroll offset in points (negative: pulled down): the still's, or the one held while a time timeline runs.", valueName: "Y"))
+    var scroll: Double = 0
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Time in seconds: the still's, or the one held while a scroll timeline runs.", valueName: "T"))
+    var time: Double = 0
+
+    @Option(help: "Pixels per point, instead of the scene's scale (above 0, at most 16).")
+    var scale: Double?
+
+    @Flag(help: "Render on a transparent canvas whatever the scene's background (PNG with alpha).")
+    var clearBackground = false
+
+    /// Both drivers at the values given.
+    var state: DriverState { DriverState(scroll: scroll, time: time) }
+
+    func validate() throws {
+        if let scale, !(scale.isFinite && scale > 0 && scale <= 16) { throw ValidationError("--scale must be above 0 and at most 16") }
+        guard scroll.isFinite, time.isFinite else { throw ValidationError("--scroll and --time must be numbers") }
+    }
+}
 
 /// A scene file as `compose` and `animate` read it: the motion scene (a plain scene is one with
 /// nothing moving), the folder its files are relative to, and its assets loaded.
@@ -11,11 +37,11 @@ struct SceneFile {
     let assets: SceneAssets
 
     /// `path` may be - for standard input (files then relative to the current folder).
-    init(_ path: String, scale: Double?, clearBackground: Bool) throws {
+    init(_ path: String, flags: SceneFlags) throws {
         name = path == "-" ? "<stdin>" : path
         var motion = try attempt(name) { try MotionScene(json: try FileIO.read(path == "-" ? "/dev/stdin" : path)) }
-        if let scale { motion.scene.scale = scale }
-        if clearBackground { motion.scene.background = .clear }
+        if let scale = flags.scale { motion.scene.scale = scale }
+        if flags.clearBackground { motion.scene.background = .clear }
         let folder = path == "-" ? "" : String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         let scene = motion.scene
         assets = try attempt(name) { try SceneAssets(for: scene, relativeTo: folder) }

@@ -54,6 +54,18 @@ import Testing
             #expect(try Image(contentsOfFile: folder.file("frames/frame-000\(k).png")).pixels == expected.pixels, "frame \(k)")
             #expect(read.frames[k].pixels == expected.pixels, "APNG frame \(k)")
         }
+        // An independent reader: ffmpeg's APNG decoder counts the frames and decodes one of them.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") {
+            let ffmpeg = Process()
+            ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+            ffmpeg.arguments = ["-v", "error", "-i", folder.file("anim.png"), "-vf", "select=eq(n\\,5)", "-frames:v", "1", "-y", folder.file("ff5.png")]
+            try ffmpeg.run()
+            ffmpeg.waitUntilExit()
+            #expect(ffmpeg.terminationStatus == 0)
+            #expect(try Image(contentsOfFile: folder.file("ff5.png")).pixels == read.frames[5].pixels)
+        } else {
+            print("ffmpeg is not installed: the APNG was read back by Frost's chunk walk only (Debian: apt-get install ffmpeg)")
+        }
         // The pull-down, the blur and the fade happen: frames differ from one another.
         #expect(Set(read.frames.map(\.pixels)).count == 9)
         let strip = try ImageInfo(contentsOfFile: folder.file("strip.png"))
