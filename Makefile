@@ -16,7 +16,7 @@ OUT     := out
 # OUT.mp4`), which the tests exercise as well.
 APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg
 
-.PHONY: deps build debug test run strips bench compare compare-deps clean
+.PHONY: deps build debug test test-asan test-tsan fuzz fuzz-build run strips bench compare compare-deps clean
 
 VENV      := Benchmarks/.venv
 VENV_SIMD := Benchmarks/.venv-simd
@@ -37,12 +37,16 @@ build: deps
 debug: deps
 	$(SWIFT) build
 
-# Unit tests, corpus tests and CLI tests (which run the built binary). Then, where the CPU has
+# Unit tests, corpus tests, CLI tests (which run the built binary) and the replay of kept fuzz
+# findings. Then, where the CPU has
 # AVX2, the library suites once more on the release build: its kernels take CFrostSystem's AVX2
 # intrinsic paths, which the debug build (plain x86-64) never compiles, and the run-length
 # deflate's vector compares, the direct PNG read's unfiltering and the PNG writer's packing
 # (un-premultiplying, the alpha check) become AVX2 code.
 LIBRARY_SUITES := FrostCoreTests|FrostEffectsTests|FrostCacheTests|FrostComposeTests|FrostMotionTests|RunLengthDeflateTests|PNGDirectReadTests|RoundTripTests
+# Then the library suites under AddressSanitizer (+ UBSan on the C code) and a fuzz smoke of
+# FUZZ_SMOKE_SECONDS per target (findings printed; the kept ones replay in FrostFuzzTests).
+FUZZ_SMOKE_SECONDS ?= 20
 test: deps
 	$(SWIFT) build --build-tests
 	FROST_BIN=$(CURDIR)/.build/debug/frost $(SWIFT) test
@@ -50,6 +54,32 @@ test: deps
 	  echo "$(SWIFT) test $(RELEASE) -Xswiftc -enable-testing --filter '$(LIBRARY_SUITES)'"; \
 	  $(SWIFT) test $(RELEASE) -Xswiftc -enable-testing --filter '$(LIBRARY_SUITES)'; \
 	else echo "no AVX2 here: the release kernels' AVX2 paths were not tested"; fi
+	$(MAKE) --no-print-directory test-asan
+	FUZZ_SMOKE=1 $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
+
+# Sanitizer builds of the library suites (the C codecs, the kernels, the scheduler, the renderers):
+# address + undefined behaviour, and threads. A finding stops the run (halt_on_error).
+SANITIZER_SUITES := $(LIBRARY_SUITES)|FrostCodecsTests|FrostFuzzTests
+test-asan: deps
+	$(SWIFT) build --build-tests --sanitize=address -Xcc -fsanitize=undefined --scratch-path .build-asan
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=halt_on_error=1:detect_leaks=0 SWIFT_BACKTRACE=enable=no \
+	  $(SWIFT) test --skip-build --sanitize=address -Xcc -fsanitize=undefined --scratch-path .build-asan --filter '$(SANITIZER_SUITES)'
+
+test-tsan: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS=halt_on_error=1 SWIFT_BACKTRACE=enable=no \
+	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(LIBRARY_SUITES)'
+
+# libFuzzer over FrostFuzz's targets (Fuzz/): each runs FUZZ_SECONDS with its seeds and dictionary;
+# findings are kept under Tests/Fixtures/fuzz/ and replayed by every `make test`.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= decode info scene motion cache png-round-trip
+fuzz-build: deps
+	cd Fuzz && $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address -Xcc -fsanitize=undefined \
+	  -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp
+
+fuzz: fuzz-build
+	Fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # The blur-cache demo on SampleImages/: a 10-level cache of every sample (batch, resumable), its
 # contact sheet, a 12-frame fade sweep, Twitter's banner set for one photo and the light effect;
@@ -109,4 +139,4 @@ compare: build compare-deps
 	$(VENV)/bin/python Benchmarks/compare.py $(COMPARE_ARGS)
 
 clean:
-	rm -rf .build Benchmarks/.build $(OUT)
+	rm -rf .build .build-asan .build-tsan Benchmarks/.build Fuzz/.build $(OUT)

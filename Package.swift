@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "FrostMotion", targets: ["FrostMotion"]),
         .library(name: "FrostBench", targets: ["FrostBench"]),
         .library(name: "CFrostSystem", targets: ["CFrostSystem"]),
+        .library(name: "FrostFuzz", targets: ["FrostFuzz"]),
         .executable(name: "frost", targets: ["frost"]),
     ],
     dependencies: [
@@ -38,6 +39,8 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "FrostCompose", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "CFreeType"]),
         .target(name: "FrostMotion", dependencies: ["FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose"]),
+        // What the fuzzers (Fuzz/, `make fuzz`) and the replay of their findings feed bytes to.
+        .target(name: "FrostFuzz", dependencies: ["FrostCore", "FrostCodecs", "FrostCache", "FrostCrossfade", "FrostCompose", "FrostMotion"]),
         // The named benchmark cases, shared by `frost bench` and Benchmarks/.
         .target(name: "FrostBench", dependencies: ["FrostCore", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose", "FrostMotion"]),
         .executableTarget(
@@ -55,7 +58,8 @@ let package = Package(
         .testTarget(name: "FrostCacheTests", dependencies: ["FrostCache", "FrostCrossfade", "FrostEffects", "FrostCodecs", "FrostTestSupport"]),
         .testTarget(name: "FrostComposeTests", dependencies: ["FrostCompose", "FrostEffects", "FrostCodecs", "FrostTestSupport"]),
         .testTarget(name: "FrostMotionTests", dependencies: ["FrostMotion", "FrostCore", "FrostCompose", "FrostCrossfade", "FrostCodecs", "FrostTestSupport"]),
-        .testTarget(name: "FrostCLITests", dependencies: ["FrostCodecs", "FrostTestSupport"]),
+        .testTarget(name: "FrostFuzzTests", dependencies: ["FrostFuzz", "FrostCodecs", "FrostTestSupport"]),
+        .testTarget(name: "FrostCLITests", dependencies: ["FrostCodecs", "FrostCache", "FrostTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

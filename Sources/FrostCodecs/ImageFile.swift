@@ -18,6 +18,13 @@ extension Image {
         }
     }
 
+    /// Decodes PNG bytes with libpng reading every pixel: the reference the direct read (Frost's own
+    /// unfiltering, used for most 8-bit files) is held to by the tests and the fuzzers.
+    public init(decodingPNGWithLibpng bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws {
+        guard ImageFormat(sniffing: bytes) == .png else { throw CodecError(.unknownFormat, "not a PNG file") }
+        self = try bytes.withUnsafeBufferPointer { try PNGDecoder.decode($0, options: options, libpngOnly: true).image }
+    }
+
     /// Reads a PNG or JPEG file.
     public init(contentsOfFile path: String, options: DecodeOptions = DecodeOptions()) throws {
         try self.init(decoding: try FileIO.read(path), options: options)

@@ -125,11 +125,15 @@ extension KeyedDecodingContainer where Key == SceneKey {
         return v
     }
 
-    /// Exactly `count` numbers.
+    /// Exactly `count` numbers, each within ±`Scene.maximumCoordinate` (frames, offsets, gradient
+    /// points: anything larger is no picture, and would overflow pixel arithmetic).
     func numbers(_ name: String, count: Int) throws -> [Double]? {
         guard contains(SceneKey(name)) else { return nil }
         guard let values = try? decode([Double].self, forKey: SceneKey(name)), values.count == count else {
             throw fail(name, "expected \(count) numbers")
+        }
+        guard values.allSatisfy({ abs($0) <= Scene.maximumCoordinate }) else {
+            throw fail(name, "expected numbers from -\(Int(Scene.maximumCoordinate)) to \(Int(Scene.maximumCoordinate))")
         }
         return values
     }

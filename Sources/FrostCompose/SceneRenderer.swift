@@ -4,6 +4,10 @@ import FrostEffects
 extension Scene {
     /// The most pixels a canvas or a layer's intermediate image may have (the decoders' default limit).
     public static let maximumPixels = 256_000_000
+    /// The largest coordinate (points) a scene may give, and the most pixels per point a layer may
+    /// be drawn at once its scale and transforms multiply.
+    public static let maximumCoordinate = 1_000_000.0
+    public static let maximumPixelsPerPoint = 10_000.0
 
     /// Renders the scene to a premultiplied image of `pixelWidth` × `pixelHeight`. Files the scene
     /// names come from `assets`; an opaque background gives an opaque image (no alpha when written).
@@ -56,6 +60,9 @@ struct SceneRenderer {
     private func draw(_ layer: Layer, into canvas: inout Image, space: LayerSpace, path: String) throws(ComposeError) {
         let frame = layer.frame ?? Rect(x: 0, y: 0, width: space.width, height: space.height)
         let t = layer.transform, k = space.pixelsPerPoint * t.scale
+        guard k <= Scene.maximumPixelsPerPoint else {
+            throw ComposeError("\(path).transform", "\(k) pixels per point (scale times transforms) is more than \(Int(Scene.maximumPixelsPerPoint))")
+        }
         let w = frame.width * k, h = frame.height * k
         let rect = Rect(x: space.originX + (frame.midX + t.translateX) * space.pixelsPerPoint - w / 2,
                         y: space.originY + (frame.midY + t.translateY) * space.pixelsPerPoint - h / 2, width: w, height: h)
@@ -119,7 +126,8 @@ struct SceneRenderer {
         if let kept = retained.raster(path, key) {
             raster = kept
         } else {
-            guard box.width * box.height <= Scene.maximumPixels else {
+            let area = box.width.multipliedReportingOverflow(by: box.height)
+            guard !area.overflow, area.partialValue <= Scene.maximumPixels else {
                 throw ComposeError(path, "the layer's \(box.width)×\(box.height) pixels are more than the limit of \(Scene.maximumPixels)")
             }
             let empty = Image(width: 1, height: 1, filledWith: (0, 0, 0, 0), isPremultiplied: true)

@@ -27,11 +27,14 @@ public struct Rect: Sendable, Equatable, Hashable {
         x <= Double(bounds.x) && y <= Double(bounds.y) && maxX >= Double(bounds.maxX) && maxY >= Double(bounds.maxY)
     }
 
-    /// The smallest whole-pixel bounds that contain the rectangle.
+    /// The smallest whole-pixel bounds that contain the rectangle; coordinates beyond ±2⁴⁰ (no
+    /// image is that large) are held there, and NaN counts as 0, so the conversion cannot trap.
     public var pixelBounds: PixelBounds {
-        let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
-        return PixelBounds(x: x0, y: y0, width: max(0, Int(maxX.rounded(.up)) - x0),
-                           height: max(0, Int(maxY.rounded(.up)) - y0))
+        func whole(_ v: Double, _ rule: FloatingPointRoundingRule) -> Int {
+            v.isNaN ? 0 : Int(min(max(v, -0x1p40), 0x1p40).rounded(rule))
+        }
+        let x0 = whole(x, .down), y0 = whole(y, .down)
+        return PixelBounds(x: x0, y: y0, width: max(0, whole(maxX, .up) - x0), height: max(0, whole(maxY, .up) - y0))
     }
 }
 

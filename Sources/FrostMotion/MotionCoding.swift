@@ -107,8 +107,14 @@ extension Timeline {
             guard frames == frames.rounded(), (1...100_000).contains(frames) else {
                 throw ComposeError("\(path).frames", "expected a whole number from 1 to 100000")
             }
-            self = .scroll(from: try o.required("from", path).number("\(path).from"), to: try o.required("to", path).number("\(path).to"),
-                           frames: Int(frames))
+            func offset(_ key: String) throws(ComposeError) -> Double {
+                let v = try o.required(key, path).number("\(path).\(key)")
+                guard abs(v) <= Scene.maximumCoordinate else {
+                    throw ComposeError("\(path).\(key)", "expected points from -\(Int(Scene.maximumCoordinate)) to \(Int(Scene.maximumCoordinate))")
+                }
+                return v
+            }
+            self = .scroll(from: try offset("from"), to: try offset("to"), frames: Int(frames))
         case .time:
             try o.allowOnly(["driver", "duration", "fps"], path)
             let duration = try o.required("duration", path).number("\(path).duration")
@@ -141,6 +147,9 @@ extension PropertyAnimation {
             let pair = try item.array(here)
             guard pair.count == 2 || pair.count == 3 else { throw ComposeError(here, "expected [driver value, value] or [driver value, value, ease]") }
             let at = try pair[0].number("\(here)[0]")
+            guard abs(at) <= Scene.maximumCoordinate else {
+                throw ComposeError("\(here)[0]", "expected a driver value from -\(Int(Scene.maximumCoordinate)) to \(Int(Scene.maximumCoordinate))")
+            }
             if let last = keys.last, at <= last.at {
                 throw ComposeError(here, "keys must ascend in driver value (\(Self.format(at)) comes after \(Self.format(last.at)))")
             }
@@ -173,6 +182,9 @@ extension AnimatedProperty {
             values = numbers
         } else {
             values = []
+        }
+        guard values.allSatisfy({ abs($0) <= Scene.maximumCoordinate }) else {
+            throw ComposeError(path, "expected numbers from -\(Int(Scene.maximumCoordinate)) to \(Int(Scene.maximumCoordinate))")
         }
         if self == .color && values.count == 3 { return values + [1] }
         guard values.count == arity else {
@@ -226,6 +238,11 @@ extension Easing {
             guard v >= 0, v <= 100 else { throw ComposeError("\(here).\(key)", "expected a damping from 0 to 100") }
             return v
         }
+        func velocity() throws(ComposeError) -> Double {
+            let v = try s["velocity"]?.number("\(here).velocity") ?? 0
+            guard abs(v) <= 1000 else { throw ComposeError("\(here).velocity", "expected a number from -1000 to 1000") }
+            return v
+        }
         if s["response"] != nil || s["dampingFraction"] != nil {
             try s.allowOnly(["response", "dampingFraction"], here)
             guard s["response"] != nil, s["dampingFraction"] != nil else { throw ComposeError(here, parameters) }
@@ -234,7 +251,7 @@ extension Easing {
             try s.allowOnly(["duration", "dampingRatio", "velocity"], here)
             guard s["duration"] != nil, s["dampingRatio"] != nil else { throw ComposeError(here, parameters) }
             self = .spring(Spring(duration: try positive("duration"), dampingRatio: try damping("dampingRatio"),
-                                  velocity: try s["velocity"]?.number("\(here).velocity") ?? 0))
+                                  velocity: try velocity()))
         } else {
             throw ComposeError(here, parameters)
         }

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# make fuzz: runs each FrostFuzz target for SECONDS with its seeds and dictionary, keeping its corpus in
+# out/fuzz/<target>/corpus across runs. A crash, leak, timeout or out-of-memory input is copied to
+# Tests/Fixtures/fuzz/<target>/, where FuzzReplayTests runs it on every `make test`, and the run fails.
+# With FUZZ_SMOKE=1 (make test's short run) a finding is printed, its input in base64 so that it can be
+# kept from a CI log, but does not fail the run: a random search is no gate; the kept findings'
+# replay (FuzzReplayTests) is.
+# Usage: Fuzz/run.sh SECONDS TARGET...
+set -uo pipefail
+cd "$(dirname "$0")/.."
+seconds=$1; shift
+bin=Fuzz/.build/release/frost-fuzz
+frost=.build/release/frost
+[ -x "$frost" ] || frost=.build/debug/frost
+[ -x "$frost" ] || { swift build >/dev/null && frost=.build/debug/frost; }
+corpus=${FROST_CORPUS:-../shared/corpus}
+found=0
+for target in "$@"; do
+  work=out/fuzz/$target
+  mkdir -p "$work/corpus" "$work/seeds" "Tests/Fixtures/fuzz/$target"
+  case $target in
+    decode|info)
+      find "$corpus" -type f \( -name '*.png' -o -name '*.jpg' -o -name '*.jpeg' \) -size -300k 2>/dev/null |
+        while read -r f; do cp "$f" "$work/seeds/$(printf %s "$f" | md5sum | cut -c1-10).${f##*.}"; done
+      dict=Fuzz/dictionaries/decode.dict ;;
+    scene|motion)
+      cp SampleImages/scenes/*.json SampleImages/motion/*.json "$work/seeds/"
+      dict=Fuzz/dictionaries/scene.dict ;;
+    cache)
+      if [ ! -s "$work/seeds/coffee.cache" ]; then
+        cp SampleImages/coffee.png "$work/small.png"
+        "$frost" cache "$work/small.png" -o "$work/small.frost" --levels 3 --max-sigma 6 >/dev/null &&
+          python3 Fuzz/pack.py "$work/small.frost" "$work/seeds/coffee.cache"
+      fi
+      dict=Fuzz/dictionaries/cache.dict ;;
+    png-round-trip)
+      head -c 4096 /dev/urandom > "$work/seeds/random"
+      dict="" ;;
+  esac
+  log=$work/fuzz.log
+  FROST_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1 \
+    "$bin" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -max_len=262144 -print_final_stats=1 \
+      -artifact_prefix="$work/" ${dict:+-dict="$dict"} "$work/corpus" "$work/seeds" > "$log" 2>&1
+  status=$?
+  execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
+  coverage=$(grep -E '[[:space:]]cov: [0-9]+ ft: [0-9]+' "$log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+')
+  stats=${execs:+$execs executions, $coverage}
+  artifacts=$(ls "$work" | grep -E '^(crash|leak|timeout|oom|slow-unit)-' || true)
+  for a in $artifacts; do cp "$work/$a" "Tests/Fixtures/fuzz/$target/$a"; rm "$work/$a"; done
+  printf '%-16s %s\n' "$target" "${stats:-no statistics (exit $status): see $log}"
+  if [ -n "$artifacts" ] || [ $status -ne 0 ]; then
+    found=1
+    grep -E 'ERROR|SUMMARY|Fatal error|precondition' "$log" | head -5 | sed 's/^/    /'
+    for a in $artifacts; do
+      echo "    kept: Tests/Fixtures/fuzz/$target/$a (base64: $(base64 -w0 "Tests/Fixtures/fuzz/$target/$a" | head -c 4000))"
+    done
+  fi
+done
+[ "${FUZZ_SMOKE:-0}" = 1 ] && { [ $found = 1 ] && echo "fuzz smoke: findings above (not failing the run)"; exit 0; }
+exit $found

@@ -1,0 +1,124 @@
+import Foundation
+import FrostCache
+import FrostCodecs
+import FrostCompose
+import FrostCore
+import FrostCrossfade
+import FrostMotion
+
+/// What the fuzzers feed bytes to (one per input surface), and what must hold for any input: no
+/// crash, no hang, no sanitizer report, and the round trips exact. A failed property stops the run
+/// with a message (`preconditionFailure`), which libFuzzer keeps as a crash. `make fuzz` builds one
+/// libFuzzer binary per target (Fuzz/); `FuzzReplayTests` runs every kept input through the same
+/// function, so a finding stays a test.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// PNG or JPEG bytes decoded as `frost` reads files (small pixel budget); a PNG also by libpng
+    /// alone, which must give the same pixels whenever both succeed.
+    case decode
+    /// Header reading (`frost info`).
+    case info
+    /// A scene JSON rendered on a canvas of at most 64×64 pixels.
+    case scene
+    /// A motion scene JSON: parsed, its blur levels built, its first and last frames rendered small.
+    case motion
+    /// A cache folder made of the input: a manifest and level files cut from the bytes.
+    case cache
+    /// Pixels from the bytes encoded as PNG with Frost's run-length deflate (level 1) and with
+    /// libdeflate and zlib levels, then read back by the direct read (libdeflate's inflate) and by
+    /// libpng (zlib's inflate): both must give the pixels back exactly.
+    case pngRoundTrip = "png-round-trip"
+
+    /// The budget every decode in a fuzz run gets: big enough for the corpus's images' headers,
+    /// small enough to stay fast.
+    static let decodeOptions = DecodeOptions(maxPixels: 1 << 20)
+
+    public func run(_ bytes: [UInt8]) {
+        switch self {
+        case .decode: Self.decode(bytes)
+        case .info: _ = try? ImageInfo(bytes: bytes)
+        case .scene: Self.scene(bytes)
+        case .motion: Self.motion(bytes)
+        case .cache: Self.cache(bytes)
+        case .pngRoundTrip: Self.pngRoundTrip(bytes)
+        }
+    }
+
+    static func decode(_ bytes: [UInt8]) {
+        let image = try? Image(decoding: bytes, options: decodeOptions)
+        guard ImageFormat(sniffing: bytes) == .png else { return }
+        let options = DecodeOptions(maxPixels: decodeOptions.maxPixels, autoOrient: image != nil ? decodeOptions.autoOrient : true)
+        let reference = try? Image(decodingPNGWithLibpng: bytes, options: options)
+        if let image, let reference, image.pixels != reference.pixels {
+            preconditionFailure("the direct PNG read and libpng disagree (\(image.width)×\(image.height))")
+        }
+    }
+
+    static func scene(_ bytes: [UInt8]) {
+        guard var scene = try? Scene(json: bytes) else { return }
+        scene.scale = min(scene.scale, 64 / max(scene.width, scene.height))
+        guard scene.pixelWidth > 0, scene.pixelHeight > 0 else { return }
+        _ = try? scene.rendered(assets: SceneAssets(), threads: 1)
+    }
+
+    static func motion(_ bytes: [UInt8]) {
+        guard var motion = try? MotionScene(json: bytes) else { return }
+        motion.scene.scale = min(motion.scene.scale, 48 / max(motion.scene.width, motion.scene.height))
+        guard motion.scene.pixelWidth > 0, motion.scene.pixelHeight > 0,
+              let renderer = try? MotionRenderer(motion, assets: SceneAssets(), threads: 1) else { return }
+        let states = motion.timeline?.states() ?? [DriverState()]
+        for state in [states.first!, states.last!] { _ = try? renderer.frame(at: state) }
+    }
+
+    /// The bytes are length-prefixed parts: a 2-byte big-endian length and the manifest, then for
+    /// each level file a 3-byte length and its bytes, named level-00.png … in order (Fuzz/pack.py
+    /// makes seeds of real caches this way).
+    static func cache(_ bytes: [UInt8]) {
+        var parts: [ArraySlice<UInt8>] = [], at = 0
+        while at < bytes.count && parts.count < 16 {
+            let width = parts.isEmpty ? 2 : 3
+            guard at + width <= bytes.count else { break }
+            let length = bytes[at..<(at + width)].reduce(0) { $0 << 8 | Int($1) }
+            at += width
+            parts.append(bytes[at..<min(bytes.count, at + length)])
+            at += length
+        }
+        guard !parts.isEmpty else { return }
+        let folder = NSTemporaryDirectory() + "frost-fuzz-cache-\(getpid())"
+        try? FileManager.default.removeItem(atPath: folder)
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try? FileIO.writeAtomically(Array(parts[0]), to: folder + "/" + CacheStore.manifestName)
+        for (i, part) in parts.dropFirst().enumerated() {
+            try? FileIO.writeAtomically(Array(part), to: folder + String(format: "/level-%02d.png", i))
+        }
+        guard let loaded = try? CacheStore.load(folder, decode: decodeOptions) else { return }
+        _ = CrossfadeCache(loaded).frame(at: 0.5, threads: 1)
+    }
+
+    /// The first byte picks the size and kind; the rest are the pixels (repeated to fill).
+    static func pngRoundTrip(_ bytes: [UInt8]) {
+        guard bytes.count >= 2 else { return }
+        let kind = Int(bytes[0]), width = 1 + Int(bytes[1]) % 67, data = bytes.dropFirst(2)
+        let height = max(1, min(64, data.count / max(1, width)))
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        if !data.isEmpty { for i in pixels.indices { pixels[i] = data[data.startIndex + i % data.count] } }
+        let gray = kind & 1 != 0, opaque = kind & 2 != 0
+        for p in 0..<(width * height) {
+            if gray { pixels[4 * p + 1] = pixels[4 * p]; pixels[4 * p + 2] = pixels[4 * p] }
+            if opaque { pixels[4 * p + 3] = 255 }
+        }
+        let image = Image(width: width, height: height, pixels: pixels, hasAlpha: !opaque, isGray: gray)
+        for level in [1, 6, 9] {
+            let filter = (kind >> 2) % 6 == 5 ? nil : (kind >> 2) % 6
+            guard let png = try? image.encoded(as: .png, options: EncodeOptions(compressionLevel: level, pngFilter: filter)) else {
+                preconditionFailure("PNG encoding failed at level \(level)")
+            }
+            for decoded in [try? Image(decoding: png), try? Image(decodingPNGWithLibpng: png)] {
+                // Straight alpha is written as given, so even transparent pixels keep their colors.
+                guard let decoded, decoded.pixels == pixels else {
+                    preconditionFailure("a PNG written at level \(level), filter \(String(describing: filter)) did not read back exactly")
+                }
+            }
+        }
+    }
+}
