@@ -38,31 +38,39 @@ public enum CacheStore {
         let levels = CacheRenderer(plan: plan, threads: threads).render(image)
         let sourceSHA256 = sha256 ?? SHA256.hex(bytes)
         let copiesSource = try sourceIsLevelFile(bytes, plan: plan, options: options, decode: decode)
+        let created = !FileManager.default.fileExists(atPath: folder)
         try prepare(folder)
-        // Each level file is encoded, written and hashed on the next free thread: encoding was
-        // most of a `frost cache` (zlib 68% of it, perf), one file after another.
-        let written = ResultSlots<Result<CacheManifest.Level, Error>>(count: levels.count)
-        RowBands.runEach(levels.count, threads: RowBands.threads(threads)) { i in
-            let level = plan.levels[i], picture = levels[i]
-            written.set(i, Result {
-                let copy = i == 0 && copiesSource
-                let encoded = copy ? bytes : try picture.encoded(as: options.format, options: options.encodeOptions)
-                let file = String(format: "level-%02d.%@", level.index, options.format.fileExtension)
-                try FileIO.writeAtomically(encoded, to: folder + "/" + file)
-                return CacheManifest.Level(index: level.index, sigma: level.sigma, radius: level.radius, factor: level.factor,
-                                           width: picture.width, height: picture.height, file: file,
-                                           sha256: copy ? sourceSHA256 : SHA256.hex(encoded))
-            })
+        let manifest: CacheManifest
+        do {
+            // Each level file is encoded, written and hashed on the next free thread: encoding was
+            // most of a `frost cache` (zlib 68% of it, perf), one file after another.
+            let written = ResultSlots<Result<CacheManifest.Level, Error>>(count: levels.count)
+            RowBands.runEach(levels.count, threads: RowBands.threads(threads)) { i in
+                let level = plan.levels[i], picture = levels[i]
+                written.set(i, Result {
+                    let copy = i == 0 && copiesSource
+                    let encoded = copy ? bytes : try picture.encoded(as: options.format, options: options.encodeOptions)
+                    let file = String(format: "level-%02d.%@", level.index, options.format.fileExtension)
+                    try FileIO.writeAtomically(encoded, to: folder + "/" + file)
+                    return CacheManifest.Level(index: level.index, sigma: level.sigma, radius: level.radius, factor: level.factor,
+                                               width: picture.width, height: picture.height, file: file,
+                                               sha256: copy ? sourceSHA256 : SHA256.hex(encoded))
+                })
+            }
+            let entries = try written.values.map { try $0.get() }
+            manifest = CacheManifest(
+                format: CacheManifest.formatName, version: CacheManifest.currentVersion,
+                source: .init(file: name, bytes: bytes.count, sha256: sourceSHA256,
+                              width: image.width, height: image.height),
+                parameters: options, plan: plan, levels: entries)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try FileIO.writeAtomically(Array(try encoder.encode(manifest)) + [0x0A], to: folder + "/" + manifestName)
+        } catch {
+            // A failed write (a full disk, a file-size limit) leaves no part of a cache behind.
+            removeLevels(folder, removingFolder: created)
+            throw error
         }
-        let entries = try written.values.map { try $0.get() }
-        let manifest = CacheManifest(
-            format: CacheManifest.formatName, version: CacheManifest.currentVersion,
-            source: .init(file: name, bytes: bytes.count, sha256: sourceSHA256,
-                          width: image.width, height: image.height),
-            parameters: options, plan: plan, levels: entries)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try FileIO.writeAtomically(Array(try encoder.encode(manifest)) + [0x0A], to: folder + "/" + manifestName)
         return manifest
     }
 
@@ -150,6 +158,16 @@ public enum CacheStore {
 
     /// Creates the folder; removes a previous manifest (so a half-rebuilt folder is never taken
     /// for a cache) and temporary files an interrupted run left behind.
+    /// Removes the level files (and temporary files) of a cache that could not be finished, and
+    /// the folder itself if this build made it.
+    static func removeLevels(_ folder: String, removingFolder: Bool) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        where name.hasPrefix("level-") || (name.hasPrefix(".") && name.contains(".frost-")) || name == manifestName {
+            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+        }
+        if removingFolder { rmdir(folder) }
+    }
+
     static func prepare(_ folder: String) throws {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

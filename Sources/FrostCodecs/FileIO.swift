@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 
 /// Whole-file reads and atomic writes with errno-based messages.
 public enum FileIO {
@@ -33,6 +34,23 @@ public enum FileIO {
         let file = try AtomicFile(path)
         try file.append(bytes)
         try file.commit()
+    }
+
+    /// Makes `folder` (and its parents) if missing and checks that files can be created in it, so
+    /// a batch with nowhere to write says so once instead of failing every input.
+    public static func prepareWritableFolder(_ folder: String) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw CodecError(.io, "exists and is not a folder") }
+        } else {
+            // mkdir -p, for errno's own words ("Read-only file system").
+            var path = folder.hasPrefix("/") ? "" : "."
+            for part in folder.split(separator: "/") {
+                path += "/" + part
+                if mkdir(path, 0o777) != 0 && errno != EEXIST { throw ioError("cannot create the folder") }
+            }
+        }
+        _ = try AtomicFile(folder + "/.frost-write-check")   // removed again as it goes
     }
 
     static func ioError(_ what: String) -> CodecError {

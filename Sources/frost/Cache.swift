@@ -109,6 +109,7 @@ struct Cache: ParsableCommand {
 
     private func runBatch(_ source: String) throws {
         var inputs = try attempt(source) { try BatchBuild.inputs(from: source) }
+        try attempt(output) { try FileIO.prepareWritableFolder(output) }
         if let shard {
             let (k, n) = try parseSlice(shard, option: "--shard")
             inputs = BatchBuild.shard(inputs, index: k, of: n)

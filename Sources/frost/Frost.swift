@@ -1,10 +1,16 @@
 import ArgumentParser
 import CFrostSystem
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @main
 struct Frost: ParsableCommand {
     static func main() {
         frost_keep_freed_buffers(1 << 30)
+        // Past a file-size limit (ulimit -f) a write must fail with EFBIG and be reported against
+        // its file, not end the whole batch with SIGXFSZ.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -10,9 +10,11 @@ public struct FrostRun: Sendable {
         ?? Corpus.repository + "/.build/debug/frost"
 
     /// `environment` replaces variables of the test's own environment (PATH without ffmpeg, say).
-    public static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> FrostRun {
+    /// `executable` runs another program instead (a shell that sets a limit, then runs frost).
+    public static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
+                           executable: String = binary) throws -> FrostRun {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe(), input = Pipe()
