@@ -204,7 +204,11 @@ struct SceneRenderer {
             return group
         case .backdrop(let effect):
             // Blur with the surroundings the boxes reach, so the frame's edges are not edge-extended.
-            let reach = 3 * ImageEffectsMath.boxRadius(radius: effect.radius, scale: space.pixelsPerPoint) + 1
+            let box = ImageEffectsMath.boxRadius(radius: effect.radius, scale: space.pixelsPerPoint)
+            guard box <= ImageEffectsMath.maximumBoxRadius else {
+                throw ComposeError("\(path).radius", "\(effect.radius) points at \(space.pixelsPerPoint) pixels per point needs boxes wider than \(2 * ImageEffectsMath.maximumBoxRadius + 1) pixels")
+            }
+            let reach = 3 * box + 1
             let area = bounds.outset(by: reach).intersection(canvas.bounds)
             guard !area.isEmpty else { return Image(width: bounds.width, height: bounds.height, filledWith: (0, 0, 0, 0), isPremultiplied: true) }
             let blurred = canvas.cropped(to: area).applyEffect(effect, scale: space.pixelsPerPoint, threads: threads)

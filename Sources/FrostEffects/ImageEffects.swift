@@ -100,6 +100,9 @@ public struct EffectParameters: Sendable, Equatable {
 
 /// The numbers of UIImage+ImageEffects v1.0.
 public enum ImageEffectsMath {
+    /// The widest box `boxBlurred` takes (radius in pixels): an effect needing more is refused.
+    public static let maximumBoxRadius = BoxBlur.maximumRadius
+
     /// The box radius (d − 1)/2 of each of the three passes for a blur radius in points.
     public static func boxRadius(radius: Double, scale: Double) -> Int {
         let inputRadius = radius * scale

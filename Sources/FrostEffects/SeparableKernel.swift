@@ -42,7 +42,10 @@ struct SeparableKernel {
         RowBands.run(dst.height, threads: threads, minimumBand: 16) { band in
             let rows = (band.lowerBound + c)..<(band.upperBound + c)
             // Cache-line aligned: every ring load of the vertical pass is then a whole-line load.
-            let ringBytes = UnsafeMutableRawPointer.allocate(byteCount: 2 * slots * stride, alignment: 64)
+            // A cropped output starts its blocks 4·crop samples into a row, so its last block reads
+            // up to a block past the row's samples: into the next ring row (values it discards),
+            // and for the last row into this slack (AddressSanitizer found the overrun).
+            let ringBytes = UnsafeMutableRawPointer.allocate(byteCount: 2 * (slots * stride + Self.blockSamples), alignment: 64)
             let ring = ringBytes.bindMemory(to: UInt16.self, capacity: slots * stride)
             let taps = UnsafeMutablePointer<UnsafePointer<UInt16>>.allocate(capacity: sweep * (2 * r + 1))
             let scratch = UnsafeMutablePointer<Source.Sample>.allocate(capacity: 4 * w)

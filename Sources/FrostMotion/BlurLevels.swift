@@ -89,6 +89,10 @@ final class BlurLevels: @unchecked Sendable {
         default:
             throw ComposeError("\(path).blur", "only image and group layers can be blurred")
         }
+        if let radius = blur.maxRadius ?? blur.preset.map({ $0 == .twitter ? 30 : 12 }),
+           ImageEffectsMath.boxRadius(radius: radius, scale: pixelsPerPoint) > ImageEffectsMath.maximumBoxRadius {
+            throw ComposeError("\(path).blur", "radius \(radius) points at \(pixelsPerPoint) pixels per point needs boxes wider than \(2 * ImageEffectsMath.maximumBoxRadius + 1) pixels")
+        }
         let plan = blur.plan(pixelsPerPoint: pixelsPerPoint)
         var levels = CacheRenderer(plan: plan, threads: threads).render(source)
         levels[0] = source

@@ -1,4 +1,5 @@
 import FrostCodecs
+import FrostCompose
 import FrostFuzz
 import FrostTestSupport
 import Foundation
@@ -18,6 +19,20 @@ import Testing
     func keptFindingsStayFixed(_ target: FuzzTarget) throws {
         for path in Self.inputs(target) {
             target.run(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        }
+    }
+
+    /// What the scene findings now get: a one-line error naming the key, where they trapped.
+    @Test(arguments: [
+        ("crash-75c7125d76c0c8414cc836a4c2e6df2d4658a240", "layers[0].shadow.offset: expected numbers from -1000000 to 1000000"),
+        ("crash-732f9671fdff5f0abe00559f3f3931f8cb96d868", "layers[0].layers[0].radius: 400.000001 points at 3.0 pixels per point needs boxes wider"),
+    ])
+    func sceneFindingsAreClearErrors(_ name: String, _ expected: String) throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: "\(Self.fixtures)/scene/\(name)")))
+        #expect {
+            _ = try Scene(json: bytes).rendered()
+        } throws: { error in
+            "\(error)".hasPrefix(expected)
         }
     }
 
