@@ -6,7 +6,7 @@ import PackageDescription
 // `--sanitize=fuzzer --sanitize=address` and coverage flags; the target to run comes from
 // FROST_FUZZ_TARGET. Its own package so that `swift build` of Frost never links libFuzzer's main.
 // A path dependency is named after its folder, which is the checkout's name.
-let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
 
 let package = Package(
     name: "FrostFuzzing",
