@@ -68,7 +68,11 @@ struct SceneRenderer {
                         y: space.originY + (frame.midY + t.translateY) * space.pixelsPerPoint - h / 2, width: w, height: h)
         guard w > 0, h > 0, layer.opacity > 0 else { return }
         // A shadow can fall on the canvas from a part of the layer just outside it.
-        let reach = layer.shadow.map { Self.padding(sigma: $0.radius / 2 * k) + Int((max(abs($0.offsetX), abs($0.offsetY)) * k).rounded(.up)) } ?? 0
+        // (One reduction cell more: a cut layer's blur reaches that far past its kernel.)
+        let reach = layer.shadow.map {
+            Self.padding(sigma: $0.radius / 2 * k) + GaussianPlan.storageFactor(sigma: $0.radius / 2 * k)
+                + Int((max(abs($0.offsetX), abs($0.offsetY)) * k).rounded(.up))
+        } ?? 0
         let bounds = rect.pixelBounds.intersection(canvas.bounds.outset(by: reach))
         guard !bounds.isEmpty else { return }
         // A plain color over the whole target (a fade, a tint) is one affine pass, no layer buffer.
@@ -85,7 +89,9 @@ struct SceneRenderer {
         }
         let pixels = try clippedContent(of: layer, rect: rect, space: inner, bounds: bounds, beneath: canvas, path: path)
         if let shadow = layer.shadow, shadow.opacity > 0 {
-            let cast = try Self.shadow(of: pixels, shadow, pixelsPerPoint: k, threads: threads, path: path)
+            let box = rect.pixelBounds
+            let cast = try Self.shadow(of: pixels, shadow, pixelsPerPoint: k, phase: (bounds.x - box.x, bounds.y - box.y),
+                                       threads: threads, path: path)
             canvas.draw(cast.image, x: bounds.x + cast.dx, y: bounds.y + cast.dy, mode: .normal, opacity: layer.opacity, threads: threads)
         }
         canvas.draw(pixels, x: bounds.x, y: bounds.y, mode: layer.blendMode, opacity: layer.opacity, threads: threads)
@@ -250,14 +256,20 @@ struct SceneRenderer {
 
     /// The drop shadow of premultiplied layer pixels: their alpha × the shadow's color and opacity,
     /// blurred by σ = radius / 2, placed at (dx, dy) from the layer's top-left (offset included).
-    static func shadow(of pixels: Image, _ shadow: Shadow, pixelsPerPoint k: Double, threads: Int,
-                       path: String) throws(ComposeError) -> (image: Image, dx: Int, dy: Int) {
+    ///
+    /// `phase` is where `pixels` start inside the layer's whole pixel box (they may be cut to the
+    /// canvas): the cast's buffer starts a multiple of the blur's reduction factor from the box, so
+    /// a reduced-resolution blur samples the same grid whether the layer is cut or whole, and a
+    /// retained layer's cast (made from the whole box) is the very bytes of one made afresh.
+    static func shadow(of pixels: Image, _ shadow: Shadow, pixelsPerPoint k: Double, phase: (x: Int, y: Int) = (0, 0),
+                       threads: Int, path: String) throws(ComposeError) -> (image: Image, dx: Int, dy: Int) {
         let sigma = shadow.radius / 2 * k
-        let pad = padding(sigma: sigma)
-        guard (pixels.width + 2 * pad) * (pixels.height + 2 * pad) <= Scene.maximumPixels else {
+        let pad = padding(sigma: sigma), f = GaussianPlan.storageFactor(sigma: sigma)
+        let lead = (x: phase.x % f, y: phase.y % f)
+        guard (pixels.width + 2 * pad + lead.x) * (pixels.height + 2 * pad + lead.y) <= Scene.maximumPixels else {
             throw ComposeError("\(path).shadow", "a blur this wide needs more than \(Scene.maximumPixels) pixels")
         }
-        let w = pixels.width + 2 * pad, h = pixels.height + 2 * pad
+        let w = pixels.width + 2 * pad + lead.x, h = pixels.height + 2 * pad + lead.y
         // The cast is the shadow's color (times its opacity) times the layer's alpha as a coverage.
         let table = PackedColor.coverageTable(shadow.color.premultiplied255 * min(max(shadow.opacity, 0), 1))
         var cast = [UInt8](repeating: 0, count: w * h * 4)
@@ -265,13 +277,13 @@ struct SceneRenderer {
             cast.withUnsafeMutableBytes { target in
                 let words = target.bindMemory(to: UInt32.self).baseAddress!
                 for y in 0..<pixels.height {
-                    let from = source.baseAddress! + y * pixels.width * 4, to = words + (y + pad) * w + pad
+                    let from = source.baseAddress! + y * pixels.width * 4, to = words + (y + pad + lead.y) * w + pad + lead.x
                     for x in 0..<pixels.width { to[x] = table[Int(from[4 * x + 3])] }
                 }
             }
         }
         let image = Image(width: w, height: h, pixels: cast, isPremultiplied: true).gaussianBlurred(sigma: sigma, threads: threads)
-        return (image, Int((shadow.offsetX * k).rounded()) - pad, Int((shadow.offsetY * k).rounded()) - pad)
+        return (image, Int((shadow.offsetX * k).rounded()) - pad - lead.x, Int((shadow.offsetY * k).rounded()) - pad - lead.y)
     }
 
     /// Transparent pixels around a shadow so its blur fades out inside the image (3σ and one more).
