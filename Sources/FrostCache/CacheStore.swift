@@ -156,27 +156,29 @@ public enum CacheStore {
         return bytes
     }
 
-    /// Creates the folder; removes a previous manifest (so a half-rebuilt folder is never taken
-    /// for a cache) and temporary files an interrupted run left behind.
-    /// Removes the level files (and temporary files) of a cache that could not be finished, and
-    /// the folder itself if this build made it.
+    /// Removes the level files, the manifest and the temporary files of a cache that could not be
+    /// finished, and the folder itself if this build made it.
     static func removeLevels(_ folder: String, removingFolder: Bool) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        where name.hasPrefix("level-") || (name.hasPrefix(".") && name.contains(".frost-")) || name == manifestName {
-            try? FileManager.default.removeItem(atPath: folder + "/" + name)
-        }
+        removeFiles(in: folder) { $0.hasPrefix("level-") || $0 == manifestName || isTemporary($0) }
         if removingFolder { rmdir(folder) }
     }
 
+    /// Creates the folder; removes a previous manifest (so a half-rebuilt folder is never taken
+    /// for a cache) and temporary files an interrupted run left behind.
     static func prepare(_ folder: String) throws {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
             throw CodecError(.io, "cannot create the cache folder \(folder)")
         }
-        let manifest = folder + "/" + manifestName
-        if FileManager.default.fileExists(atPath: manifest) { try? FileManager.default.removeItem(atPath: manifest) }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".") && name.contains(".frost-") {
+        removeFiles(in: folder) { $0 == manifestName || isTemporary($0) }
+    }
+
+    /// A file `FileIO`'s atomic writes name while they write (`.NAME.frost-XXXXXX`).
+    private static func isTemporary(_ name: String) -> Bool { name.hasPrefix(".") && name.contains(".frost-") }
+
+    private static func removeFiles(in folder: String, where matches: (String) -> Bool) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where matches(name) {
             try? FileManager.default.removeItem(atPath: folder + "/" + name)
         }
     }

@@ -82,11 +82,11 @@ struct SceneRenderer {
             canvas.fill(with: color.withAlpha(color.alpha * layer.opacity), threads: threads)
             return
         }
-        let inner = LayerSpace(originX: rect.x, originY: rect.y, pixelsPerPoint: k, zoom: space.zoom * t.scale,
-                               width: frame.width, height: frame.height)
         if let retained, retained.paths.contains(path) {
             return try drawRetained(layer, frame: frame, space: space, rect: rect, into: &canvas, path: path, retained: retained)
         }
+        let inner = LayerSpace(originX: rect.x, originY: rect.y, pixelsPerPoint: k, zoom: space.zoom * t.scale,
+                               width: frame.width, height: frame.height)
         let pixels = try clippedContent(of: layer, rect: rect, space: inner, bounds: bounds, beneath: canvas, path: path)
         if let shadow = layer.shadow, shadow.opacity > 0 {
             let box = rect.pixelBounds

@@ -24,8 +24,9 @@ extension Image {
         // center with weight 1, so the filter is a copy (an animation's blur frames, drawn as
         // they were rendered, take this path every frame).
         if rect.width == Double(width), rect.height == Double(height), rect.x == rect.x.rounded(), rect.y == rect.y.rounded() {
-            var out = premultiplied().cropped(to: PixelBounds(x: region.x - Int(rect.x), y: region.y - Int(rect.y),
-                                                              width: region.width, height: region.height))
+            // Cropped first: premultiplying works pixel by pixel, so only the region needs it.
+            var out = cropped(to: PixelBounds(x: region.x - Int(rect.x), y: region.y - Int(rect.y),
+                                              width: region.width, height: region.height)).premultiplied()
             out.isGray = false
             out.iccProfile = nil
             return out

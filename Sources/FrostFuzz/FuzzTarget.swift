@@ -46,8 +46,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     static func decode(_ bytes: [UInt8]) {
         let image = try? Image(decoding: bytes, options: decodeOptions)
         guard ImageFormat(sniffing: bytes) == .png else { return }
-        let options = DecodeOptions(maxPixels: decodeOptions.maxPixels, autoOrient: image != nil ? decodeOptions.autoOrient : true)
-        let reference = try? Image(decodingPNGWithLibpng: bytes, options: options)
+        let reference = try? Image(decodingPNGWithLibpng: bytes, options: decodeOptions)
         if let image, let reference, image.pixels != reference.pixels {
             preconditionFailure("the direct PNG read and libpng disagree (\(image.width)×\(image.height))")
         }

@@ -165,13 +165,9 @@ extension PropertyAnimation {
 extension AnimatedProperty {
     /// A key's value: `arity` numbers (one may be written bare), or a color string.
     func value(_ json: JSONValue, path: String) throws(ComposeError) -> [Double] {
-        if self == .color, case .string(let text) = json {
-            do {
-                let c = try Color(parsing: text)
-                return [c.red, c.green, c.blue, c.alpha]
-            } catch {
-                throw ComposeError(path, error.description)
-            }
+        if self == .color, case .string = json {
+            let c = try json.color(path)
+            return [c.red, c.green, c.blue, c.alpha]
         }
         let values: [Double]
         if case .number(let x) = json {
@@ -279,11 +275,7 @@ extension LayerBlur {
             }
             spacing = s
         }
-        if let v = o["tint"] {
-            do { tint = try Color(parsing: try v.string("\(path).tint")) } catch let error as ColorParseError {
-                throw ComposeError("\(path).tint", error.description)
-            } catch let error as ComposeError { throw error } catch { throw ComposeError("\(path).tint", "\(error)") }
-        }
+        tint = try o["tint"]?.color("\(path).tint")
         if let v = o["saturation"] {
             saturation = try v.number("\(path).saturation")
             guard (-100...100).contains(saturation) else { throw ComposeError("\(path).saturation", "expected a number from -100 to 100") }
@@ -339,6 +331,13 @@ enum JSONValue: Decodable, Sendable {
     func string(_ path: String) throws(ComposeError) -> String {
         guard case .string(let s) = self else { throw ComposeError(path, "expected a string") }
         return s
+    }
+
+    /// A COLOR string.
+    func color(_ path: String) throws(ComposeError) -> Color {
+        do { return try Color(parsing: try string(path)) } catch let error as ColorParseError {
+            throw ComposeError(path, error.description)
+        } catch let error as ComposeError { throw error } catch { throw ComposeError(path, "\(error)") }
     }
 }
 

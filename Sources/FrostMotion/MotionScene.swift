@@ -29,8 +29,7 @@ public struct MotionScene: Sendable {
         for (path, motion) in motions where !motion.animations.isEmpty {
             out.updateLayer(at: path) { layer, parent in
                 for animation in motion.animations {
-                    let value = animation.keyframes.value(at: state[animation.driver ?? defaultDriver])
-                    animation.property.apply(value, to: &layer, parent: parent)
+                    animation.property.apply(value(of: animation, at: state), to: &layer, parent: parent)
                 }
             }
         }
@@ -41,7 +40,12 @@ public struct MotionScene: Sendable {
     public func blurProgress(at path: [Int], _ state: DriverState) -> Double {
         guard let motion = motions[path], let blur = motion.blur else { return 0 }
         guard let animation = motion.animations.first(where: { $0.property == .blurProgress }) else { return blur.progress }
-        return min(max(animation.keyframes.value(at: state[animation.driver ?? defaultDriver])[0], 0), 1)
+        return min(max(value(of: animation, at: state)[0], 0), 1)
+    }
+
+    /// An animation's value at `state`, read off the driver it follows.
+    private func value(of animation: PropertyAnimation, at state: DriverState) -> [Double] {
+        animation.keyframes.value(at: state[animation.driver ?? defaultDriver])
     }
 
     /// The layers whose look never changes (nothing in them animates but where they are, how

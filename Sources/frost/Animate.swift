@@ -114,7 +114,6 @@ struct Animate: ParsableCommand {
 
 /// Where `animate` puts its frames.
 final class FrameSink {
-    private let target: Animate.Target
     private let path: String
     private let apng: AnimatedPNGWriter?
     private let video: VideoPipe?
@@ -122,21 +121,12 @@ final class FrameSink {
 
     init(_ target: Animate.Target, path: String, width: Int, height: Int, count: Int, hasAlpha: Bool, fps: Double,
          options: EncodeOptions) throws {
-        self.target = target
         self.path = path
         self.options = options
         apng = target == .apng ? try AnimatedPNGWriter(path: path, width: width, height: height, frameCount: count,
                                                         hasAlpha: hasAlpha, options: options) : nil
         video = target == .mp4 ? try VideoPipe(path: path, width: width, height: height, fps: fps) : nil
-        if target == .folder {
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
-                throw CodecError(.io, "exists and is not a folder")
-            }
-            do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-                throw CodecError(.io, "cannot create the folder: \(error.localizedDescription)")
-            }
-        }
+        if target == .folder { try FileIO.prepareWritableFolder(path) }
     }
 
     /// Frames `indices` of the timeline, in order; PNGs are encoded on `threads` threads at once.
