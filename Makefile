@@ -13,8 +13,8 @@ RELEASE := -c release $(CPU_FLAGS)
 FROST   := .build/release/frost
 OUT     := out
 # Debian packages the build, the tests and the demo need; ffmpeg for the MP4 output (`frost animate
-# OUT.mp4`), which the tests exercise as well.
-APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg
+# OUT.mp4`), which the tests exercise as well; webp (cwebp, dwebp, img2webp) makes test files.
+APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp
 
 .PHONY: deps build debug test test-asan test-tsan fuzz fuzz-build run strips bench compare compare-deps clean
 

@@ -21,11 +21,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // The only code that touches libpng / libjpeg / libdeflate; every setjmp/longjmp stays in here.
+        // The only code that touches libpng / libjpeg / libdeflate / libwebp; every setjmp/longjmp stays in here.
         .target(
             name: "CFrostCodecs",
             dependencies: ["CFrostSystem"],
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("deflate")]
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("deflate"),
+                            .linkedLibrary("webp"), .linkedLibrary("webpmux"), .linkedLibrary("webpdemux")]
         ),
         // Allocator policy for the tool and benchmarks (glibc mallopt); vector operations and the
         // prefetch Swift lacks.

@@ -15,12 +15,12 @@ public struct CodecError: Error, CustomStringConvertible, Equatable, Sendable {
 
     public var description: String { message }
 
-    /// Maps a C status plus libpng/libjpeg's own message.
+    /// Maps a C status plus libpng/libjpeg/libwebp's own message.
     init(_ status: frost_status, _ error: frost_error, format: ImageFormat) {
         let text = withUnsafeBytes(of: error.message) { raw in
             String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
         }
-        let name = format == .png ? "PNG" : "JPEG"
+        let name = format.displayName
         switch status {
         case FROST_ERR_UNSUPPORTED: self.init(.unsupported, text)
         case FROST_ERR_TRUNCATED: self.init(.truncated, text)

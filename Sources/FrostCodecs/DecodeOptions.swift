@@ -37,10 +37,12 @@ public struct EncodeOptions: Sendable, Equatable {
     public var progressive: Bool
     /// PNG deflate level 0...9. With one filter for every row: 1 is Frost's run-length deflate
     /// (the fastest, for blurred and continuous-tone images), the others libdeflate's; with
-    /// adaptive filtering, zlib's.
+    /// adaptive filtering, zlib's. For lossless WebP, libwebp's effort preset 0...9.
     public var compressionLevel: Int
     /// PNG row filter: nil for adaptive (libpng tries all five per row), else 0...4.
     public var pngFilter: Int?
+    /// WebP: lossy at this quality 0...100, or lossless when nil.
+    public var webpQuality: Int?
 
     /// PNG defaults measured on the sample photos (README, "PNG settings"): level 2 with the Up
     /// filter (libdeflate) writes at several times libpng's default speed for a few percent more
@@ -50,10 +52,11 @@ public struct EncodeOptions: Sendable, Equatable {
 
     public init(quality: Int = 90, progressive: Bool = false,
                 compressionLevel: Int = EncodeOptions.defaultCompressionLevel,
-                pngFilter: Int? = EncodeOptions.defaultPNGFilter) {
+                pngFilter: Int? = EncodeOptions.defaultPNGFilter, webpQuality: Int? = nil) {
         self.quality = quality
         self.progressive = progressive
         self.compressionLevel = compressionLevel
         self.pngFilter = pngFilter
+        self.webpQuality = webpQuality
     }
 }

@@ -7,11 +7,13 @@ extension Image {
     /// Premultiplied pixels are un-premultiplied first. PNG keeps the image's kind: gray stays gray
     /// while every pixel is gray, alpha is written when the source had it or some pixel is not
     /// opaque. JPEG has no alpha: a transparent image is written as if over black (its
-    /// premultiplied colors), the convention libvips uses.
+    /// premultiplied colors), the convention libvips uses. WebP is lossless unless
+    /// `options.webpQuality` is set, and keeps alpha where some pixel is not opaque.
     public func encoded(as format: ImageFormat, options: EncodeOptions = EncodeOptions()) throws -> [UInt8] {
         switch format {
         case .png: return try encodedPNG(options)
         case .jpeg: return try encodedJPEG(options)
+        case .webp: return try encodedWebP(options)
         }
     }
 
@@ -56,6 +58,24 @@ extension Image {
             jpegOptions.icc_length = length
             return try flat.encode(.jpeg) { pixels, out, size, error in
                 frost_jpeg_encode(pixels, UInt32(width), UInt32(height), rowBytes, &jpegOptions, out, size, error)
+            }
+        }
+    }
+
+    private func encodedWebP(_ options: EncodeOptions) throws -> [UInt8] {
+        if let quality = options.webpQuality, !(0...100).contains(quality) {
+            throw CodecError(.encode, "WebP quality \(quality) is not in 0...100")
+        }
+        let straight = isPremultiplied ? unpremultiplied() : self
+        var webpOptions = frost_webp_write_options()
+        webpOptions.quality = Int32(options.webpQuality ?? -1)
+        webpOptions.effort = Int32(min(max(options.compressionLevel, 0), 9))
+        webpOptions.has_alpha = hasAlpha && straight.containsTransparency ? 1 : 0
+        return try straight.withICC { icc, length in
+            webpOptions.icc = icc
+            webpOptions.icc_length = length
+            return try straight.encode(.webp) { pixels, out, size, error in
+                frost_webp_encode(pixels, UInt32(width), UInt32(height), rowBytes, &webpOptions, out, size, error)
             }
         }
     }

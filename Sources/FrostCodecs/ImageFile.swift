@@ -5,15 +5,16 @@ import Glibc
 
 /// Reading and writing image files: format by content on read, by extension on write.
 extension Image {
-    /// Decodes PNG or JPEG bytes (the format is sniffed from the content).
+    /// Decodes PNG, JPEG or WebP bytes (the format is sniffed from the content).
     public init(decoding bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws {
         guard let format = ImageFormat(sniffing: bytes) else {
-            throw CodecError(.unknownFormat, bytes.isEmpty ? "empty file" : "not a PNG or JPEG file")
+            throw CodecError(.unknownFormat, bytes.isEmpty ? "empty file" : "not a PNG, JPEG or WebP file")
         }
         self = try bytes.withUnsafeBufferPointer { buffer in
             switch format {
             case .png: return try PNGDecoder.decode(buffer, options: options)
             case .jpeg: return try JPEGDecoder.decode(buffer, options: options)
+            case .webp: return try WebPDecoder.decode(buffer, options: options)
             }
         }
     }
@@ -25,7 +26,7 @@ extension Image {
         self = try bytes.withUnsafeBufferPointer { try PNGDecoder.decode($0, options: options, libpngOnly: true).image }
     }
 
-    /// Reads a PNG or JPEG file.
+    /// Reads a PNG, JPEG or WebP file.
     public init(contentsOfFile path: String, options: DecodeOptions = DecodeOptions()) throws {
         try self.init(decoding: try FileIO.read(path), options: options)
     }
@@ -35,26 +36,27 @@ extension Image {
     public func write(toFile path: String, format: ImageFormat? = nil,
                       options: EncodeOptions = EncodeOptions()) throws {
         guard let format = format ?? ImageFormat(pathExtension: path) else {
-            throw CodecError(.encode, "unknown output format (use a .png, .jpg or .jpeg name)")
+            throw CodecError(.encode, "unknown output format (use a .png, .jpg, .jpeg or .webp name)")
         }
         try FileIO.writeAtomically(try encoded(as: format, options: options), to: path)
     }
 }
 
 extension ImageInfo {
-    /// Reads only the header of a PNG or JPEG file.
+    /// Reads only the header of a PNG, JPEG or WebP file.
     public init(contentsOfFile path: String) throws {
         try self.init(bytes: try FileIO.read(path))
     }
 
     public init(bytes: [UInt8]) throws {
         guard let format = ImageFormat(sniffing: bytes) else {
-            throw CodecError(.unknownFormat, bytes.isEmpty ? "empty file" : "not a PNG or JPEG file")
+            throw CodecError(.unknownFormat, bytes.isEmpty ? "empty file" : "not a PNG, JPEG or WebP file")
         }
         self = try bytes.withUnsafeBufferPointer { buffer in
             switch format {
             case .png: return try PNGDecoder.info(buffer)
             case .jpeg: return try JPEGDecoder.info(buffer)
+            case .webp: return try WebPDecoder.info(buffer)
             }
         }
     }

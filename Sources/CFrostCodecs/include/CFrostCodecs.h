@@ -1,4 +1,4 @@
-// CFrostCodecs: the only code in Frost that calls libpng and libjpeg(-turbo).
+// CFrostCodecs: the only code in Frost that calls libpng, libjpeg(-turbo) and libwebp.
 //
 // Both libraries report fatal errors by longjmp-ing out of their own frames. Every setjmp lives in
 // the .c files next to this header, so Swift never sees a longjmp: each call returns a status and,
@@ -113,6 +113,34 @@ typedef struct {
 
 frost_status frost_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
                                const frost_jpeg_write_options *options, uint8_t **out, size_t *out_size,
+                               frost_error *err);
+
+// ---------------------------------------------------------------- WebP
+typedef struct {
+    uint32_t width, height;
+    int has_alpha;
+    int animated;
+    int lossless;              // VP8L; else VP8 (lossy), with or without an ALPH chunk
+    const uint8_t *icc;        // points into the file's bytes
+    uint32_t icc_length;
+} frost_webp_info;
+
+frost_status frost_webp_read_header(const uint8_t *data, size_t size, frost_webp_info *info, frost_error *err);
+// Decodes into `height` RGBA8 rows (straight alpha; 255 where the file has none).
+frost_status frost_webp_read_pixels(const uint8_t *data, size_t size, uint8_t *rgba, size_t row_bytes,
+                                    uint32_t height, frost_error *err);
+
+typedef struct {
+    int quality;            // 0...100 lossy; below 0 lossless
+    int effort;             // lossless only: libwebp's preset 0 (fastest) ... 9 (smallest)
+    int has_alpha;          // else the alpha bytes are ignored
+    const uint8_t *icc;
+    uint32_t icc_length;
+} frost_webp_write_options;
+
+// Encodes RGBA8 rows (straight alpha) to a malloc'd WebP; the caller frees *out with frost_free.
+frost_status frost_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
+                               const frost_webp_write_options *options, uint8_t **out, size_t *out_size,
                                frost_error *err);
 
 // CRC-32 (ISO 3309, as PNG chunks carry it) of `length` bytes, through libdeflate.

@@ -1,0 +1,141 @@
+// WebP through libwebp: still images, lossy (VP8, with or without ALPH) and lossless (VP8L). The
+// container's ICCP chunk is read through libwebpdemux and written through libwebpmux.
+#include "CFrostCodecs.h"
+#include "error.h"
+#include <stdlib.h>
+#include <string.h>
+#include <webp/decode.h>
+#include <webp/demux.h>
+#include <webp/encode.h>
+#include <webp/mux.h>
+
+static frost_status status_of(VP8StatusCode code, frost_error *err, const char *what) {
+    switch (code) {
+    case VP8_STATUS_OK: return FROST_OK;
+    case VP8_STATUS_OUT_OF_MEMORY: return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    case VP8_STATUS_NOT_ENOUGH_DATA: return frost_fail(err, FROST_ERR_TRUNCATED, "file ends early (%s)", what);
+    case VP8_STATUS_UNSUPPORTED_FEATURE: return frost_fail(err, FROST_ERR_UNSUPPORTED, "unsupported feature (%s)", what);
+    default: return frost_fail(err, FROST_ERR_CORRUPT, "bad bitstream (%s)", what);
+    }
+}
+
+frost_status frost_webp_read_header(const uint8_t *data, size_t size, frost_webp_info *info, frost_error *err) {
+    memset(info, 0, sizeof *info);
+    WebPBitstreamFeatures features;
+    frost_status status = status_of(WebPGetFeatures(data, size, &features), err, "header");
+    if (status != FROST_OK) return status;
+    info->width = (uint32_t)features.width;
+    info->height = (uint32_t)features.height;
+    info->has_alpha = features.has_alpha;
+    info->animated = features.has_animation;
+    info->lossless = features.format == 2;
+    // The ICC profile sits in its own chunk of the extended (VP8X) container; the demuxer points
+    // into `data` without copying. A file too short for the demuxer simply has no profile here:
+    // reading its pixels reports the truncation.
+    WebPData whole = {data, size};
+    WebPDemuxer *demux = WebPDemux(&whole);
+    if (demux) {
+        if (WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS) & ICCP_FLAG) {
+            WebPChunkIterator chunk;
+            if (WebPDemuxGetChunk(demux, "ICCP", 1, &chunk)) {
+                info->icc = chunk.chunk.bytes;
+                info->icc_length = (uint32_t)chunk.chunk.size;
+                WebPDemuxReleaseChunkIterator(&chunk);
+            }
+        }
+        WebPDemuxDelete(demux);
+    }
+    return FROST_OK;
+}
+
+frost_status frost_webp_read_pixels(const uint8_t *data, size_t size, uint8_t *rgba, size_t row_bytes,
+                                    uint32_t height, frost_error *err) {
+    WebPDecoderConfig config;
+    if (!WebPInitDecoderConfig(&config)) return frost_fail(err, FROST_ERR_UNSUPPORTED, "libwebp version mismatch");
+    config.output.colorspace = MODE_RGBA;
+    config.output.is_external_memory = 1;
+    config.output.u.RGBA.rgba = rgba;
+    config.output.u.RGBA.stride = (int)row_bytes;
+    config.output.u.RGBA.size = row_bytes * height;
+    VP8StatusCode code = WebPDecode(data, size, &config);
+    WebPFreeDecBuffer(&config.output);
+    return status_of(code, err, "pixels");
+}
+
+static const char *picture_error(WebPEncodingError code) {
+    switch (code) {
+    case VP8_ENC_ERROR_OUT_OF_MEMORY: case VP8_ENC_ERROR_BITSTREAM_OUT_OF_MEMORY: return "out of memory";
+    case VP8_ENC_ERROR_BAD_DIMENSION: return "image too large for WebP (at most 16383 pixels a side)";
+    case VP8_ENC_ERROR_PARTITION0_OVERFLOW: case VP8_ENC_ERROR_PARTITION_OVERFLOW: return "partition overflow";
+    case VP8_ENC_ERROR_FILE_TOO_BIG: return "file too big for WebP (4 GiB)";
+    default: return "encoding failed";
+    }
+}
+
+frost_status frost_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
+                               const frost_webp_write_options *options, uint8_t **out, size_t *out_size,
+                               frost_error *err) {
+    *out = NULL;
+    *out_size = 0;
+    if (width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION)
+        return frost_fail(err, FROST_ERR_ENCODE, "%ux%u is too large for WebP (at most %d pixels a side)",
+                          width, height, WEBP_MAX_DIMENSION);
+    WebPConfig config;
+    if (!WebPConfigInit(&config)) return frost_fail(err, FROST_ERR_ENCODE, "libwebp version mismatch");
+    if (options->quality < 0) {
+        // Lossless: the effort preset 0...9 (libwebp's -z), and `exact` keeps the color under
+        // transparent pixels, so straight RGBA comes back bit for bit.
+        WebPConfigLosslessPreset(&config, options->effort);
+        config.exact = 1;
+    } else {
+        config.quality = (float)options->quality;
+        config.method = 4;
+    }
+    WebPPicture picture;
+    if (!WebPPictureInit(&picture)) return frost_fail(err, FROST_ERR_ENCODE, "libwebp version mismatch");
+    picture.width = (int)width;
+    picture.height = (int)height;
+    picture.use_argb = config.lossless;
+    int imported = options->has_alpha ? WebPPictureImportRGBA(&picture, rgba, (int)row_bytes)
+                                      : WebPPictureImportRGBX(&picture, rgba, (int)row_bytes);
+    if (!imported) {
+        WebPPictureFree(&picture);
+        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    }
+    WebPMemoryWriter writer;
+    WebPMemoryWriterInit(&writer);
+    picture.writer = WebPMemoryWrite;
+    picture.custom_ptr = &writer;
+    int encoded = WebPEncode(&config, &picture);
+    WebPEncodingError code = picture.error_code;
+    WebPPictureFree(&picture);
+    if (!encoded) {
+        WebPMemoryWriterClear(&writer);
+        return frost_fail(err, FROST_ERR_ENCODE, "%s", picture_error(code));
+    }
+    WebPData result = {writer.mem, writer.size};
+    WebPData assembled = {NULL, 0};
+    if (options->icc && options->icc_length > 0) {
+        // The mux rewrites the simple container as VP8X with an ICCP chunk before the bitstream.
+        WebPMux *mux = WebPMuxCreate(&result, 0);
+        WebPData profile = {options->icc, options->icc_length};
+        int ok = mux && WebPMuxSetChunk(mux, "ICCP", &profile, 0) == WEBP_MUX_OK
+                     && WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK;
+        WebPMuxDelete(mux);
+        if (!ok) {
+            WebPMemoryWriterClear(&writer);
+            WebPDataClear(&assembled);
+            return frost_fail(err, FROST_ERR_ENCODE, "cannot add the ICC profile");
+        }
+        result = assembled;
+    }
+    // Copied so the caller frees every codec's output alike (frost_free).
+    *out = malloc(result.size ? result.size : 1);
+    if (*out) {
+        memcpy(*out, result.bytes, result.size);
+        *out_size = result.size;
+    }
+    WebPMemoryWriterClear(&writer);
+    WebPDataClear(&assembled);
+    return *out ? FROST_OK : frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+}

@@ -1,0 +1,54 @@
+import CFrostCodecs
+import FrostCore
+
+/// Reads still WebP files through CFrostCodecs (libwebp): lossy with or without alpha, lossless,
+/// the ICC profile of the extended container. Animated files are refused.
+enum WebPDecoder {
+    private struct Header {
+        let raw: frost_webp_info
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+            var info = frost_webp_info()
+            var error = frost_error()
+            try check(frost_webp_read_header(bytes.baseAddress, bytes.count, &info, &error), error, .webp)
+            raw = info
+        }
+
+        var info: ImageInfo {
+            let alpha = raw.has_alpha != 0
+            return ImageInfo(format: .webp, width: Int(raw.width), height: Int(raw.height),
+                             channels: alpha ? 4 : 3, bitDepth: 8, hasAlpha: alpha,
+                             hasICCProfile: raw.icc_length > 0, orientation: 1,
+                             colorModel: raw.animated != 0 ? "animated" : raw.lossless != 0 ? "lossless" : "lossy",
+                             interlaced: false)
+        }
+
+        var iccProfile: [UInt8]? {
+            guard let icc = raw.icc, raw.icc_length > 0 else { return nil }
+            return Array(UnsafeBufferPointer(start: icc, count: Int(raw.icc_length)))
+        }
+    }
+
+    static func info(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ImageInfo {
+        try Header(bytes).info
+    }
+
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> Image {
+        let header = try Header(bytes)
+        let info = header.info
+        guard header.raw.animated == 0 else {
+            throw CodecError(.unsupported, "animated WebP is not supported (Frost reads still images)")
+        }
+        try options.checkBudget(width: info.width, height: info.height)
+        let count = info.width * info.height * 4
+        let pixels = try [UInt8](unsafeUninitializedCapacity: count) { buffer, n in
+            n = 0
+            var error = frost_error()
+            try check(frost_webp_read_pixels(bytes.baseAddress, bytes.count, buffer.baseAddress, info.width * 4,
+                                             UInt32(info.height), &error), error, .webp)
+            n = count
+        }
+        return Image(width: info.width, height: info.height, pixels: pixels, isPremultiplied: false,
+                     hasAlpha: info.hasAlpha, isGray: false, iccProfile: header.iccProfile)
+    }
+}
