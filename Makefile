@@ -16,7 +16,7 @@ OUT     := out
 # OUT.mp4`), which the tests exercise as well; webp (cwebp, dwebp, img2webp) makes test files.
 APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp
 
-.PHONY: deps build debug test test-asan test-tsan fuzz fuzz-build run strips bench compare compare-deps clean
+.PHONY: deps build debug test test-asan test-tsan fuzz fuzz-build run strips man bench compare compare-deps clean
 
 VENV      := Benchmarks/.venv
 VENV_SIMD := Benchmarks/.venv-simd
@@ -54,6 +54,7 @@ test: deps
 	  echo "$(SWIFT) test $(RELEASE) -Xswiftc -enable-testing --filter '$(LIBRARY_SUITES)'"; \
 	  $(SWIFT) test $(RELEASE) -Xswiftc -enable-testing --filter '$(LIBRARY_SUITES)'; \
 	else echo "no AVX2 here: the release kernels' AVX2 paths were not tested"; fi
+	$(MAKE) --no-print-directory man
 	$(MAKE) --no-print-directory test-asan
 	FUZZ_SMOKE=1 $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
@@ -117,6 +118,14 @@ strips: build
 	  $(FROST) animate SampleImages/motion/$$s.json -o $(OUT)/strips/$$s --scale 0.5 --compression 9 \
 	    --strip docs/images/$$s.png --strip-every $$(case $$s in secret*) echo 12;; twitter*) echo 10;; appstore*) echo 8;; *) echo 4;; esac) || exit 1; \
 	done
+
+# The manual (frost.1 and a page per verb, `man -l out/man/frost.1`) from the argument parser's own
+# definitions, as the completion scripts (`frost --generate-completion-script bash|zsh|fish`) are.
+man: deps
+	$(SWIFT) package --allow-writing-to-package-directory generate-manual --multi-page --configuration debug
+	@mkdir -p $(OUT)/man && cp .build/plugins/GenerateManual/outputs/frost/*.1 $(OUT)/man/
+	@grep -q 'contain' $(OUT)/man/frost.resize.1 && grep -q 'NAME:key=value' $(OUT)/man/frost.run.1
+	@echo "wrote $(OUT)/man/ ($$(ls $(OUT)/man | wc -l) pages)"
 
 # Regression benchmarks (package-benchmark, its own package under Benchmarks/).
 bench: deps

@@ -13,8 +13,28 @@ public enum FileIO {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw ioError("cannot stat") }
         if (st.st_mode & S_IFMT) == S_IFDIR { throw CodecError(.io, "is a directory") }
+        return try readAll(fd, sizeHint: Int(st.st_size))
+    }
+
+    /// Up to `count` bytes from the start of a file (to sniff its format).
+    public static func readPrefix(_ path: String, count: Int) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ioError("cannot open") }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: count)
+        let n = head.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
+        guard n >= 0 else { throw ioError("cannot read") }
+        return Array(head.prefix(n))
+    }
+
+    /// Everything on standard input (`-` as an input).
+    public static func readStandardInput() throws -> [UInt8] {
+        try readAll(0, sizeHint: 1 << 20)
+    }
+
+    private static func readAll(_ fd: Int32, sizeHint: Int) throws -> [UInt8] {
         var bytes = [UInt8]()
-        bytes.reserveCapacity(Int(st.st_size))
+        bytes.reserveCapacity(sizeHint)
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
@@ -28,6 +48,20 @@ public enum FileIO {
         return bytes
     }
 
+    /// Writes all of `bytes` to standard output (`-` as an output), which the caller calls once,
+    /// with the whole encoded file: a failure before it leaves standard output empty.
+    public static func writeStandardOutput(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ioError("cannot write to standard output")
+            }
+            offset += n
+        }
+    }
+
     /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`, so a reader
     /// sees the old file or the new one, never a part; on failure nothing is left behind.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
@@ -39,18 +73,22 @@ public enum FileIO {
     /// Makes `folder` (and its parents) if missing and checks that files can be created in it, so
     /// a batch with nowhere to write says so once instead of failing every input.
     public static func prepareWritableFolder(_ folder: String) throws {
+        try makeFolder(folder)
+        _ = try AtomicFile(folder + "/.frost-write-check")   // removed again as it goes
+    }
+
+    /// mkdir -p, with errno's own words ("Read-only file system") on failure.
+    public static func makeFolder(_ folder: String) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw CodecError(.io, "exists and is not a folder") }
-        } else {
-            // mkdir -p, for errno's own words ("Read-only file system").
-            var path = folder.hasPrefix("/") ? "" : "."
-            for part in folder.split(separator: "/") {
-                path += "/" + part
-                if mkdir(path, 0o777) != 0 && errno != EEXIST { throw ioError("cannot create the folder") }
-            }
+            return
         }
-        _ = try AtomicFile(folder + "/.frost-write-check")   // removed again as it goes
+        var path = folder.hasPrefix("/") ? "" : "."
+        for part in folder.split(separator: "/") {
+            path += "/" + part
+            if mkdir(path, 0o777) != 0 && errno != EEXIST { throw ioError("cannot create the folder") }
+        }
     }
 
     static func ioError(_ what: String) -> CodecError {

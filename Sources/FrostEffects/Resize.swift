@@ -1,5 +1,15 @@
 import FrostCore
 
+/// How `resized(width:height:fit:)` fits an image into a box of both sizes (CSS object-fit).
+public enum ResizeFit: String, Sendable, CaseIterable {
+    /// Inside the box, aspect ratio kept: one side may come out shorter.
+    case contain
+    /// The whole box, aspect ratio kept, the overflow cut equally from both ends.
+    case cover
+    /// Exactly the box, stretched.
+    case fill
+}
+
 extension Image {
     /// The image resampled to `width` × `height`: bilinear with pixel centers aligned, and, where
     /// an axis shrinks, an area average (a triangle as wide as the shrink factor) so it does not
@@ -7,8 +17,37 @@ extension Image {
     public func resized(width w: Int, height h: Int, threads: Int? = nil) -> Image {
         precondition(w > 0 && h > 0, "size must be positive")
         if w == width && h == height { return self }
-        var result = resampled(over: Rect(x: 0, y: 0, width: Double(w), height: Double(h)),
-                               region: PixelBounds(x: 0, y: 0, width: w, height: h), threads: threads)
+        return resized(over: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), width: w, height: h, threads: threads)
+    }
+
+    /// The image resized to a width, a height or a box (`fit`); a missing size follows the aspect
+    /// ratio, rounded to the nearest pixel (at least 1).
+    public func resized(width w: Int?, height h: Int?, fit: ResizeFit, threads: Int? = nil) -> Image {
+        let sourceWidth = Double(width), sourceHeight = Double(height)
+        func side(_ x: Double) -> Int { max(1, Int(x.rounded())) }
+        switch (w, h) {
+        case (nil, nil): return self
+        case (let w?, nil): return resized(width: w, height: side(sourceHeight * Double(w) / sourceWidth), threads: threads)
+        case (nil, let h?): return resized(width: side(sourceWidth * Double(h) / sourceHeight), height: h, threads: threads)
+        case (let w?, let h?):
+            let sx = Double(w) / sourceWidth, sy = Double(h) / sourceHeight
+            switch fit {
+            case .fill: return resized(width: w, height: h, threads: threads)
+            case .contain:
+                let s = min(sx, sy)
+                return resized(width: side(sourceWidth * s), height: side(sourceHeight * s), threads: threads)
+            case .cover:
+                let s = max(sx, sy), scaledWidth = sourceWidth * s, scaledHeight = sourceHeight * s
+                let rect = Rect(x: (Double(w) - scaledWidth) / 2, y: (Double(h) - scaledHeight) / 2,
+                                width: scaledWidth, height: scaledHeight)
+                return resized(over: rect, width: w, height: h, threads: threads)
+            }
+        }
+    }
+
+    /// The w × h pixels of the image stretched over `rect`, in the image's alpha convention.
+    private func resized(over rect: Rect, width w: Int, height h: Int, threads: Int?) -> Image {
+        var result = resampled(over: rect, region: PixelBounds(x: 0, y: 0, width: w, height: h), threads: threads)
         result.isGray = isGray
         result.iccProfile = iccProfile
         return isPremultiplied ? result : result.unpremultiplied()

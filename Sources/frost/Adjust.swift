@@ -1,25 +1,22 @@
 import ArgumentParser
+import FrostCore
 import FrostEffects
 
-struct Adjust: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Color controls: brightness, contrast, saturation (CIColorControls) and gamma (CIGammaAdjust).")
+struct AdjustStep: ImageStep {
+    static let stepName = "adjust"
+    static let abstract = "Color controls: brightness, contrast, saturation (CIColorControls) and gamma (CIGammaAdjust)."
 
-    @OptionGroup var job: ImageJob
-
-    @Option(help: "Added to every color component (-1 to 1).")
+    @Option(parsing: .unconditional, help: "Added to every color component, -1 to 1 (default 0).")
     var brightness: Double = 0
 
-    @Option(help: "Contrast factor around mid-gray (0 to 4).")
+    @Option(help: "Contrast factor around mid-gray, 0 to 4 (default 1).")
     var contrast: Double = 1
 
-    @Option(help: "Saturation: 0 gray, 1 unchanged, above 1 more vivid (0 to 4).")
+    @Option(help: "Saturation, 0 to 4: 0 gray, 1 unchanged, above 1 more vivid.")
     var saturation: Double = 1
 
-    @Option(help: "Gamma power c^P (0.1 to 10).")
+    @Option(help: "Gamma power c^P, 0.1 to 10 (default 1).")
     var gamma: Double = 1
-
-    @OptionGroup var threads: ThreadsFlag
 
     func validate() throws {
         guard (-1...1).contains(brightness) else { throw ValidationError("--brightness must be between -1 and 1") }
@@ -28,9 +25,8 @@ struct Adjust: ParsableCommand {
         guard (0.1...10).contains(gamma) else { throw ValidationError("--gamma must be between 0.1 and 10") }
     }
 
-    func run() throws {
-        let image = try job.read()
-        let adjustment = ColorAdjustment(brightness: brightness, contrast: contrast, saturation: saturation, gamma: gamma)
-        try job.write(image.adjusted(adjustment, threads: threads.threads))
+    func apply(to image: Image, _ context: StepContext) throws -> Image {
+        image.adjusted(ColorAdjustment(brightness: brightness, contrast: contrast, saturation: saturation, gamma: gamma),
+                       threads: context.threads)
     }
 }

@@ -1,13 +1,12 @@
 import ArgumentParser
+import FrostCore
 import FrostEffects
 
-struct Blur: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Gaussian blur (--sigma) or exact box blur (--box), edges extended, premultiplied alpha.")
+struct BlurStep: ImageStep {
+    static let stepName = "blur"
+    static let abstract = "Gaussian blur (--sigma) or exact box blur (--box), edges extended, premultiplied alpha."
 
-    @OptionGroup var job: ImageJob
-
-    @Option(help: "Gaussian standard deviation in pixels (0.3 to 250; smaller copies).")
+    @Option(help: "Gaussian standard deviation in pixels, 0 to 250 (below 0.3 copies).")
     var sigma: Double?
 
     @Option(help: "Box radius in pixels (window 2R+1), 0 to 1000.")
@@ -15,8 +14,6 @@ struct Blur: ParsableCommand {
 
     @Option(help: "Axes for --box: horizontal, vertical or both.")
     var axes: BlurAxes = .both
-
-    @OptionGroup var threads: ThreadsFlag
 
     func validate() throws {
         switch (sigma, box) {
@@ -26,11 +23,9 @@ struct Blur: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let image = try job.read()
-        let blurred = if let sigma { image.gaussianBlurred(sigma: sigma, threads: threads.threads) }
-                      else { image.boxBlurred(radius: box!, axes: axes, threads: threads.threads) }
-        try job.write(blurred)
+    func apply(to image: Image, _ context: StepContext) throws -> Image {
+        if let sigma { image.gaussianBlurred(sigma: sigma, threads: context.threads) }
+        else { image.boxBlurred(radius: box!, axes: axes, threads: context.threads) }
     }
 }
 

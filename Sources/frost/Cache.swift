@@ -41,7 +41,7 @@ struct Cache: ParsableCommand {
     @Option(help: "Tint drawn over each level: #RRGGBB, #RRGGBBAA, white:W@A or a palette name.")
     var tint: Color?
 
-    @Option(help: "Saturation delta factor for each level.")
+    @Option(parsing: .unconditional, help: "Saturation delta factor for each level, -100 to 100 (1 leaves color alone).")
     var saturation: Double = 1
 
     @Flag(help: "Grow tint and saturation with the level, so level 0 stays the source.")
@@ -62,11 +62,7 @@ struct Cache: ParsableCommand {
     @Flag(help: "Store every level at full size instead of the coarsest size its blur allows.")
     var fullSize = false
 
-    @Option(help: "Images built at once with --batch.")
-    var jobs: Int = 1
-
-    @Option(help: "K/N: build only shard K (0…N-1) of N, split by a hash of each relative path.")
-    var shard: String?
+    @OptionGroup(title: "With --batch") var batchFlags: BatchFlags
 
     @Flag(help: "Rebuild caches that are already complete.")
     var force = false
@@ -83,9 +79,8 @@ struct Cache: ParsableCommand {
         guard ["png", "jpg", "jpeg"].contains(format) else { throw ValidationError("--format must be png or jpg") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
         guard scale.isFinite, scale > 0, scale <= 4 else { throw ValidationError("--scale must be between 0 and 4") }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        if let shard { _ = try parseSlice(shard, option: "--shard") }
-        if batch == nil, shard != nil || jobs != 1 { throw ValidationError("--shard and --jobs need --batch") }
+        guard saturation.isFinite, abs(saturation) <= 100 else { throw ValidationError("--saturation must be between -100 and 100") }
+        if batch == nil, !batchFlags.isDefault { throw ValidationError("--shard and --jobs need --batch") }
     }
 
     var options: CacheOptions {
@@ -108,34 +103,20 @@ struct Cache: ParsableCommand {
     }
 
     private func runBatch(_ source: String) throws {
-        var inputs = try attempt(source) { try BatchBuild.inputs(from: source) }
+        let inputs = try batchFlags.shard(try attempt(source) { try FileBatch.inputs(from: source) })
         try attempt(output) { try FileIO.prepareWritableFolder(output) }
-        if let shard {
-            let (k, n) = try parseSlice(shard, option: "--shard")
-            inputs = BatchBuild.shard(inputs, index: k, of: n)
-        }
         var build = BatchBuild(inputs: inputs, output: output, options: options)
         build.decode = decode.options
         build.force = force
-        build.jobs = jobs
-        let total = inputs.count, bar = ProgressBar(total: total)
+        build.jobs = batchFlags.jobs
+        let batch = BatchReport(total: inputs.count)
         let outcomes = build.run { input, outcome, done in
-            if case .failed(let reason) = outcome {
-                bar.clear()
-                report(input.path, CodecError(.corrupt, reason))
-            }
-            if bar.isShown {
-                bar.show(done, input.relative)
-            } else {
-                let word = switch outcome { case .built: "built"; case .skipped: "skipped"; case .failed: "failed" }
-                print("[\(done)/\(total)] \(word) \(input.relative)")
-            }
+            let failure: (String, String)? = if case .failed(let reason) = outcome { (input.path, reason) } else { nil }
+            batch.record(input, failure, done: done, word: outcome == .built ? "built" : "skipped")
         }
-        bar.clear()
         let built = outcomes.filter { $0 == .built }.count, skipped = outcomes.filter { $0 == .skipped }.count
         let failed = outcomes.count - built - skipped
-        print("built \(built), skipped \(skipped), failed \(failed)")
-        if failed > 0 { throw ExitCode.failure }
+        try batch.finish("built \(built), skipped \(skipped), failed \(failed)", failed: failed)
     }
 
     private func rounded(_ x: Double) -> String { String((x * 100).rounded() / 100) }

@@ -23,24 +23,24 @@ struct DecodeFlags: ParsableArguments {
 
 /// Writing options shared by every subcommand that writes images.
 struct EncodeFlags: ParsableArguments {
-    @Option(help: "JPEG quality 1-100; 4:4:4 chroma from 90 up, 4:2:0 below.")
-    var quality: Int = 90
+    @Option(help: "JPEG quality 1-100 (default 90; 4:4:4 chroma from 90 up, 4:2:0 below); for WebP, lossy at this quality (default lossless).")
+    var quality: Int?
 
     @Flag(help: "Write a progressive JPEG.")
     var progressive = false
 
-    @Option(help: "PNG zlib level 0-9 (default \(EncodeOptions.defaultCompressionLevel)).")
+    @Option(help: "PNG zlib level, or lossless WebP effort, 0-9 (default \(EncodeOptions.defaultCompressionLevel)).")
     var compression: Int = EncodeOptions.defaultCompressionLevel
 
     var options: EncodeOptions {
         // An explicit level above the fast default also asks for libpng's adaptive filtering.
         let filter = compression > EncodeOptions.defaultCompressionLevel ? nil : EncodeOptions.defaultPNGFilter
-        return EncodeOptions(quality: quality, progressive: progressive, compressionLevel: compression,
-                             pngFilter: filter)
+        return EncodeOptions(quality: quality ?? 90, progressive: progressive, compressionLevel: compression,
+                             pngFilter: filter, webpQuality: quality)
     }
 
     func validate() throws {
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
+        if let quality { guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") } }
         guard (0...9).contains(compression) else { throw ValidationError("--compression must be between 0 and 9") }
     }
 }
@@ -48,7 +48,12 @@ struct EncodeFlags: ParsableArguments {
 /// Checks that an output path names a format Frost writes.
 func outputFormat(_ path: String) throws -> ImageFormat {
     guard let format = ImageFormat(pathExtension: path) else {
-        throw ValidationError("output '\(path)' must end in .png, .jpg or .jpeg")
+        throw ValidationError("output '\(path)' must end in .png, .jpg, .jpeg or .webp")
     }
     return format
+}
+
+extension ImageFormat: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument.lowercased()) }
+    public static var allValueStrings: [String] { ["png", "jpg", "webp"] }
 }

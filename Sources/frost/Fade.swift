@@ -24,13 +24,13 @@ struct Fade: ParsableCommand {
     @Option(help: "Fraction 0…1 (0 the source, 1 the most blurred level).")
     var fraction: Double?
 
-    @Option(help: "Scroll offset, mapped to a fraction by --start and --end.")
+    @Option(parsing: .unconditional, help: "Scroll offset in points, any value (negative too), mapped to a fraction by --start and --end.")
     var offset: Double?
 
-    @Option(help: "Offset where the fade starts.")
+    @Option(parsing: .unconditional, help: "Offset where the fade starts (any value, negative too).")
     var start: Double?
 
-    @Option(help: "Offset where the fade ends.")
+    @Option(parsing: .unconditional, help: "Offset where the fade ends (any value, negative too).")
     var end: Double?
 
     @Flag(help: "Ease the mapped fraction in and out (smoothstep).")

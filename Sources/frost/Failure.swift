@@ -6,9 +6,24 @@ import Glibc
 
 /// Prints `frost: <file>: <reason>` on stderr: the one-line error every subcommand uses.
 func report(_ file: String, _ error: any Error) {
-    let reason = (error as? CodecError)?.message ?? String(describing: error)
+    report(file, describe(error))
+}
+
+func report(_ file: String, _ reason: String) {
     var line = "frost: \(file): \(reason)\n"
     line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}
+
+/// An error as the one line users see.
+func describe(_ error: any Error) -> String {
+    (error as? FileError)?.reason ?? (error as? CodecError)?.message ?? String(describing: error)
+}
+
+/// An error about another file than the one being processed (an effect's mask), reported
+/// against that file.
+struct FileError: Error {
+    let file: String
+    let reason: String
 }
 
 /// Runs `body`; an error is reported against `file` and becomes exit status 1.

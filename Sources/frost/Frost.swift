@@ -22,6 +22,7 @@ struct Frost: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "frost",
         abstract: "Image effects engine: blur, color, blur caches, crossfades and snapshot compositing.",
-        subcommands: [Info.self, Convert.self, Blur.self, Effect.self, Adjust.self, Cache.self, Fade.self, Sheet.self, Compose.self, Animate.self, Bench.self]
+        subcommands: [Info.self, Convert.self, FilterVerb<BlurStep>.self, FilterVerb<EffectStep>.self, FilterVerb<AdjustStep>.self,
+                      FilterVerb<ResizeStep>.self, Run.self, Cache.self, Fade.self, Sheet.self, Compose.self, Animate.self, Bench.self]
     )
 }

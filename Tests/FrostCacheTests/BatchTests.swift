@@ -1,5 +1,5 @@
 @testable import FrostCache
-import FrostCodecs
+@testable import FrostCodecs
 import FrostCore
 import FrostTestSupport
 import Foundation
@@ -23,7 +23,7 @@ import Testing
     @Test func badInputsFailAloneAndTheRestIsBuilt() throws {
         let input = try Self.catalog(), output = try TemporaryFolder()
         defer { input.remove(); output.remove() }
-        var build = BatchBuild(inputs: try BatchBuild.inputs(from: input.path), output: output.path, options: Self.options)
+        var build = BatchBuild(inputs: try FileBatch.inputs(from: input.path), output: output.path, options: Self.options)
         build.jobs = 2
         let outcomes = build.run { _, _, _ in }
         let byName = Dictionary(uniqueKeysWithValues: zip(build.inputs.map(\.relative), outcomes))
@@ -43,7 +43,7 @@ import Testing
         defer { input.remove(); output.remove() }
         try FileManager.default.removeItem(atPath: input.file("broken.png"))
         try FileManager.default.removeItem(atPath: input.file("text.jpg"))
-        let build = BatchBuild(inputs: try BatchBuild.inputs(from: input.path), output: output.path, options: Self.options)
+        let build = BatchBuild(inputs: try FileBatch.inputs(from: input.path), output: output.path, options: Self.options)
         #expect(build.run { _, _, _ in } == [.built, .built, .built])
         // Interrupt: cache a.jpg loses its manifest mid-rebuild, c.PNG gets a corrupted level and
         // a leftover temporary file.
@@ -59,22 +59,22 @@ import Testing
     }
 
     @Test func shardsAreDisjointAndComplete() {
-        let inputs = (0..<500).map { BatchBuild.Input(relative: "photos/\($0 % 7)/img-\($0).jpg", path: "/x/\($0)") }
+        let inputs = (0..<500).map { FileBatch.Input(relative: "photos/\($0 % 7)/img-\($0).jpg", path: "/x/\($0)") }
         for n in [1, 2, 3, 8] {
-            let shards = (0..<n).map { BatchBuild.shard(inputs, index: $0, of: n) }
+            let shards = (0..<n).map { FileBatch.shard(inputs, index: $0, of: n) }
             #expect(shards.map(\.count).reduce(0, +) == inputs.count)
             #expect(Set(shards.flatMap { $0.map(\.relative) }).count == inputs.count)
             if n > 1 { #expect(shards.allSatisfy { !$0.isEmpty }) }
         }
         // Deterministic: the FNV-1a hash is fixed, not Swift's per-process seeded hash.
-        #expect(BatchBuild.fnv1a("a") == 0xaf63dc4c8601ec8c)
+        #expect(FileBatch.fnv1a("a") == 0xaf63dc4c8601ec8c)
     }
 
     @Test func listFilesNameInputsRelativeToTheList() throws {
         let input = try Self.catalog()
         defer { input.remove() }
         try "# catalog\na.jpg\n\nnested/b.png\n".write(toFile: input.file("list.txt"), atomically: true, encoding: .utf8)
-        let inputs = try BatchBuild.inputs(from: input.file("list.txt"))
+        let inputs = try FileBatch.inputs(from: input.file("list.txt"))
         #expect(inputs.map(\.relative) == ["a.jpg", "nested/b.png"])
         #expect(inputs[1].path == input.file("nested/b.png"))
     }

@@ -58,4 +58,37 @@ import Testing
             #expect(gray.resized(width: w, height: h).pixels == Image(width: w, height: h, filledWith: (37, 90, 211, 255)).pixels)
         }
     }
+
+    /// `resize --fit`: contain keeps the aspect inside the box, cover fills it and cuts the overflow
+    /// equally from both ends (checked against the direct filter over the enlarged rectangle),
+    /// fill stretches; one size alone keeps the aspect ratio.
+    @Test func fitModesAgainstTheDirectFilter() {
+        let image = noiseImage(width: 29, height: 22, opaque: true)
+        let contain = image.resized(width: 20, height: 20, fit: .contain)
+        #expect(contain.width == 20 && contain.height == 15)
+        #expect(image.resized(width: 20, height: 20, fit: .fill).pixels == image.resized(width: 20, height: 20).pixels)
+        #expect(image.resized(width: nil, height: 11, fit: .contain).width == 15)   // 29·11/22 = 14.5 → 15 (rounded half up)
+        let cover = image.resized(width: 20, height: 20, fit: .cover)
+        #expect(cover.width == 20 && cover.height == 20)
+        let scale = 20.0 / 22, rect = Rect(x: (20 - 29 * scale) / 2, y: 0, width: 29 * scale, height: 20)
+        let slow = Self.reference(image, over: rect, region: PixelBounds(x: 0, y: 0, width: 20, height: 20))
+        let worst = zip(cover.pixels, slow).map { abs(Double($0) - $1) }.max()!
+        #expect(worst <= 0.51, "max difference \(worst)")
+    }
+
+    /// A whole-number shrink is the exact area average: every output the mean of its f×f block.
+    @Test func wholeNumberShrinkIsTheAreaAverage() {
+        let image = noiseImage(width: 96, height: 64, opaque: true)
+        for f in [2, 4, 8] {
+            let small = image.resized(width: 96 / f, height: nil, fit: .contain)
+            #expect(small.height == 64 / f)
+            var worst = 0.0
+            for y in 0..<small.height { for x in 0..<small.width { for c in 0..<4 {
+                var sum = 0.0
+                for j in 0..<f { for i in 0..<f { sum += Double(image.pixels[((y * f + j) * 96 + x * f + i) * 4 + c]) } }
+                worst = max(worst, abs(Double(small.pixels[(y * small.width + x) * 4 + c]) - sum / Double(f * f)))
+            } } }
+            #expect(worst <= 0.51, "shrink by \(f): max difference \(worst)")
+        }
+    }
 }

@@ -5,6 +5,8 @@ public struct FrostRun: Sendable {
     public let status: Int32
     public let stdout: String
     public let stderr: String
+    /// Standard output as bytes (an image written to `-`).
+    public let stdoutBytes: [UInt8]
 
     public static let binary: String = ProcessInfo.processInfo.environment["FROST_BIN"]
         ?? Corpus.repository + "/.build/debug/frost"
@@ -29,7 +31,7 @@ public struct FrostRun: Sendable {
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return FrostRun(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                        stderr: String(decoding: errData, as: UTF8.self))
+                        stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: [UInt8](outData))
     }
 }
 

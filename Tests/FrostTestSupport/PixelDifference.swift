@@ -50,3 +50,7 @@ public func noiseImage(width: Int, height: Int, seed: UInt64 = 0x9E37_79B9_7F4A_
     }
     return Image(width: width, height: height, pixels: pixels, hasAlpha: !opaque)
 }
+
+/// Whether two images have the same pixels, as one Bool: `#expect(a.pixels == b.pixels)` prints
+/// both arrays (megabytes) when it fails; this prints the images' one-line descriptions.
+public func identical(_ a: Image, _ b: Image) -> Bool { a.width == b.width && a.pixels == b.pixels }

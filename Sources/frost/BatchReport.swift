@@ -1,0 +1,57 @@
+import ArgumentParser
+import FrostCodecs
+
+/// `--jobs` and `--shard` of every many-file command.
+struct BatchFlags: ParsableArguments {
+    @Option(help: "Images processed at once (each gets its share of --threads).")
+    var jobs: Int = 1
+
+    @Option(help: "K/N: process only shard K (0…N-1) of N, split by a hash of each relative path.")
+    var shard: String?
+
+    var isDefault: Bool { jobs == 1 && shard == nil }
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if let shard { _ = try parseSlice(shard, option: "--shard") }
+    }
+
+    /// The inputs of this worker's shard (all of them without --shard).
+    func shard(_ inputs: [FileBatch.Input]) throws -> [FileBatch.Input] {
+        guard let shard else { return inputs }
+        let (k, n) = try parseSlice(shard, option: "--shard")
+        return FileBatch.shard(inputs, index: k, of: n)
+    }
+}
+
+/// What a many-file run shows (`cache --batch`, the filters): a progress bar on a terminal, else
+/// a line per input; each failure as `frost: <file>: <reason>`; a summary line at the end.
+/// `record` is called serially (FileBatch.run's progress).
+struct BatchReport: Sendable {
+    let total: Int
+    let bar: ProgressBar
+
+    init(total: Int) {
+        self.total = total
+        bar = ProgressBar(total: total)
+    }
+
+    func record(_ input: FileBatch.Input, _ failure: (file: String, reason: String)?, done: Int, word: String) {
+        if let failure {
+            bar.clear()
+            report(failure.file, failure.reason)
+        }
+        if bar.isShown {
+            bar.show(done, input.relative)
+        } else {
+            print("[\(done)/\(total)] \(failure == nil ? word : "failed") \(input.relative)")
+        }
+    }
+
+    /// Prints the summary; exit status 1 if an input failed.
+    func finish(_ summary: String, failed: Int) throws {
+        bar.clear()
+        print(summary)
+        if failed > 0 { throw ExitCode.failure }
+    }
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import FrostCodecs
+import FrostCore
+
+/// Where a filter's images come from and go to, shared by `blur`, `effect`, `adjust`, `convert`,
+/// `resize` and `run`: one file or many (files, folders, lists, `-`), `-o` a file, `-`, a folder
+/// or a `%s` pattern, `--jobs`, `--shard`; every input is decoded once, goes through the steps in
+/// memory and is encoded once.
+struct FilterFiles: ParsableArguments {
+    @Option(name: [.customShort("o"), .long],
+            help: "Output: a file, - (standard output), a folder ending in / (mirrors the inputs' relative paths) or a pattern with %s (the input's name without extension). Without -o the last argument is the output.")
+    var output: String?
+
+    @Option(help: "Output format: png, jpg or webp (default: from the output's name, else the input's).")
+    var format: ImageFormat?
+
+    @OptionGroup var batch: BatchFlags
+    @OptionGroup var decode: DecodeFlags
+    @OptionGroup var encode: EncodeFlags
+    @OptionGroup var threads: ThreadsFlag
+
+    /// Runs `steps` over the inputs named by `arguments` (plus the output, last, without -o).
+    func process(_ arguments: [String], steps: [any ImageStep]) throws {
+        var names = arguments
+        guard let output = output ?? (names.count >= 2 ? names.removeLast() : nil) else {
+            throw ValidationError(names.isEmpty ? "give an input and an output" : "give an output after the input, or -o")
+        }
+        guard !names.isEmpty else { throw ValidationError("give at least one input") }
+        guard names.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("standard input (-) can be read once") }
+        let target = OutputTarget(output)
+        if case .file(let path) = target, format == nil { _ = try outputFormat(path) }
+
+        let inputs = try batch.shard(try FileBatch.inputs(fromArguments: names))
+        if inputs.count != 1 && !target.takesMany {
+            throw ValidationError("\(inputs.count) inputs need -o FOLDER/ or a pattern with %s, not '\(output)'")
+        }
+        try checkDistinctOutputs(inputs, target)
+
+        let context = StepContext(threads: threads.threads, decode: decode.options), many = inputs.count > 1
+        let work: @Sendable (FileBatch.Input, Int) -> Failure? = { [self] input, threads in
+            var context = context
+            if many { context.threads = threads }
+            return filter(input, target: target, steps: steps, context: context)
+        }
+        guard inputs.count > 1 || target.takesMany else {
+            if let failure = work(inputs[0], 0) {
+                report(failure.file, failure.reason)
+                throw ExitCode.failure
+            }
+            return
+        }
+        let report = BatchReport(total: inputs.count)
+        let failures = FileBatch.run(inputs, jobs: batch.jobs, threads: threads.threads, work: work) { input, failure, done in
+            report.record(input, failure.map { ($0.file, $0.reason) }, done: done, word: "wrote")
+        }
+        let failed = failures.compactMap { $0 }.count
+        try report.finish("wrote \(inputs.count - failed), failed \(failed)", failed: failed)
+    }
+
+    struct Failure: Sendable {
+        let file: String
+        let reason: String
+    }
+
+    /// Reads, runs the steps, writes: the whole of one input.
+    private func filter(_ input: FileBatch.Input, target: OutputTarget, steps: [any ImageStep], context: StepContext) -> Failure? {
+        let name = input.isStandardInput ? "<stdin>" : input.path
+        let bytes: [UInt8], image: Image
+        do {
+            bytes = try input.read()
+            image = try steps.reduce(try Image(decoding: bytes, options: decode.options)) { image, step in
+                // Between steps the image goes as a file would carry it: straight alpha, so a
+                // chain equals its steps run one by one through PNG files, bit for bit.
+                try step.apply(to: image.isPremultiplied && image.hasAlpha ? image.unpremultiplied() : image, context)
+            }
+        } catch {
+            return Failure(file: (error as? FileError)?.file ?? name, reason: describe(error))
+        }
+        let format = target.format(chosen: self.format, source: ImageFormat(sniffing: bytes)!)
+        let path = target.path(for: input, format: format)
+        do {
+            let encoded = try image.encoded(as: format, options: encode.options)
+            guard let path else {
+                try FileIO.writeStandardOutput(encoded)
+                return nil
+            }
+            if target.takesMany, let folder = path.range(of: "/", options: .backwards).map({ String(path[..<$0.lowerBound]) }), !folder.isEmpty {
+                try FileIO.makeFolder(folder)
+            }
+            try FileIO.writeAtomically(encoded, to: path)
+            return nil
+        } catch {
+            return Failure(file: path ?? "<stdout>", reason: describe(error))
+        }
+    }
+
+    /// Two inputs must not write one file (a.jpg and a.png into `out/%s.webp`): refused before
+    /// any work.
+    private func checkDistinctOutputs(_ inputs: [FileBatch.Input], _ target: OutputTarget) throws {
+        guard target.takesMany else { return }
+        var writers: [String: String] = [:]
+        for input in inputs {
+            let format = target.format(chosen: format, source: ImageFormat(pathExtension: input.path) ?? .png)
+            guard let path = target.path(for: input, format: format) else { continue }
+            if let other = writers.updateValue(input.path, forKey: path) {
+                throw ValidationError("\(other) and \(input.path) would both write \(path)")
+            }
+        }
+    }
+}

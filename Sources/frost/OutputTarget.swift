@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import FrostCodecs
+
+/// Where a filter writes: one file, standard output (`-`), a folder mirroring the inputs'
+/// relative paths (`out/`), or a name pattern (`out/%s-blur.webp`, `%s` = the input's name
+/// without its extension, as vipsthumbnail's -o).
+enum OutputTarget: Equatable {
+    case file(String)
+    case standardOutput
+    case folder(String)
+    case pattern(String)
+
+    init(_ text: String) {
+        var isFolder: ObjCBool = false
+        if text == "-" { self = .standardOutput }
+        else if text.contains("%s") { self = .pattern(text) }
+        else if text.hasSuffix("/") || (FileManager.default.fileExists(atPath: text, isDirectory: &isFolder) && isFolder.boolValue) {
+            self = .folder(text.hasSuffix("/") ? String(text.dropLast()) : text)
+        } else { self = .file(text) }
+    }
+
+    /// Whether one target can take several inputs.
+    var takesMany: Bool {
+        switch self {
+        case .folder, .pattern: true
+        case .file, .standardOutput: false
+        }
+    }
+
+    /// The format written for an input whose own format is `source`: `--format`, else the
+    /// output name's extension, else (folders, standard output, patterns without one) the input's.
+    func format(chosen: ImageFormat?, source: ImageFormat) -> ImageFormat {
+        if let chosen { return chosen }
+        switch self {
+        case .file(let path), .pattern(let path): return ImageFormat(pathExtension: path) ?? source
+        case .folder, .standardOutput: return source
+        }
+    }
+
+    /// The path written for `input` in `format` (nil for standard output).
+    func path(for input: FileBatch.Input, format: ImageFormat) -> String? {
+        switch self {
+        case .standardOutput: return nil
+        case .file(let path): return path
+        case .folder(let folder):
+            return folder + "/" + Self.renamed(input.relative, to: format)
+        case .pattern(let pattern):
+            let name = ((input.relative as NSString).lastPathComponent as NSString).deletingPathExtension
+            let path = pattern.replacingOccurrences(of: "%s", with: name)
+            return ImageFormat(pathExtension: path) == nil ? path + "." + format.fileExtension : path
+        }
+    }
+
+    /// `relative` with an extension of `format`: kept when it already names it (a.jpeg stays a.jpeg).
+    static func renamed(_ relative: String, to format: ImageFormat) -> String {
+        if ImageFormat(pathExtension: relative) == format { return relative }
+        let stem = ImageFormat(pathExtension: relative) == nil ? relative : (relative as NSString).deletingPathExtension
+        return stem + "." + format.fileExtension
+    }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "A chain of operations on each image, in the order given: decoded once, encoded once.",
+        discussion: """
+        Steps are NAME:key=value,key=value with the options of the verb of that name (blur, effect, \
+        adjust, resize), e.g. frost run in.jpg out.webp blur:sigma=4 adjust:brightness=-0.1,gamma=1.2 \
+        effect:preset=light resize:width=1170. A flag is named alone (blur:box=3,axes=horizontal). \
+        The other arguments are the inputs and the output, as for every filter.
+        """ + "\n\n" + filterDiscussion)
+
+    @Argument(help: ArgumentHelp("Inputs, output and steps, in any order (steps run in the order given).",
+                                 valueName: "inputs… output steps…"))
+    var items: [String] = []
+    @OptionGroup var io: FilterFiles
+
+    func run() throws {
+        var files: [String] = [], steps: [any ImageStep] = []
+        for item in items {
+            if let step = try parseStep(item) { steps.append(step) } else { files.append(item) }
+        }
+        guard !steps.isEmpty else { throw ValidationError("give at least one step, e.g. blur:sigma=4 (convert changes the format alone)") }
+        try io.process(files, steps: steps)
+    }
+}
