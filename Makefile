@@ -16,7 +16,7 @@ OUT     := out
 # OUT.mp4`), which the tests exercise as well; webp (cwebp, dwebp, img2webp) makes test files.
 APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp
 
-.PHONY: deps build debug test test-asan test-tsan fuzz fuzz-build run strips man bench compare compare-deps clean
+.PHONY: deps build debug test test-asan test-tsan fuzz fuzz-build run gallery man bench compare compare-deps clean
 
 VENV      := Benchmarks/.venv
 VENV_SIMD := Benchmarks/.venv-simd
@@ -97,6 +97,10 @@ run: build
 	  $(FROST) effect "$$f" $(OUT)/$$name-light.png --preset light || exit 1; \
 	  echo "wrote $$cache/ $(OUT)/$$name-sheet.png $(OUT)/$$name-fade/frame-0000…0011.png $(OUT)/$$name-light.png"; \
 	done
+	@$(FROST) run SampleImages/rocket.jpg $(OUT)/rocket-chain.webp blur:sigma=4 adjust:brightness=-0.1,gamma=1.2 \
+	  effect:preset=light resize:width=480 --quality 85
+	@echo "wrote $(OUT)/rocket-chain.webp (a chain: blur, adjust, light effect, resize in one decode and one encode)"
+	@$(FROST) resize SampleImages/*.jpg SampleImages/*.png -o '$(OUT)/thumbs/%s-320.webp' --width 320 --jobs 2 | tail -1
 	@$(FROST) cache SampleImages/rocket.jpg -o $(OUT)/rocket-twitter --preset twitter | head -1
 	@$(FROST) fade $(OUT)/rocket-twitter --offset 130 --start 100 --end 160 --mode nearest -o $(OUT)/rocket-twitter-scrolled.png
 	@echo "wrote $(OUT)/rocket-twitter/ (Twitter's 11 banners) $(OUT)/rocket-twitter-scrolled.png (scrolled 30 pt)"
@@ -111,13 +115,20 @@ run: build
 	  $(FROST) animate "$$s" -o $(OUT)/motion/$$name.png --strip $(OUT)/motion/$$name-strip.png || exit 1; \
 	done
 
-# The filmstrips README.md shows (docs/images/), from the motion samples at half their scale.
-strips: build
+# The pictures README.md shows (docs/images/): the motion samples' filmstrips at half their scale, a
+# cache's contact sheet, a scene and a chain's result.
+gallery: build
 	@mkdir -p $(OUT)/strips docs/images
 	@for s in secret-viewer twitter-profile appstore-press vesper-transition; do \
 	  $(FROST) animate SampleImages/motion/$$s.json -o $(OUT)/strips/$$s --scale 0.5 --compression 9 \
 	    --strip docs/images/$$s.png --strip-every $$(case $$s in secret*) echo 12;; twitter*) echo 10;; appstore*) echo 8;; *) echo 4;; esac) || exit 1; \
 	done
+	@$(FROST) cache SampleImages/UNIS_EV0.jpg -o $(OUT)/gallery-cache --levels 7 > /dev/null
+	@$(FROST) sheet $(OUT)/gallery-cache -o docs/images/cache-sheet.jpg --columns 4 --cell-width 200 --quality 80
+	@$(FROST) compose SampleImages/scenes/secret-post.json -o $(OUT)/gallery-scene.png
+	@$(FROST) resize $(OUT)/gallery-scene.png docs/images/secret-post.jpg --width 320 --quality 85
+	@$(FROST) run SampleImages/rocket.jpg docs/images/chain.jpg blur:sigma=3 adjust:brightness=-0.1,gamma=1.2 effect:preset=light \
+	  resize:width=320 --quality 85
 
 # The manual (frost.1 and a page per verb, `man -l out/man/frost.1`) from the argument parser's own
 # definitions, as the completion scripts (`frost --generate-completion-script bash|zsh|fish`) are.

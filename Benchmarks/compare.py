@@ -15,12 +15,58 @@ import argparse, json, os, statistics, subprocess, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-CASES = ["copy", "gauss-s2", "gauss-s4", "gauss-s20", "gauss-s40", "gauss-s200", "box-r40", "brightness", "adjust", "blend", "cache-10"]
+CASES = ["copy", "gauss-s2", "gauss-s4", "gauss-s20", "gauss-s40", "gauss-s200", "box-r40", "brightness", "adjust", "blend", "cache-10",
+         "resize-1170"]
 # The seed apps' scroll sweeps (SampleImages/motion, 1170x2532), one thread, ms per frame: Frost against
 # Skia's CPU raster drawing the same scene files (skia_scenes.py).
 MOTION_CASES = ["scroll-secret", "scroll-twitter", "scroll-twitter-blend"]
 MOTION_SCENES = {"scroll-secret": "secret-viewer.json", "scroll-twitter": "twitter-profile.json",
                  "scroll-twitter-blend": "twitter-profile-blend.json"}
+# Whole commands (`--case cmd-…`): a 4096² JPEG in, a JPEG (quality 90) out, each tool's own command line
+# with its default threads, timed as processes (decode, work, encode, start-up). vips: its CLI (a chain
+# through .v files, its native format); ImageMagick: Debian's convert (6.9, Q16).
+COMMAND_CASES = {
+    "cmd-blur-s20": {"Frost": ["{frost}", "blur", "{in}", "{out}", "--sigma", "20"],
+                     "libvips": [["vips", "gaussblur", "{in}", "{out}[Q=90]", "20"]],
+                     "ImageMagick": ["/usr/bin/convert", "{in}", "-blur", "0x20", "-quality", "90", "{out}"]},
+    "cmd-resize-1170": {"Frost": ["{frost}", "resize", "{in}", "{out}", "--width", "1170"],
+                        "libvips": [["vips", "resize", "{in}", "{out}[Q=90]", "0.28564453125"]],
+                        "ImageMagick": ["/usr/bin/convert", "{in}", "-resize", "1170x", "-quality", "90", "{out}"]},
+    "cmd-adjust": {"Frost": ["{frost}", "adjust", "{in}", "{out}", "--brightness", "0.1", "--contrast", "1.2"],
+                   "libvips": [["vips", "linear", "{in}", "{out}[Q=90]", "1.2", "0.5"]],
+                   "ImageMagick": ["/usr/bin/convert", "{in}", "-brightness-contrast", "10x20", "-quality", "90", "{out}"]},
+    "cmd-chain": {"Frost": ["{frost}", "run", "{in}", "{out}", "blur:sigma=4", "adjust:brightness=0.1", "resize:width=1170"],
+                  "libvips": [["vips", "gaussblur", "{in}", "{tmp}1.v", "4"], ["vips", "linear", "{tmp}1.v", "{tmp}2.v", "1", "25.5"],
+                              ["vips", "resize", "{tmp}2.v", "{out}[Q=90]", "0.28564453125"]],
+                  "ImageMagick": ["/usr/bin/convert", "{in}", "-blur", "0x4", "-evaluate", "add", "10%", "-resize", "1170x",
+                                  "-quality", "90", "{out}"]},
+}
+
+
+def command_ms(commands, runs):
+    """Median wall time of `commands` run one after another as processes (one warm-up run first)."""
+    def once():
+        for c in commands:
+            subprocess.run(c, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return median_ms(once, runs)
+
+
+def command_rows(frost, jpeg, cases, rounds, runs):
+    folder = os.path.dirname(jpeg)
+    times = {name: {case: [] for case in cases} for name in ["Frost", "libvips", "ImageMagick"]}
+    for round in range(rounds):
+        for case in cases:
+            names = list(COMMAND_CASES[case])
+            for name in (names if round % 2 == 0 else names[::-1]):
+                spec = COMMAND_CASES[case][name]
+                commands = spec if isinstance(spec[0], list) else [spec]
+                fill = {"frost": frost, "in": jpeg, "out": os.path.join(folder, f"cmd-{name}.jpg"),
+                        "tmp": os.path.join(folder, f"cmd-{name}-")}
+                commands = [[a.format(**fill) for a in c] for c in commands]
+                times[name][case].append(command_ms(commands, runs))
+    print_table(f"whole commands, {os.path.basename(jpeg)} in, JPEG q90 out, default threads, ms per process", cases, times)
+
+
 # blend: 0.63 * photo + 0.37 * (its sigma-8 blur, made beforehand), as frost bench's blend case.
 # The default cache plan's levels (frost cache: 10 levels, ratio 1.5 down from sigma 40, the first
 # level under sigma 8 raised onto 8; CachePlan.geometricSigmas). Peers render them as ten independent
@@ -94,6 +140,7 @@ def opencv_cases(path, threads, runs):
     for s in (2, 4, 20, 40, 200):
         ops[f"gauss-s{s}"] = (lambda s=s: cv2.GaussianBlur(a, (0, 0), sigmaX=s, borderType=rep))
     ops["cache-10"] = lambda: [cv2.GaussianBlur(a, (0, 0), sigmaX=s, borderType=rep) for s in CACHE_SIGMAS]
+    ops["resize-1170"] = lambda: cv2.resize(a, (1170, 1170), interpolation=cv2.INTER_AREA)
     return timed(ops, runs), f"OpenCV {cv2.__version__}"
 
 
@@ -112,6 +159,8 @@ def pillow_cases(path, runs, label):
     for s in (2, 4, 20, 40, 200):
         ops[f"gauss-s{s}"] = (lambda s=s: im.filter(ImageFilter.GaussianBlur(s)))
     ops["cache-10"] = lambda: [im.filter(ImageFilter.GaussianBlur(s)) for s in CACHE_SIGMAS]
+    # Pillow's bilinear widens its triangle by the shrink factor (an area-averaging filter, as Frost's).
+    ops["resize-1170"] = lambda: im.resize((1170, 1170), Image.BILINEAR)
     return timed(ops, runs), f"{label} {PIL.__version__}"
 
 
@@ -128,6 +177,7 @@ def vips_cases(path, threads, runs):
     for s in (2, 4, 20, 40, 200):
         ops[f"gauss-s{s}"] = run(lambda i, s=s: i.gaussblur(s))
     ops["cache-10"] = lambda: [i.gaussblur(s).copy_memory() for i in [im] for s in CACHE_SIGMAS]
+    ops["resize-1170"] = run(lambda i: i.resize(1170 / i.width, kernel="linear"))
     return timed(ops, runs), f"libvips {pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)}"
 
 
@@ -283,8 +333,9 @@ def main():
         print(json.dumps({"results": results, "version": version}))
         return
     motion_cases = [c for c in (args.cases or CASES + MOTION_CASES) if c in MOTION_CASES]
-    cases = [c for c in (args.cases or CASES) if c not in MOTION_CASES]
-    photos = make_photos(args.size, os.path.join(ROOT, "out", "compare")) if cases else {}
+    command_cases = [c for c in (args.cases or CASES + list(COMMAND_CASES)) if c in COMMAND_CASES]
+    cases = [c for c in (args.cases or CASES) if c not in MOTION_CASES and c not in COMMAND_CASES]
+    photos = make_photos(args.size, os.path.join(ROOT, "out", "compare")) if cases or command_cases else {}
     venv = os.path.join(HERE, ".venv", "bin", "python")
     simd = os.path.join(HERE, ".venv-simd", "bin", "python")
     engines = [("OpenCV", venv, "opencv"), ("Pillow", venv, "pillow"), ("Pillow-SIMD", simd, "pillow-simd"),
@@ -315,6 +366,12 @@ def main():
                         if case in results:
                             times[name][case].append(results[case])
             print_table(f"{kind}, {threads} thread{'s' if threads > 1 else ''}", cases, times)
+    if command_cases:
+        from PIL import Image
+        jpeg = photos["RGB"][:-4] + ".jpg"
+        if not os.path.exists(jpeg):
+            Image.open(photos["RGB"]).save(jpeg, quality=90)
+        command_rows(args.frost, jpeg, command_cases, args.rounds, args.runs)
     if motion_cases and (not args.engines or "skia" in args.engines or "Skia" in args.engines):
         rows = [r for c in motion_cases for r in (c, c + " mean")]
         times = {"Frost": {r: [] for r in rows}, "Skia": {r: [] for r in rows}}
@@ -335,6 +392,10 @@ def main():
           " / convert -gaussian-blur 0xS (s2) or -blur 0xS (s20); box = cv2.blur 81x81 / ImageFilter.BoxBlur(40);"
           " brightness = cv2.add / ImageEnhance.Brightness / vips linear (Frost: brightness 0.1); adjust: Frost only (brightness 0.1, contrast 1.2, saturation 1.3); blend = cv2.addWeighted / Image.blend / vips linear mix;"
           " copy = numpy copy / Image.copy / vips copy;"
+          " cmd-* = whole processes (COMMAND_CASES): blur = vips gaussblur / convert -blur 0x20; resize = vips resize 0.2856 /"
+          " convert -resize 1170x; adjust = vips linear 1.2 0.5 / convert -brightness-contrast 10x20; chain = blur 4, brightness"
+          " +0.1, resize 1170 (vips: three commands through .v files; convert: one);"
+          " resize-1170 = 4096² to 1170² (area-averaging: cv2 INTER_AREA / Pillow BILINEAR / vips resize kernel=linear);"
           " cache-10 = ten independent gaussian blurs at the default plan's sigmas (1.05 ... 40);"
           " scroll-* = every frame of SampleImages/motion's secret-viewer and twitter-profile sweeps, Skia drawing every layer every"
           " frame (Secret's snapshot blurred once, Twitter's banner blurred live at the level's sigma), Frost with retained rasters and blur caches")

@@ -66,6 +66,7 @@ frost_status frost_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
         cinfo->comp_info[2].h_samp_factor = cinfo->comp_info[2].v_samp_factor = 1;
     }
     if (options->progressive) jpeg_simple_progression(cinfo);
+    if (options->restart_rows > 0) cinfo->restart_in_rows = options->restart_rows;
     jpeg_start_compress(cinfo, TRUE);
     if (options->icc && options->icc_length > 0) jpeg_write_icc_profile(cinfo, options->icc, options->icc_length);
     while (cinfo->next_scanline < height) {

@@ -7,7 +7,7 @@ import FrostEffects
 import FrostMotion
 
 /// A named, parametric benchmark case (`frost bench --case NAME`): `copy`, `box-r<R>`,
-/// `gauss-s<σ>`, `effect-light`, `adjust`, `brightness`, `cache-10`, `fade`, `compose`,
+/// `gauss-s<σ>`, `resize-<W>`, `effect-light`, `adjust`, `brightness`, `cache-10`, `fade`, `compose`,
 /// `scroll-secret`, `scroll-twitter`, `scroll-twitter-blend`. The same cases run in Benchmarks/ and in `make compare`, so
 /// numbers line up.
 public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
@@ -15,6 +15,8 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     case copy
     case box(radius: Int)
     case gaussian(sigma: Double)
+    /// `frost resize --width W` (the height follows the aspect ratio): area-averaged shrinking.
+    case resize(width: Int)
     /// UIImage+ImageEffects `applyLightEffect` (radius 30, scale 1).
     case effectLight
     /// Color controls: brightness 0.1, contrast 1.2, saturation 1.3.
@@ -73,6 +75,8 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         default:
             if name.hasPrefix("box-r"), let r = Int(name.dropFirst(5)), (0...1000).contains(r) {
                 self = .box(radius: r)
+            } else if name.hasPrefix("resize-"), let w = Int(name.dropFirst(7)), (1...65535).contains(w) {
+                self = .resize(width: w)
             } else if name.hasPrefix("gauss-s"), let s = Double(name.dropFirst(7)), s.isFinite, (0...250).contains(s) {
                 self = .gaussian(sigma: s)
             } else {
@@ -86,6 +90,7 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case .copy: "copy"
         case .box(let r): "box-r\(r)"
         case .gaussian(let s): "gauss-s\(s == s.rounded() ? String(Int(s)) : String(s))"
+        case .resize(let w): "resize-\(w)"
         case .effectLight: "effect-light"
         case .adjust: "adjust"
         case .brightness: "brightness"
@@ -136,6 +141,7 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
             return copy
         case .box(let r): return image.boxBlurred(radius: r, threads: threads)
         case .gaussian(let s): return image.gaussianBlurred(sigma: s, threads: threads)
+        case .resize(let w): return image.resized(width: w, height: nil, fit: .contain, threads: threads)
         case .effectLight: return image.applyLightEffect(threads: threads)
         case .adjust: return image.adjusted(Self.adjustment, threads: threads)
         case .brightness: return image.adjusted(Self.brightening, threads: threads)

@@ -49,7 +49,7 @@ public enum CacheStore {
                 let level = plan.levels[i], picture = levels[i]
                 written.set(i, Result {
                     let copy = i == 0 && copiesSource
-                    let encoded = copy ? bytes : try picture.encoded(as: options.format, options: options.encodeOptions)
+                    let encoded = copy ? bytes : try picture.encoded(as: options.format, options: options.encodeOptions, threads: 1)
                     let file = String(format: "level-%02d.%@", level.index, options.format.fileExtension)
                     try FileIO.writeAtomically(encoded, to: folder + "/" + file)
                     return CacheManifest.Level(index: level.index, sigma: level.sigma, radius: level.radius, factor: level.factor,

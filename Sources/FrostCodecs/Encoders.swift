@@ -9,10 +9,13 @@ extension Image {
     /// opaque. JPEG has no alpha: a transparent image is written as if over black (its
     /// premultiplied colors), the convention libvips uses. WebP is lossless unless
     /// `options.webpQuality` is set, and keeps alpha where some pixel is not opaque.
-    public func encoded(as format: ImageFormat, options: EncodeOptions = EncodeOptions()) throws -> [UInt8] {
+    /// A baseline JPEG of more than a few hundred rows is encoded in horizontal strips on `threads`
+    /// threads and joined (`JPEGStrips`): the same pixels when decoded, in about half the time on
+    /// two cores.
+    public func encoded(as format: ImageFormat, options: EncodeOptions = EncodeOptions(), threads: Int? = nil) throws -> [UInt8] {
         switch format {
         case .png: return try encodedPNG(options)
-        case .jpeg: return try encodedJPEG(options)
+        case .jpeg: return try encodedJPEG(options, threads: RowBands.threads(threads))
         case .webp: return try encodedWebP(options)
         }
     }
@@ -43,7 +46,7 @@ extension Image {
         }
     }
 
-    private func encodedJPEG(_ options: EncodeOptions) throws -> [UInt8] {
+    private func encodedJPEG(_ options: EncodeOptions, threads: Int) throws -> [UInt8] {
         guard (1...100).contains(options.quality) else {
             throw CodecError(.encode, "JPEG quality \(options.quality) is not in 1...100")
         }
@@ -53,13 +56,33 @@ extension Image {
         jpegOptions.progressive = options.progressive ? 1 : 0
         jpegOptions.gray = isGray && flat.isVisuallyGray ? 1 : 0
         jpegOptions.subsample_420 = options.quality < 90 ? 1 : 0
-        return try flat.withICC { icc, length in
-            jpegOptions.icc = icc
-            jpegOptions.icc_length = length
-            return try flat.encode(.jpeg) { pixels, out, size, error in
-                frost_jpeg_encode(pixels, UInt32(width), UInt32(height), rowBytes, &jpegOptions, out, size, error)
+        let strips = JPEGStrips(height: height, mcuRows: jpegOptions.subsample_420 != 0 && jpegOptions.gray == 0 ? 16 : 8,
+                                threads: options.progressive ? 1 : threads)
+        guard strips.count > 1 else {
+            return try flat.withICC { icc, length in
+                jpegOptions.icc = icc
+                jpegOptions.icc_length = length
+                return try flat.encode(.jpeg) { pixels, out, size, error in
+                    frost_jpeg_encode(pixels, UInt32(width), UInt32(height), rowBytes, &jpegOptions, out, size, error)
+                }
             }
         }
+        jpegOptions.restart_rows = 1
+        let parts = ResultSlots<Result<[UInt8], Error>>(count: strips.count)
+        RowBands.runEach(strips.count, threads: threads) { i in
+            let rows = strips.rows(i)
+            var stripOptions = jpegOptions
+            parts.set(i, Result {
+                try flat.withICC { icc, length in
+                    if i == 0 { (stripOptions.icc, stripOptions.icc_length) = (icc, length) }
+                    return try flat.encode(.jpeg) { pixels, out, size, error in
+                        frost_jpeg_encode(pixels! + rows.lowerBound * rowBytes, UInt32(width), UInt32(rows.count), rowBytes,
+                                          &stripOptions, out, size, error)
+                    }
+                }
+            })
+        }
+        return try strips.join(try parts.values.map { try $0.get() })
     }
 
     private func encodedWebP(_ options: EncodeOptions) throws -> [UInt8] {

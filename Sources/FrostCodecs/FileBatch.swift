@@ -20,6 +20,12 @@ public enum FileBatch {
         public static let standardInput = Input(relative: "stdin", path: "-")
         public var isStandardInput: Bool { path == "-" }
 
+        /// Bytes on disk (0 for standard input or a file that cannot be read).
+        var fileSize: Int {
+            var st = stat()
+            return !isStandardInput && stat(path, &st) == 0 ? Int(st.st_size) : 0
+        }
+
         /// The bytes of the input (standard input for `-`).
         public func read() throws -> [UInt8] {
             isStandardInput ? try FileIO.readStandardInput() : try FileIO.read(path)
@@ -91,7 +97,12 @@ public enum FileBatch {
         let results = ResultSlots<Outcome>(count: inputs.count)
         let workers = max(1, min(jobs, inputs.count))
         let threadsPerJob = max(1, (threads ?? RowBands.availableThreads) / workers)
-        RowBands.runEach(inputs.count, threads: workers) { i in
+        // Largest files first (Graham's LPT rule): one large image started last would run alone
+        // while the other workers idle.
+        let order = workers == 1 ? Array(inputs.indices) : inputs.indices.map { ($0, inputs[$0].fileSize) }
+            .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.map(\.0)
+        RowBands.runEach(inputs.count, threads: workers) { k in
+            let i = order[k]
             let outcome = work(inputs[i], threadsPerJob)
             results.set(i, outcome) { done in progress(inputs[i], outcome, done) }
         }

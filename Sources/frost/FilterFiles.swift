@@ -79,7 +79,7 @@ struct FilterFiles: ParsableArguments {
         let format = target.format(chosen: self.format, source: ImageFormat(sniffing: bytes)!)
         let path = target.path(for: input, format: format)
         do {
-            let encoded = try image.encoded(as: format, options: encode.options)
+            let encoded = try image.encoded(as: format, options: encode.options, threads: context.threads)
             guard let path else {
                 try FileIO.writeStandardOutput(encoded)
                 return nil

@@ -120,3 +120,28 @@ import Testing
         }
     }
 }
+
+/// JPEGs encoded in strips on several threads decode to the pixels of a one-piece encode.
+@Suite struct JPEGStripTests {
+    @Test(arguments: [(90, false, 1000), (80, false, 1000), (75, true, 700), (90, false, 263), (85, false, 4099)])
+    func stripsDecodeAsOnePiece(quality: Int, gray: Bool, height: Int) throws {
+        // The photo tiled to 523 × height (gray: its red channel).
+        let photo = try Image(contentsOfFile: Corpus.path("photos/rocket.jpg"))
+        var pixels = [UInt8](repeating: 255, count: 523 * height * 4)
+        for y in 0..<height { for x in 0..<523 { for c in 0..<3 {
+            pixels[(y * 523 + x) * 4 + c] = photo.pixels[((y % photo.height) * photo.width + x % photo.width) * 4 + (gray ? 0 : c)]
+        } } }
+        let image = Image(width: 523, height: height, pixels: pixels, isGray: gray, iccProfile: photo.iccProfile)
+        let options = EncodeOptions(quality: quality)
+        let whole = try image.encoded(as: .jpeg, options: options, threads: 1)
+        let reference = try Image(decoding: whole)
+        for threads in [2, 3, 5] {
+            let strips = try image.encoded(as: .jpeg, options: options, threads: threads)
+            let decoded = try Image(decoding: strips)
+            #expect(decoded.width == 523 && decoded.height == height && decoded.iccProfile == image.iccProfile)
+            #expect(identical(decoded, reference), "\(threads) threads")
+            #expect(strips.count < whole.count + whole.count / 50)
+            #expect(try ImageInfo(bytes: strips).height == height)
+        }
+    }
+}

@@ -107,6 +107,7 @@ typedef struct {
     int progressive;
     int gray;               // write one gray component (from R)
     int subsample_420;      // 4:2:0 chroma, else 4:4:4
+    int restart_rows;       // a restart marker every this many MCU rows (0: none)
     const uint8_t *icc;
     uint32_t icc_length;
 } frost_jpeg_write_options;
