@@ -7,7 +7,7 @@ import FrostEffects
 import FrostMotion
 
 /// A named, parametric benchmark case (`frost bench --case NAME`): `copy`, `box-r<R>`,
-/// `gauss-s<σ>`, `resize-<W>`, `effect-light`, `adjust`, `brightness`, `cache-10`, `fade`, `compose`,
+/// `gauss-s<σ>`, `resize-<W>`, `effect-light`, `adjust`, `brightness`, `cache-10`, `fade`, `fade-exact`, `compose`,
 /// `scroll-secret`, `scroll-twitter`, `scroll-twitter-blend`. The same cases run in Benchmarks/ and in `make compare`, so
 /// numbers line up.
 public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
@@ -28,6 +28,9 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     case cache10
     /// One blended frame at p = 0.37 from a compact cache rendered beforehand.
     case fade
+    /// One exact frame (`FadeMode.exact`, a gaussian of σ = p·40) from the same cache; `fade-exact`
+    /// is p = 0.37, `fade-exact-P` any p in [0, 1] (the grid behind docs/performance.md).
+    case fadeExact(p: Double)
     /// `blended(with:fraction: 0.37)` of the image and a full-size blur of it made beforehand:
     /// the crossfade of two stored levels, measured against `copy`.
     case blend
@@ -67,6 +70,7 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case "brightness": self = .brightness
         case "cache-10": self = .cache10
         case "fade": self = .fade
+        case "fade-exact": self = .fadeExact(p: 0.37)
         case "blend": self = .blend
         case "compose": self = .compose
         case "scroll-secret": self = .scroll(.secret)
@@ -77,6 +81,8 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
                 self = .box(radius: r)
             } else if name.hasPrefix("resize-"), let w = Int(name.dropFirst(7)), (1...65535).contains(w) {
                 self = .resize(width: w)
+            } else if name.hasPrefix("fade-exact-"), let p = Double(name.dropFirst(11)), (0...1).contains(p) {
+                self = .fadeExact(p: p)
             } else if name.hasPrefix("gauss-s"), let s = Double(name.dropFirst(7)), s.isFinite, (0...250).contains(s) {
                 self = .gaussian(sigma: s)
             } else {
@@ -96,6 +102,7 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case .brightness: "brightness"
         case .cache10: "cache-10"
         case .fade: "fade"
+        case .fadeExact(let p): p == 0.37 ? "fade-exact" : "fade-exact-\(p)"
         case .blend: "blend"
         case .compose: "compose"
         case .scroll(.secret): "scroll-secret"
@@ -110,7 +117,7 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .blend:
             return .image(image.gaussianBlurred(sigma: 8, threads: threads))
-        case .fade:
+        case .fade, .fadeExact:
             return .cache(CrossfadeCache(plan: Self.cachePlan, levels: CacheRenderer(plan: Self.cachePlan, threads: threads).render(image),
                                          width: image.width, height: image.height))
         case .compose:
@@ -146,9 +153,11 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case .adjust: return image.adjusted(Self.adjustment, threads: threads)
         case .brightness: return image.adjusted(Self.brightening, threads: threads)
         case .cache10: return CacheRenderer(plan: Self.cachePlan, threads: threads).render(image).last!
-        case .fade, .blend, .compose, .scroll:
+        case .fade, .fadeExact, .blend, .compose, .scroll:
             switch prepared ?? prepare(image, threads: threads)! {
-            case .cache(let cache): return cache.frame(at: 0.37, threads: threads)
+            case .cache(let cache):
+                if case .fadeExact(let p) = self { return cache.frame(at: p, mode: .exact, threads: threads) }
+                return cache.frame(at: 0.37, threads: threads)
             case .image(let other): return image.blended(with: other, fraction: 0.37, threads: threads)
             case .scene(let scene, let assets): return try! scene.rendered(assets: assets, threads: threads)
             case .motion(let renderer, let states): return states.map { try! renderer.frame(at: $0) }.last!

@@ -22,4 +22,17 @@ extension Image {
         return Image(width: w, height: bounds.height, pixels: out, isPremultiplied: isPremultiplied,
                      hasAlpha: hasAlpha, isGray: isGray, iccProfile: iccProfile)
     }
+
+    /// Copies `patch` (same pixel convention) over the pixels at (x, y); it must lie inside.
+    public mutating func paste(_ patch: Image, x: Int, y: Int) {
+        precondition(x >= 0 && y >= 0 && x + patch.width <= width && y + patch.height <= height, "the patch must lie inside")
+        let rowBytes = patch.width * 4, stride = width * 4
+        pixels.withUnsafeMutableBytes { dst in
+            patch.pixels.withUnsafeBytes { src in
+                for j in 0..<patch.height {
+                    (dst.baseAddress! + (y + j) * stride + x * 4).copyMemory(from: src.baseAddress! + j * rowBytes, byteCount: rowBytes)
+                }
+            }
+        }
+    }
 }

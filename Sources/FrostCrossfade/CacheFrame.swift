@@ -11,6 +11,10 @@ public enum FadeMode: String, Sendable, CaseIterable, Codable {
     case nearest
     /// Secret's fade: the last level over the source with alpha p.
     case alpha
+    /// A true gaussian of σ = p·σmax: the stored level at or below σ blurred by the missing
+    /// √(σ² − σa²) (`CrossfadeCache.exactFrame`). Plain gaussian caches only
+    /// (`CachePlan.supportsExactFrames`).
+    case exact
 }
 
 /// Which two levels a frame blends and by how much.
@@ -26,6 +30,13 @@ public struct FrameSelection: Sendable, Equatable {
 }
 
 extension CachePlan {
+    /// The levels a frame at `p` reads: the selection's, and for `exact` the source as well (the
+    /// border band of an exact frame is blurred from it).
+    public func levelsNeeded(at p: Double, mode: FadeMode) -> [Int] {
+        let used = selection(at: p, mode: mode).levels
+        return mode == .exact && used != [0] ? [0] + used : used
+    }
+
     /// The levels and weight for fraction `p` (clamped to [0, 1]) in `mode`.
     public func selection(at p: Double, mode: FadeMode) -> FrameSelection {
         let p = min(max(p.isFinite ? p : 0, 0), 1)
@@ -36,6 +47,9 @@ extension CachePlan {
             return FrameSelection(lower: bucket, upper: bucket, t: 0)
         case .alpha:
             return FrameSelection(lower: 0, upper: n, t: p)
+        case .exact:
+            let below = levels.lastIndex(where: { $0.sigma <= p * maxSigma }) ?? 0
+            return FrameSelection(lower: below, upper: below, t: 0)
         case .blend:
             let target = p * maxSigma
             guard let upper = levels.firstIndex(where: { $0.sigma >= target }), upper > 0 else {
@@ -45,6 +59,14 @@ extension CachePlan {
             let t = (target * target - a * a) / (b * b - a * a)
             return FrameSelection(lower: upper - 1, upper: upper, t: min(max(t, 0), 1))
         }
+    }
+}
+
+extension CachePlan {
+    /// Whether `FadeMode.exact` can make frames from this plan: gaussian levels without tint or
+    /// saturation (a tinted level blurred further would blur its tint as well).
+    public var supportsExactFrames: Bool {
+        renderer == .gaussian && levels.allSatisfy { $0.tint == nil && $0.saturation == 1 }
     }
 }
 
@@ -72,6 +94,7 @@ public struct CrossfadeCache: Sendable {
     /// The frame for fraction p: one level, or two enlarged and blended in a single pass
     /// (t = 0 and t = 1 return the levels themselves, bit for bit).
     public func frame(at p: Double, mode: FadeMode = .blend, threads: Int? = nil) -> Image {
+        if mode == .exact { return exactFrame(at: p, threads: threads) }
         let s = plan.selection(at: p, mode: mode)
         let used = s.levels
         if used.count == 1 { return level(used[0], threads: threads) }
@@ -79,6 +102,49 @@ public struct CrossfadeCache: Sendable {
         return Image.enlargedBlend(stored(a), factor: plan.levels[a].factor, margin: margin(a),
                                    stored(b), factor: plan.levels[b].factor, margin: margin(b),
                                    fraction: s.t, width: width, height: height, threads: threads)
+    }
+
+    /// The frame for fraction p as a gaussian of σ = p·σmax of the source, edges extended.
+    ///
+    /// From the stored level a at or below σ, by the semigroup G(σa) ∗ G(σd) = G(√(σa² + σd²)):
+    /// the missing σd = √(σ² − σa²) is added at a's stored size (σd / factor in its pixels, where
+    /// `gaussianBlurred` reduces further if σd allows), then the result is enlarged as a's level
+    /// is. A compact level carries σa already including its box reduction (`GaussianLevels`), so
+    /// the variances add. The semigroup holds on the whole line, not for edge extension: beyond
+    /// the edge the blurred source is not its edge pixel repeated (at σ 2 from σ 1.6 that is up
+    /// to 8 levels at the border). So the band of pixels whose σd window leaves the image is
+    /// blurred from the source (level 0) instead, each side from a strip with 4σ of context.
+    /// Where σ allows a coarser reduction than a's storage, the source is blurred directly
+    /// instead: a frame never costs more than that (docs/performance.md has the grid).
+    public func exactFrame(at p: Double, threads: Int? = nil) -> Image {
+        precondition(plan.supportsExactFrames, "exact frames need a cache of plain gaussian levels")
+        let sigma = min(max(p.isFinite ? p : 0, 0), 1) * plan.maxSigma
+        let a = plan.selection(at: p, mode: .exact).lower
+        let missing = (sigma * sigma - plan.levels[a].sigma * plan.levels[a].sigma).squareRoot()
+        let f = plan.levels[a].factor
+        guard missing / Double(f) >= 0.3 else { return level(a, threads: threads) }
+        let reach = Int((4 * missing).rounded(.up)) + 2 * f, strip = reach + Int((4 * sigma).rounded(.up)) + 2
+        let source = stored(0)
+        // Blurring the source directly is the cheaper way when σ allows a coarser reduction than
+        // a is stored at (measured: σ 32 and 36 from the level of σ 26.7 at 1/4 cost 15 ms, the
+        // source at 1/8 12.5), or when the border strips would cover the image.
+        if GaussianPlan.storageFactor(sigma: sigma) > f || 2 * strip >= min(width, height) {
+            return source.gaussianBlurred(sigma: sigma, threads: threads)
+        }
+        var frame = stored(a).gaussianBlurred(sigma: missing / Double(f), threads: threads)
+            .enlarged(by: f, margin: margin(a), toWidth: width, height: height, threads: threads)
+        for side in [PixelBounds(x: 0, y: 0, width: width, height: strip),
+                     PixelBounds(x: 0, y: height - strip, width: width, height: strip),
+                     PixelBounds(x: 0, y: 0, width: strip, height: height),
+                     PixelBounds(x: width - strip, y: 0, width: strip, height: height)] {
+            let blurred = source.cropped(to: side).gaussianBlurred(sigma: sigma, threads: threads)
+            // The `reach` rows or columns at the image's edge; the rest of the strip was context.
+            let keep = side.width == width
+                ? PixelBounds(x: 0, y: side.y == 0 ? 0 : strip - reach, width: width, height: reach)
+                : PixelBounds(x: side.x == 0 ? 0 : strip - reach, y: 0, width: reach, height: height)
+            frame.paste(blurred.cropped(to: keep), x: side.x + keep.x, y: side.y + keep.y)
+        }
+        return frame
     }
 
     private func stored(_ i: Int) -> Image {

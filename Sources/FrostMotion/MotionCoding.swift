@@ -285,7 +285,7 @@ extension LayerBlur {
             preset = p
         }
         if let v = o["mode"] {
-            guard let m = FadeMode(rawValue: try v.string("\(path).mode")) else { throw ComposeError("\(path).mode", "expected blend, nearest or alpha") }
+            guard let m = FadeMode(rawValue: try v.string("\(path).mode")), m != .exact else { throw ComposeError("\(path).mode", "expected blend, nearest or alpha") }
             mode = m
         }
         cache = try o["cache"]?.string("\(path).cache")

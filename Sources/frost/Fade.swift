@@ -36,7 +36,7 @@ struct Fade: ParsableCommand {
     @Flag(help: "Ease the mapped fraction in and out (smoothstep).")
     var ease = false
 
-    @Option(help: "blend (variance-matched, default), nearest (Twitter's buckets) or alpha (Secret's fade).")
+    @Option(help: "blend (variance-matched, default), nearest (Twitter's buckets), alpha (Secret's fade) or exact (a true gaussian of σ = P·σmax from the nearest level below; plain gaussian caches).")
     var mode: FadeMode = .blend
 
     @Option(help: "Write K frames over the whole fade.")
@@ -67,6 +67,13 @@ struct Fade: ParsableCommand {
             return try attempt(output) { try a.blended(with: b, fraction: fraction!, threads: threads.threads).write(toFile: output, options: encode.options) }
         }
         let folder = inputs[0]
+        if mode == .exact {
+            let manifest = try attempt(folder) { try CacheStore.readManifest(folder) }
+            guard manifest.plan.supportsExactFrames else {
+                report(folder, "exact frames need a cache of plain gaussian levels (this one has tint, saturation or ImageEffects levels)")
+                throw ExitCode.failure
+            }
+        }
         if let frames {
             let cache = CrossfadeCache(try attempt(folder) { try CacheStore.load(folder) })
             try attempt(output) { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) }
@@ -81,7 +88,7 @@ struct Fade: ParsableCommand {
         let p = fraction ?? ScrollMapping.fraction(offset: offset!, start: start!, end: end!, ease: ease)
         // One frame decodes only the levels it blends; every level is still verified.
         let cache = CrossfadeCache(try attempt(folder) {
-            try CacheStore.load(folder, only: { $0.selection(at: p, mode: mode).levels })
+            try CacheStore.load(folder, only: { $0.levelsNeeded(at: p, mode: mode) })
         })
         try attempt(output) { try cache.frame(at: p, mode: mode, threads: threads.threads).write(toFile: output, options: encode.options) }
     }

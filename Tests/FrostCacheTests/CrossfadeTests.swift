@@ -123,8 +123,8 @@ import Testing
         #expect(PixelDifference(cache.frame(at: 0.4, mode: .alpha, threads: 1), expected).max <= 1)
     }
 
-    /// A frame made from only the levels its selection names (what `frost fade` decodes) is the
-    /// frame made from every level, in each mode.
+    /// A frame made from only the levels it needs (what `frost fade` decodes) is the frame made
+    /// from every level, in each mode.
     @Test func aFrameNeedsOnlyItsSelectedLevels() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -133,8 +133,8 @@ import Testing
         let full = CrossfadeCache(try CacheStore.load(folder.path))
         for mode in FadeMode.allCases {
             for p in [0, 0.01, 0.37, 0.5, 0.99, 1] {
-                let levels = full.plan.selection(at: p, mode: mode).levels
-                let partial = CrossfadeCache(try CacheStore.load(folder.path, only: { $0.selection(at: p, mode: mode).levels }))
+                let levels = full.plan.levelsNeeded(at: p, mode: mode)
+                let partial = CrossfadeCache(try CacheStore.load(folder.path, only: { $0.levelsNeeded(at: p, mode: mode) }))
                 #expect(partial.levels.compactMap { $0 }.count == levels.count)
                 #expect(partial.frame(at: p, mode: mode, threads: 1) == full.frame(at: p, mode: mode, threads: 1), "\(mode) p \(p)")
             }

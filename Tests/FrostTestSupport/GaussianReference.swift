@@ -5,8 +5,8 @@ import Foundation
 /// blur: for each axis, output x = Σ_k g(k)·in[clamp(x+k)] with g the sampled gaussian over
 /// |k| ≤ ⌈6σ⌉ normalised to 1. Clamping folds the tails into the edge pixels, so each axis is a
 /// dense n×n matrix; results stay in Double until the caller rounds them.
-enum GaussianReference {
-    static func matrix(size n: Int, sigma: Double) -> [Double] {
+public enum GaussianReference {
+    public static func matrix(size n: Int, sigma: Double) -> [Double] {
         let radius = Int((6 * sigma).rounded(.up))
         var g = (-radius...radius).map { k in exp(-Double(k * k) / (2 * sigma * sigma)) }
         let total = g.reduce(0, +)
@@ -21,7 +21,7 @@ enum GaussianReference {
     }
 
     /// Blurs premultiplied RGBA samples; returns Doubles (same layout).
-    static func blur(_ image: Image, sigma: Double) -> [Double] {
+    public static func blur(_ image: Image, sigma: Double) -> [Double] {
         let w = image.width, h = image.height
         let src = image.premultiplied().pixels.map(Double.init)
         let mx = matrix(size: w, sigma: sigma), my = matrix(size: h, sigma: sigma)
@@ -49,7 +49,7 @@ enum GaussianReference {
     /// Max and mean absolute difference, in 8-bit levels, between Frost's pixels and the
     /// reference rounded to 8 bits. (Against the unrounded reference even a perfect 8-bit result
     /// averages 0.25 on samples with uniform fractions: that is rounding, not blur error.)
-    static func error(_ frost: Image, _ reference: [Double]) -> (max: Double, mean: Double) {
+    public static func error(_ frost: Image, _ reference: [Double]) -> (max: Double, mean: Double) {
         var worst = 0.0, total = 0.0
         for (i, v) in frost.pixels.enumerated() {
             let d = abs(Double(v) - reference[i].rounded())
@@ -62,7 +62,7 @@ enum GaussianReference {
 
 extension Image {
     /// A w×h crop at (x, y).
-    func cropped(x: Int, y: Int, width w: Int, height h: Int) -> Image {
+    public func cropped(x: Int, y: Int, width w: Int, height h: Int) -> Image {
         var pixels = [UInt8]()
         pixels.reserveCapacity(w * h * 4)
         for row in y..<(y + h) {
