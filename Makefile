@@ -13,8 +13,8 @@ RELEASE := -c release $(CPU_FLAGS)
 FROST   := .build/release/frost
 OUT     := out
 # Debian packages the build, the tests and the demo need; ffmpeg for the MP4 output (`frost animate
-# OUT.mp4`), which the tests exercise as well; webp (cwebp, dwebp, img2webp) makes test files.
-APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp
+# OUT.mp4`), which the tests exercise as well; webp (cwebp, dwebp, img2webp) makes test files; chromium shows `frost page` to the tests.
+APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium
 
 .PHONY: deps build debug test test-asan test-tsan fuzz fuzz-build run gallery man bench compare compare-deps clean
 

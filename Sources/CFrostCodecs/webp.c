@@ -89,7 +89,7 @@ frost_status frost_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
         config.exact = 1;
     } else {
         config.quality = (float)options->quality;
-        config.method = 4;
+        config.method = options->effort < 6 ? options->effort : 6;   // libwebp's -m: 0 fastest … 6 smallest
     }
     WebPPicture picture;
     if (!WebPPictureInit(&picture)) return frost_fail(err, FROST_ERR_ENCODE, "libwebp version mismatch");

@@ -16,14 +16,17 @@ public struct CacheOptions: Sendable, Equatable, Codable {
     public var preset: Preset?
     public var compact: Bool
     public var format: ImageFormat
+    /// JPEG quality.
     public var quality: Int
+    /// WebP levels: lossy at this quality, lossless when nil.
+    public var webpQuality: Int?
 
     /// The default top of the blur when neither --max-sigma nor --max-radius is given.
     public static let defaultMaxSigma = 40.0
 
     public init(levels: Int = 10, maxSigma: Double? = nil, maxRadius: Double? = nil, spacing: CachePlan.Spacing = .geometric,
                 tint: Color? = nil, saturation: Double = 1, ramp: Bool = false, scale: Double = 1, preset: Preset? = nil,
-                compact: Bool = true, format: ImageFormat = .png, quality: Int = 90) {
+                compact: Bool = true, format: ImageFormat = .png, quality: Int = 90, webpQuality: Int? = nil) {
         self.levels = levels
         self.maxSigma = maxSigma
         self.maxRadius = maxRadius
@@ -36,6 +39,7 @@ public struct CacheOptions: Sendable, Equatable, Codable {
         self.compact = compact
         self.format = format
         self.quality = quality
+        self.webpQuality = webpQuality
     }
 
     public var plan: CachePlan {
@@ -49,8 +53,10 @@ public struct CacheOptions: Sendable, Equatable, Codable {
         }
     }
 
-    /// Level files: PNG at deflate level 1 (Up filter: Frost's run-length deflate), or JPEG at
-    /// `quality` (4:4:4 from 90 up). On the default plan's 4096² photo levels it deflates
-    /// 2.0-3.2x faster than libdeflate's level 1 for 1% more bytes (README, "PNG settings").
-    public var encodeOptions: EncodeOptions { EncodeOptions(quality: quality, compressionLevel: 1) }
+    /// Level files: PNG at deflate level 1 (Up filter: Frost's run-length deflate), JPEG at
+    /// `quality` (4:4:4 from 90 up), or WebP, lossless at effort 1 or lossy at `webpQuality`. On
+    /// the default plan's 4096² photo levels the PNG deflates 2.0-3.2x faster than libdeflate's
+    /// level 1 for 1% more bytes (docs/formats.md, "PNG settings"); the formats side by side are in
+    /// docs/cache-format.md.
+    public var encodeOptions: EncodeOptions { EncodeOptions(quality: quality, compressionLevel: 1, webpQuality: webpQuality) }
 }

@@ -52,9 +52,12 @@ public enum CacheStore {
                     let encoded = copy ? bytes : try picture.encoded(as: options.format, options: options.encodeOptions, threads: 1)
                     let file = String(format: "level-%02d.%@", level.index, options.format.fileExtension)
                     try FileIO.writeAtomically(encoded, to: folder + "/" + file)
+                    let margin = level.factor > 1 ? CachePlan.storageMargin : 0
                     return CacheManifest.Level(index: level.index, sigma: level.sigma, radius: level.radius, factor: level.factor,
                                                width: picture.width, height: picture.height, file: file,
-                                               sha256: copy ? sourceSHA256 : SHA256.hex(encoded))
+                                               sha256: copy ? sourceSHA256 : SHA256.hex(encoded), margin: margin,
+                                               placement: .init(factor: level.factor, margin: margin,
+                                                                storedWidth: picture.width, storedHeight: picture.height))
                 })
             }
             let entries = try written.values.map { try $0.get() }
@@ -110,9 +113,11 @@ public enum CacheStore {
     }
 
     /// True when `folder` holds a complete cache made from these source bytes with these options
-    /// (every level file present and matching its hash): what a batch resume skips.
+    /// (every level file present and matching its hash) in the current format: what a batch
+    /// resume skips (an older cache is rebuilt).
     public static func isComplete(_ folder: String, sourceSHA256: String, options: CacheOptions) -> Bool {
-        guard let manifest = try? readManifest(folder), manifest.source.sha256 == sourceSHA256,
+        guard let manifest = try? readManifest(folder), manifest.version == CacheManifest.currentVersion,
+              manifest.source.sha256 == sourceSHA256,
               manifest.parameters == options, manifest.plan == options.plan else { return false }
         return manifest.levels.allSatisfy { (try? levelBytes(folder, $0)) != nil }
     }
@@ -134,8 +139,8 @@ public enum CacheStore {
         guard manifest.format == CacheManifest.formatName else {
             throw CodecError(.corrupt, "not a cache (format '\(manifest.format)')")
         }
-        guard manifest.version == CacheManifest.currentVersion else {
-            throw CodecError(.unsupported, "cache version \(manifest.version) is not supported (this frost reads \(CacheManifest.currentVersion))")
+        guard CacheManifest.supportedVersions.contains(manifest.version) else {
+            throw CodecError(.unsupported, "cache version \(manifest.version) is not supported (this frost reads 1 and 2)")
         }
         guard !manifest.levels.isEmpty, manifest.levels.count == manifest.plan.levels.count else {
             throw CodecError(.corrupt, "not a cache (levels do not match the plan)")

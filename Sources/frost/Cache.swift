@@ -11,7 +11,7 @@ struct Cache: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Pre-render N blur levels of an image (or, with --batch, of every image in a folder or list).",
         discussion: """
-        Writes DIR/level-NN.png (or .jpg) and DIR/manifest.json (written last). Levels 1…N grow geometrically \
+        Writes DIR/level-NN.png (or .jpg, .webp) and DIR/manifest.json (written last). Levels 1…N grow geometrically \
         (neighbouring σ ratio ≤ 1.5) up to --max-sigma (default 40) or --max-radius; --spacing linear with \
         --max-radius renders with ImageEffects itself, as Twitter did. With --batch, every input gets \
         OUTDIR/<relative path>.frost/; complete, matching caches are skipped, so an interrupted run resumes.
@@ -53,11 +53,11 @@ struct Cache: ParsableCommand {
     @Option(help: "twitter (11 banners, radius 30·i/10, white α0.2, saturation 1.5) or secret (radius 12, white 0.8 α0.4, saturation 1.8).")
     var preset: CacheOptions.Preset?
 
-    @Option(help: "Level file format: png or jpg.")
-    var format: String = "png"
+    @Option(help: "Level file format: png, jpg or webp.")
+    var format: ImageFormat = .png
 
-    @Option(help: "JPEG quality for --format jpg.")
-    var quality: Int = 90
+    @Option(help: "JPEG quality 1-100 (default 90); for webp, lossy at this quality (default lossless).")
+    var quality: Int?
 
     @Flag(help: "Store every level at full size instead of the coarsest size its blur allows.")
     var fullSize = false
@@ -76,8 +76,7 @@ struct Cache: ParsableCommand {
         guard maxRadius == nil || maxSigma == nil else { throw ValidationError("give --max-radius or --max-sigma, not both") }
         if let maxSigma { guard maxSigma.isFinite, (0.3...250).contains(maxSigma) else { throw ValidationError("--max-sigma must be between 0.3 and 250") } }
         if let maxRadius { guard maxRadius.isFinite, maxRadius > 0, maxRadius <= 500 else { throw ValidationError("--max-radius must be between 0 and 500") } }
-        guard ["png", "jpg", "jpeg"].contains(format) else { throw ValidationError("--format must be png or jpg") }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
+        if let quality { guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") } }
         guard scale.isFinite, scale > 0, scale <= 4 else { throw ValidationError("--scale must be between 0 and 4") }
         guard saturation.isFinite, abs(saturation) <= 100 else { throw ValidationError("--saturation must be between -100 and 100") }
         if batch == nil, !batchFlags.isDefault { throw ValidationError("--shard and --jobs need --batch") }
@@ -86,7 +85,7 @@ struct Cache: ParsableCommand {
     var options: CacheOptions {
         CacheOptions(levels: levels, maxSigma: maxSigma, maxRadius: maxRadius, spacing: spacing, tint: tint,
                      saturation: saturation, ramp: ramp, scale: scale, preset: preset, compact: !fullSize,
-                     format: format == "png" ? .png : .jpeg, quality: quality)
+                     format: format, quality: quality ?? 90, webpQuality: format == .webp ? quality : nil)
     }
 
     func run() throws {

@@ -23,6 +23,6 @@ struct Frost: ParsableCommand {
         commandName: "frost",
         abstract: "Image effects engine: blur, color, blur caches, crossfades and snapshot compositing.",
         subcommands: [Info.self, Convert.self, FilterVerb<BlurStep>.self, FilterVerb<EffectStep>.self, FilterVerb<AdjustStep>.self,
-                      FilterVerb<ResizeStep>.self, Run.self, Cache.self, Fade.self, Sheet.self, Compose.self, Animate.self, Bench.self]
+                      FilterVerb<ResizeStep>.self, Run.self, Cache.self, Fade.self, Sheet.self, Page.self, Compose.self, Animate.self, Bench.self]
     )
 }

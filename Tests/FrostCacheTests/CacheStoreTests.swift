@@ -1,6 +1,8 @@
 @testable import FrostCache
 import FrostCodecs
 import FrostCore
+import FrostCrossfade
+import FrostEffects
 import FrostTestSupport
 import Foundation
 import Testing
@@ -56,13 +58,61 @@ import Testing
         #expect(loaded.manifest.parameters == options && loaded.plan == options.plan)
         #expect(manifest.source.file == "hopper.jpg" && manifest.source.width == 128)
         #expect(manifest.source.sha256 == SHA256.hex(try FileIO.read(Self.source)))
-        #expect(manifest.format == "frost-blur-cache" && manifest.version == 1)
+        #expect(manifest.format == "frost-blur-cache" && manifest.version == 2)
+        #expect(manifest.levels.map(\.margin) == [0, 0, 1, 1, 1])
+        #expect(manifest.levels[4].placement == CacheManifest.Placement(factor: 4, margin: 1, storedWidth: 34, storedHeight: 34))
+        #expect(manifest.levels[4].geometry.x == -4 && manifest.levels[4].geometry.width == 136)
         #expect(manifest.levels.map(\.factor) == [1, 1, 2, 2, 4])   // σ 5.33, 8 (raised onto the threshold), 10.7, 16
         #expect(manifest.levels[4].width == 128 / 4 + 2)   // one block of margin each side
         #expect(CacheStore.isComplete(folder.path, sourceSHA256: manifest.source.sha256, options: options))
         var other = options
         other.levels = 5
         #expect(!CacheStore.isComplete(folder.path, sourceSHA256: manifest.source.sha256, options: other))
+    }
+
+    /// Version 1 manifests (no margin, no placement) still load, with the same geometry; a batch
+    /// rebuilds them.
+    @Test func versionOneCachesStillLoad() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let options = CacheOptions(levels: 4, maxSigma: 16)
+        let manifest = try CacheStore.build(sourcePath: Self.source, into: folder.path, options: options, threads: 1)
+        let path = folder.file("manifest.json")
+        let json = try JSONSerialization.jsonObject(with: Data(try FileIO.read(path))) as! [String: Any]
+        var old = json
+        old["version"] = 1
+        old["levels"] = (json["levels"] as! [[String: Any]]).map { level in
+            level.filter { $0.key != "margin" && $0.key != "placement" }
+        }
+        try JSONSerialization.data(withJSONObject: old).write(to: URL(fileURLWithPath: path))
+        let loaded = try CacheStore.load(folder.path)
+        #expect(loaded.manifest.version == 1 && loaded.manifest.levels.allSatisfy { $0.placement == nil })
+        #expect(loaded.manifest.levels.map(\.geometry) == manifest.levels.map(\.geometry))
+        #expect(!CacheStore.isComplete(folder.path, sourceSHA256: manifest.source.sha256, options: options))
+        old["version"] = 3
+        try JSONSerialization.data(withJSONObject: old).write(to: URL(fileURLWithPath: path))
+        #expect(throws: CodecError(.unsupported, "cache version 3 is not supported (this frost reads 1 and 2)")) {
+            try CacheStore.load(folder.path)
+        }
+    }
+
+    /// The manifest's placement is all a client needs: each stored level drawn over its
+    /// placement by an independent bilinear sampler (the resizer's, pixel centers aligned) and
+    /// cut to the source's rectangle is the level `frost fade` shows, within one level.
+    @Test func placementDrawsLevelsAsFadeDoes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try CacheStore.build(sourcePath: Corpus.path("photos/astronaut.png"), into: folder.path,
+                             options: CacheOptions(levels: 6, maxSigma: 40), threads: 1)
+        let loaded = try CacheStore.load(folder.path)
+        let cache = CrossfadeCache(loaded)
+        for (i, level) in loaded.manifest.levels.enumerated() where level.factor > 1 {
+            let g = level.geometry
+            let drawn = loaded.levels[i]!.resampled(over: Rect(x: g.x, y: g.y, width: g.width, height: g.height),
+                                                    region: PixelBounds(x: 0, y: 0, width: 512, height: 512))
+            let difference = PixelDifference(drawn, cache.level(i))
+            #expect(difference.max <= 1, "level \(i), factor \(level.factor): \(difference)")
+        }
     }
 
     @Test func tamperedCachesAreRefused() throws {

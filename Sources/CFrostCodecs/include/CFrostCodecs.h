@@ -133,7 +133,7 @@ frost_status frost_webp_read_pixels(const uint8_t *data, size_t size, uint8_t *r
 
 typedef struct {
     int quality;            // 0...100 lossy; below 0 lossless
-    int effort;             // lossless only: libwebp's preset 0 (fastest) ... 9 (smallest)
+    int effort;             // 0 (fastest) ... 9 (smallest): the lossless preset, or the lossy method (-m, up to 6)
     int has_alpha;          // else the alpha bytes are ignored
     const uint8_t *icc;
     uint32_t icc_length;

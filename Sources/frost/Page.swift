@@ -1,0 +1,57 @@
+import ArgumentParser
+import FrostCache
+import FrostCodecs
+import FrostCrossfade
+import Foundation
+
+struct Page: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "A web page that shows a blur cache, fading its levels as the page scrolls (no framework, no network).",
+        discussion: """
+        Writes one HTML file that loads the cache's level files from where they are (relative to \
+        the page). Scrolling H pixels goes from the source to the most blurred level, as \
+        frost fade DIR --offset Y --start 0 --end H does at offset Y.
+        """)
+
+    @Argument(help: "A cache folder.")
+    var folder: String
+
+    @Option(name: [.customShort("o"), .long], help: "The page to write (.html).")
+    var output: String
+
+    @Option(help: "Pixels of scrolling over which the fade runs, 1 to 100000 (default: the image's height).")
+    var height: Double?
+
+    @Option(help: "blend (variance-matched, default), nearest (Twitter's buckets) or alpha (Secret's fade).")
+    var mode: FadeMode = .blend
+
+    func validate() throws {
+        if let height { guard height.isFinite, (1...100_000).contains(height) else { throw ValidationError("--height must be between 1 and 100000") } }
+        guard mode != .exact else { throw ValidationError("--mode exact needs a blur per frame: a page shows blend, nearest or alpha") }
+    }
+
+    func run() throws {
+        let manifest = try attempt(folder) {
+            let loaded = try CacheStore.load(folder, only: { _ in [] })   // every level file verified, none decoded
+            return loaded.manifest
+        }
+        let relative = relativePath(from: (absolute(output) as NSString).deletingLastPathComponent, to: absolute(folder))
+        let html = CachePage.html(manifest, source: { file in
+            (relative.isEmpty ? file : relative + "/" + file).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? file
+        }, scrollHeight: height ?? Double(manifest.source.height), mode: mode)
+        try attempt(output) { try FileIO.writeAtomically(Array(html.utf8), to: output) }
+        print("\(output): \(manifest.levels.count) levels of \(manifest.source.width)x\(manifest.source.height), \(mode.rawValue)")
+    }
+
+    private func absolute(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return URL(fileURLWithPath: full).standardizedFileURL.path
+    }
+
+    /// `target` as seen from the folder `base` (both absolute): ../ up to their common folder, then down.
+    private func relativePath(from base: String, to target: String) -> String {
+        let b = base.split(separator: "/"), t = target.split(separator: "/")
+        let common = zip(b, t).prefix { $0 == $1 }.count
+        return (Array(repeating: "..", count: b.count - common) + t[common...].map(String.init)).joined(separator: "/")
+    }
+}
