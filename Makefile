@@ -101,6 +101,7 @@ run: build
 	  effect:preset=light resize:width=480 --quality 85
 	@echo "wrote $(OUT)/rocket-chain.webp (a chain: blur, adjust, light effect, resize in one decode and one encode)"
 	@$(FROST) resize SampleImages/*.jpg SampleImages/*.png -o '$(OUT)/thumbs/%s-320.webp' --width 320 --jobs 2 | tail -1
+	@$(FROST) page $(OUT)/caches/UNIS_EV0.jpg.frost -o $(OUT)/UNIS_EV0-page.html --height 600
 	@$(FROST) cache SampleImages/rocket.jpg -o $(OUT)/rocket-twitter --preset twitter | head -1
 	@$(FROST) fade $(OUT)/rocket-twitter --offset 130 --start 100 --end 160 --mode nearest -o $(OUT)/rocket-twitter-scrolled.png
 	@echo "wrote $(OUT)/rocket-twitter/ (Twitter's 11 banners) $(OUT)/rocket-twitter-scrolled.png (scrolled 30 pt)"
