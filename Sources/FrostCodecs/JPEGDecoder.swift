@@ -32,10 +32,7 @@ enum JPEGDecoder {
                 interlaced: header.progressive != 0)
         }
 
-        var iccProfile: [UInt8]? {
-            guard let icc = header.icc, header.icc_length > 0 else { return nil }
-            return Array(UnsafeBufferPointer(start: icc, count: Int(header.icc_length)))
-        }
+        var iccProfile: [UInt8]? { copiedBytes(header.icc, count: header.icc_length) }
     }
 
     static func info(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ImageInfo {
@@ -47,13 +44,11 @@ enum JPEGDecoder {
         let info = session.info
         try options.checkBudget(width: info.width, height: info.height)
         let count = info.width * info.height * 4
-        let pixels = try [UInt8](unsafeUninitializedCapacity: count) { buffer, n in
-            n = 0
+        let pixels: [UInt8] = try decodedSamples(count: count) { buffer in
             var error = frost_error()
             let status = frost_jpeg_read_pixels(session.decoder, buffer.baseAddress, info.width * 4,
                                                 options.allowTruncated ? 1 : 0, &error)
             try check(status, error, .jpeg)
-            n = count
         }
         let image = Image(width: info.width, height: info.height, pixels: pixels, isPremultiplied: false,
                           hasAlpha: false, isGray: info.channels == 1, iccProfile: session.iccProfile)

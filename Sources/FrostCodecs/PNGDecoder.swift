@@ -47,10 +47,7 @@ enum PNGDecoder {
                 colorModel: models[Int(type)] ?? "unknown", interlaced: header.interlaced != 0)
         }
 
-        var iccProfile: [UInt8]? {
-            guard let icc = header.icc, header.icc_length > 0 else { return nil }
-            return Array(UnsafeBufferPointer(start: icc, count: Int(header.icc_length)))
-        }
+        var iccProfile: [UInt8]? { copiedBytes(header.icc, count: header.icc_length) }
     }
 
     static func info(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ImageInfo {
@@ -78,11 +75,7 @@ enum PNGDecoder {
                 n = count
             }
         } else {
-            pixels = try [UInt8](unsafeUninitializedCapacity: count) { buffer, n in
-                n = 0
-                try session.read(into: buffer)
-                n = count
-            }
+            pixels = try decodedSamples(count: count) { try session.read(into: $0) }
         }
         let image = Image(width: info.width, height: info.height, pixels: pixels, isPremultiplied: false,
                           hasAlpha: info.hasAlpha, isGray: info.channels <= 2, iccProfile: session.iccProfile)
@@ -100,10 +93,6 @@ enum PNGDecoder {
     }
 
     private static func readWide(_ session: Session, count: Int) throws -> [UInt16] {
-        try [UInt16](unsafeUninitializedCapacity: count) { buffer, n in
-            n = 0
-            try session.read(into: buffer)
-            n = count
-        }
+        try decodedSamples(count: count) { try session.read(into: $0) }
     }
 }

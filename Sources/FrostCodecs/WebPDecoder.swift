@@ -23,10 +23,7 @@ enum WebPDecoder {
                              interlaced: false)
         }
 
-        var iccProfile: [UInt8]? {
-            guard let icc = raw.icc, raw.icc_length > 0 else { return nil }
-            return Array(UnsafeBufferPointer(start: icc, count: Int(raw.icc_length)))
-        }
+        var iccProfile: [UInt8]? { copiedBytes(raw.icc, count: raw.icc_length) }
     }
 
     static func info(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ImageInfo {
@@ -41,12 +38,10 @@ enum WebPDecoder {
         }
         try options.checkBudget(width: info.width, height: info.height)
         let count = info.width * info.height * 4
-        let pixels = try [UInt8](unsafeUninitializedCapacity: count) { buffer, n in
-            n = 0
+        let pixels: [UInt8] = try decodedSamples(count: count) { buffer in
             var error = frost_error()
             try check(frost_webp_read_pixels(bytes.baseAddress, bytes.count, buffer.baseAddress, info.width * 4,
                                              UInt32(info.height), &error), error, .webp)
-            n = count
         }
         return Image(width: info.width, height: info.height, pixels: pixels, isPremultiplied: false,
                      hasAlpha: info.hasAlpha, isGray: false, iccProfile: header.iccProfile)

@@ -1,0 +1,14 @@
+/// Bytes a C decoder points to inside its input (an ICC profile), copied out; nil when empty.
+func copiedBytes(_ start: UnsafePointer<UInt8>?, count: UInt32) -> [UInt8]? {
+    guard let start, count > 0 else { return nil }
+    return Array(UnsafeBufferPointer(start: start, count: Int(count)))
+}
+
+/// `count` samples written by a decoder call; when it throws, nothing uninitialised is kept.
+func decodedSamples<T>(count: Int, _ fill: (UnsafeMutableBufferPointer<T>) throws -> Void) throws -> [T] {
+    try [T](unsafeUninitializedCapacity: count) { buffer, n in
+        n = 0
+        try fill(buffer)
+        n = count
+    }
+}
