@@ -31,11 +31,10 @@ struct EffectStep: ImageStep {
         guard saturation.isFinite, abs(saturation) <= 100 else { throw ValidationError("--saturation must be between -100 and 100") }
     }
 
+    var auxiliaryFiles: [String] { mask.map { [$0] } ?? [] }
+
     func apply(to image: Image, _ context: StepContext) throws -> Image {
-        let maskImage = try mask.map { path in
-            do { return try Image(contentsOfFile: path, options: context.decode) }
-            catch { throw FileError(file: path, reason: describe(error)) }
-        }
+        let maskImage = mask.map { context.images[$0]! }   // read by FilterFiles (auxiliaryFiles)
         let effect = preset ?? EffectParameters(radius: radius, tint: tint, saturation: saturation)
         return image.applyEffect(effect, maskImage: maskImage, scale: scale, threads: context.threads)
     }

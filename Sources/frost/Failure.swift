@@ -16,14 +16,7 @@ func report(_ file: String, _ reason: String) {
 
 /// An error as the one line users see.
 func describe(_ error: any Error) -> String {
-    (error as? FileError)?.reason ?? (error as? CodecError)?.message ?? String(describing: error)
-}
-
-/// An error about another file than the one being processed (an effect's mask), reported
-/// against that file.
-struct FileError: Error {
-    let file: String
-    let reason: String
+    (error as? CodecError)?.message ?? String(describing: error)
 }
 
 /// Runs `body`; an error is reported against `file` and becomes exit status 1.

@@ -36,8 +36,12 @@ struct FilterFiles: ParsableArguments {
         }
         try checkDistinctOutputs(inputs, target)
 
-        let context = StepContext(threads: threads.threads, decode: decode.options), many = inputs.count > 1
-        let work: @Sendable (FileBatch.Input, Int) -> Failure? = { [self] input, threads in
+        let many = inputs.count > 1
+        var context = StepContext(threads: threads.threads)
+        for path in Set(steps.flatMap(\.auxiliaryFiles)) {
+            context.images[path] = try attempt(path) { try Image(contentsOfFile: path, options: decode.options) }
+        }
+        let work: @Sendable (FileBatch.Input, Int) -> Failure? = { [self, context] input, threads in
             var context = context
             if many { context.threads = threads }
             return filter(input, target: target, steps: steps, context: context)
@@ -74,7 +78,7 @@ struct FilterFiles: ParsableArguments {
                 try step.apply(to: image.isPremultiplied && image.hasAlpha ? image.unpremultiplied() : image, context)
             }
         } catch {
-            return Failure(file: (error as? FileError)?.file ?? name, reason: describe(error))
+            return Failure(file: name, reason: describe(error))
         }
         let format = target.format(chosen: self.format, source: ImageFormat(sniffing: bytes)!)
         let path = target.path(for: input, format: format)

@@ -11,13 +11,20 @@ protocol ImageStep: ParsableArguments, Sendable {
     static var stepName: String { get }
     /// The verb's one-line help.
     static var abstract: String { get }
+    /// Other images the step reads (an effect's mask): read once per run, before any input, and
+    /// handed to `apply` in `StepContext.images`.
+    var auxiliaryFiles: [String] { get }
     func apply(to image: Image, _ context: StepContext) throws -> Image
+}
+
+extension ImageStep {
+    var auxiliaryFiles: [String] { [] }
 }
 
 struct StepContext: Sendable {
     var threads: Int?
-    /// For images a step reads itself (an effect's mask).
-    var decode: DecodeOptions
+    /// The steps' `auxiliaryFiles`, decoded.
+    var images: [String: Image] = [:]
 }
 
 /// The steps a chain can name.
