@@ -58,30 +58,21 @@ extension Image {
         jpegOptions.subsample_420 = options.quality < 90 ? 1 : 0
         let strips = JPEGStrips(height: height, mcuRows: jpegOptions.subsample_420 != 0 && jpegOptions.gray == 0 ? 16 : 8,
                                 threads: options.progressive ? 1 : threads)
-        guard strips.count > 1 else {
+        jpegOptions.restart_rows = strips.count > 1 ? 1 : 0
+        // Rows of the image as one JPEG; the first strip carries the ICC profile.
+        func encodeRows(_ rows: Range<Int>) throws -> [UInt8] {
+            var stripOptions = jpegOptions
             return try flat.withICC { icc, length in
-                jpegOptions.icc = icc
-                jpegOptions.icc_length = length
+                if rows.lowerBound == 0 { (stripOptions.icc, stripOptions.icc_length) = (icc, length) }
                 return try flat.encode(.jpeg) { pixels, out, size, error in
-                    frost_jpeg_encode(pixels, UInt32(width), UInt32(height), rowBytes, &jpegOptions, out, size, error)
+                    frost_jpeg_encode(pixels! + rows.lowerBound * rowBytes, UInt32(width), UInt32(rows.count), rowBytes,
+                                      &stripOptions, out, size, error)
                 }
             }
         }
-        jpegOptions.restart_rows = 1
+        guard strips.count > 1 else { return try encodeRows(0..<height) }
         let parts = ResultSlots<Result<[UInt8], Error>>(count: strips.count)
-        RowBands.runEach(strips.count, threads: threads) { i in
-            let rows = strips.rows(i)
-            var stripOptions = jpegOptions
-            parts.set(i, Result {
-                try flat.withICC { icc, length in
-                    if i == 0 { (stripOptions.icc, stripOptions.icc_length) = (icc, length) }
-                    return try flat.encode(.jpeg) { pixels, out, size, error in
-                        frost_jpeg_encode(pixels! + rows.lowerBound * rowBytes, UInt32(width), UInt32(rows.count), rowBytes,
-                                          &stripOptions, out, size, error)
-                    }
-                }
-            })
-        }
+        RowBands.runEach(strips.count, threads: threads) { i in parts.set(i, Result { try encodeRows(strips.rows(i)) }) }
         return try strips.join(try parts.values.map { try $0.get() })
     }
 

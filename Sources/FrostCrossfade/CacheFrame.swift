@@ -115,7 +115,7 @@ public struct CrossfadeCache: Sendable {
     /// to 8 levels at the border). So the band of pixels whose σd window leaves the image is
     /// blurred from the source (level 0) instead, each side from a strip with 4σ of context.
     /// Where σ allows a coarser reduction than a's storage, the source is blurred directly
-    /// instead: a frame never costs more than that (docs/performance.md has the grid).
+    /// instead: a frame never costs more than that (docs/cache-format.md has the grid).
     public func exactFrame(at p: Double, threads: Int? = nil) -> Image {
         precondition(plan.supportsExactFrames, "exact frames need a cache of plain gaussian levels")
         let sigma = min(max(p.isFinite ? p : 0, 0), 1) * plan.maxSigma
