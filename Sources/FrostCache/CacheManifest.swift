@@ -39,9 +39,11 @@ public struct CacheManifest: Sendable, Equatable, Codable {
         /// clamped), then cut to the source's rectangle, a level is what `frost fade` shows within
         /// one level (docs/cache-format.md).
         public var geometry: Placement {
-            placement ?? Placement(factor: factor, margin: margin ?? (factor > 1 ? CachePlan.storageMargin : 0),
-                                   storedWidth: width, storedHeight: height)
+            placement ?? Placement(factor: factor, margin: storedMargin, storedWidth: width, storedHeight: height)
         }
+
+        /// The margin in stored pixels: written in version 2, one block when reduced in version 1.
+        public var storedMargin: Int { margin ?? (factor > 1 ? CachePlan.storageMargin : 0) }
     }
 
     /// A rectangle in source pixels (x right, y down, a pixel k covering [k, k + 1)).

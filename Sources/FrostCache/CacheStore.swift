@@ -104,9 +104,7 @@ public enum CacheStore {
                 let info = try ImageInfo(bytes: bytes)
                 return (info.width, info.height)
             }()
-            guard width == level.width, height == level.height else {
-                throw CodecError(.corrupt, "\(level.file) is \(width)x\(height), the manifest says \(level.width)x\(level.height)")
-            }
+            if let problem = sizeProblem(level, width, height) { throw CodecError(.corrupt, problem) }
             images.append(image?.premultiplied())
         }
         return Loaded(manifest: manifest, levels: images)
@@ -150,15 +148,29 @@ public enum CacheStore {
 
     /// A level file's bytes, refusing names that leave the folder and contents that fail the hash.
     static func levelBytes(_ folder: String, _ level: CacheManifest.Level) throws -> [UInt8] {
+        let bytes = try FileIO.read(try levelPath(folder, level))
+        try verifyHash(bytes, level)
+        return bytes
+    }
+
+    /// Where a level file is, refusing names that leave the folder.
+    static func levelPath(_ folder: String, _ level: CacheManifest.Level) throws -> String {
         let name = level.file
         guard !name.isEmpty, !name.contains("/"), !name.contains("\0"), name != ".", name != ".." else {
             throw CodecError(.corrupt, "level file '\(name)' is outside the cache folder")
         }
-        let bytes = try FileIO.read(folder + "/" + name)
+        return folder + "/" + name
+    }
+
+    static func sizeProblem(_ level: CacheManifest.Level, _ width: Int, _ height: Int) -> String? {
+        width == level.width && height == level.height ? nil
+            : "\(level.file) is \(width)x\(height), the manifest says \(level.width)x\(level.height)"
+    }
+
+    static func verifyHash(_ bytes: [UInt8], _ level: CacheManifest.Level) throws {
         guard SHA256.hex(bytes) == level.sha256 else {
-            throw CodecError(.corrupt, "\(name) does not match its SHA-256 in the manifest")
+            throw CodecError(.corrupt, "\(level.file) does not match its SHA-256 in the manifest")
         }
-        return bytes
     }
 
     /// Removes the level files, the manifest and the temporary files of a cache that could not be

@@ -60,24 +60,36 @@ public struct SceneAssets: Sendable {
     private mutating func loadFont(_ file: String?, subject: String, directory: String) throws(ComposeError) {
         let key = file ?? Self.defaultFontKey
         guard fonts[key] == nil else { return }
-        let path: String
-        if let file {
-            path = Self.resolve(file, directory)
-        } else if let found = Self.defaultFontPaths.first(where: { access($0, R_OK) == 0 }) {
-            path = found
-        } else {
-            throw ComposeError(subject, "the default font DejaVu Sans was not found (looked in "
-                + Self.defaultFontPaths.joined(separator: ", ") + "; install Debian's fonts-dejavu-core or set \"font\")")
+        do throws(ComposeError) {
+            if let file {
+                fonts[key] = try Self.readFont(Self.resolve(file, directory))
+            } else {
+                fonts[key] = try Self.defaultFont().bytes
+            }
+        } catch {
+            throw ComposeError(subject, error.description)
         }
+    }
+
+    /// DejaVu Sans from where the system keeps it, read and opened once.
+    public static func defaultFont() throws(ComposeError) -> (path: String, bytes: [UInt8]) {
+        guard let path = defaultFontPaths.first(where: { access($0, R_OK) == 0 }) else {
+            throw ComposeError("DejaVu Sans", "the default font was not found (looked in "
+                + defaultFontPaths.joined(separator: ", ") + "); install Debian's fonts-dejavu-core or name a font file")
+        }
+        return (path, try readFont(path))
+    }
+
+    private static func readFont(_ path: String) throws(ComposeError) -> [UInt8] {
         do {
             let bytes = try FileIO.read(path)
             // Opened once here so that a broken font is reported with its path, before rendering.
             _ = try FontFace(bytes: bytes, name: path, pixelSize: 12)
-            fonts[key] = bytes
+            return bytes
         } catch let error as ComposeError {
-            throw ComposeError(subject, "\(path): \(error.message)")
+            throw ComposeError(path, error.message)
         } catch {
-            throw ComposeError(subject, "cannot read \(path): \(error)")
+            throw ComposeError(path, "cannot read it: \(error)")
         }
     }
 

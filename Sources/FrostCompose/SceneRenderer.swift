@@ -305,7 +305,7 @@ struct SceneRenderer {
     static func bytes(_ color: Color) -> (UInt8, UInt8, UInt8, UInt8) { PackedColor.bytes(color.premultiplied255) }
 
     /// A color times a coverage (0…255 per pixel), premultiplied: one table lookup per pixel.
-    private static func image(color: Color, coverage: [UInt8], _ bounds: PixelBounds) -> Image {
+    static func image(color: Color, coverage: [UInt8], _ bounds: PixelBounds) -> Image {
         let table = PackedColor.coverageTable(color.premultiplied255)
         let pixels = [UInt8](unsafeUninitializedCapacity: coverage.count * 4) { bytes, count in
             let words = UnsafeMutableRawPointer(bytes.baseAddress!).bindMemory(to: UInt32.self, capacity: coverage.count)

@@ -91,8 +91,10 @@ struct Animate: ParsableCommand {
         try attempt(output) { try sink.finish() }
         bar.clear()
         if let strip, !stripCells.isEmpty {
-            let sheet = Image.contactSheet(stripCells, columns: stripCells.count, cellWidth: stripCells[0].width, threads: workers)
-            try attempt(strip) { try sheet.write(toFile: strip, options: encode.options) }
+            try attempt(strip) {
+                let sheet = try Image.contactSheet(stripCells, columns: stripCells.count, cellWidth: stripCells[0].width, threads: workers)
+                try sheet.write(toFile: strip, options: encode.options)
+            }
         }
         let perFrame = { (ns: UInt64) in String((Double(ns) / 1e6 / Double(max(1, selected.count)) * 10).rounded() / 10) }
         print("\(output): \(selected.count) of \(states.count) frames \(w)x\(h), \(perFrame(renderNanoseconds)) ms per frame "

@@ -1,20 +1,32 @@
 import ArgumentParser
+import FrostCache
 import FrostCodecs
+import Foundation
 
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print format, size, channels, bit depth, alpha, ICC and EXIF orientation of image files.")
+        abstract: "Print format, size, channels, bit depth, alpha, ICC and EXIF orientation of image files, or a cache folder's levels.",
+        discussion: """
+        A cache folder (made by frost cache) prints one line for the cache and one per level: σ,
+        stored size, factor, margin, bytes, format, and whether the file is sound (inside the folder,
+        its SHA-256 as the manifest says, its header the manifest's size in the cache's format, its
+        σ and factor the plan's). A broken level is also reported on stderr and the exit status is 1.
+        """)
 
     @Flag(help: "One JSON object per file.")
     var json = false
 
-    @Argument(help: "Image files.")
+    @Argument(help: "Image files or cache folders.")
     var files: [String]
 
     func run() throws {
         var failed = false
         for file in files {
             do {
+                if isFolder(file) {
+                    failed = try !showCache(file) || failed
+                    continue
+                }
                 let info = try ImageInfo(contentsOfFile: file)
                 print(json ? jsonLine(file, info) : textLine(file, info))
             } catch {
@@ -23,6 +35,21 @@ struct Info: ParsableCommand {
             }
         }
         if failed { throw ExitCode.failure }
+    }
+
+    /// Prints a cache folder's report; false when a level is broken (each reported on stderr).
+    private func showCache(_ folder: String) throws -> Bool {
+        let check = try CacheCheck(folder: folder)
+        print(json ? CacheInfo.json(folder, check) : CacheInfo.text(folder, check))
+        for level in check.levels {
+            if let problem = level.problem { report(folder, problem) }
+        }
+        return check.isSound
+    }
+
+    private func isFolder(_ path: String) -> Bool {
+        var directory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
     }
 
     private func textLine(_ file: String, _ i: ImageInfo) -> String {

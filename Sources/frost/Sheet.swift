@@ -8,7 +8,11 @@ import FrostEffects
 
 struct Sheet: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "A contact sheet of a cache's levels, left to right and top to bottom from level 0.")
+        abstract: "A contact sheet of a cache's levels, left to right and top to bottom from level 0.",
+        discussion: """
+        Each cell is labelled with its level, σ, the stored size (with its reduction) and the file's
+        bytes, in DejaVu Sans (Debian's fonts-dejavu-core); --no-labels leaves them out.
+        """)
 
     @Argument(help: "A cache folder.")
     var folder: String
@@ -22,6 +26,9 @@ struct Sheet: ParsableCommand {
     @Option(help: "Width of each cell in pixels.")
     var cellWidth: Int = 320
 
+    @Flag(inversion: .prefixedNo, help: "Label each cell with its level, σ, stored size and bytes.")
+    var labels = true
+
     @OptionGroup var encode: EncodeFlags
 
     func validate() throws {
@@ -31,10 +38,21 @@ struct Sheet: ParsableCommand {
     }
 
     func run() throws {
-        let cache = CrossfadeCache(try attempt(folder) { try CacheStore.load(folder) })
-        let count = cache.levels.count
-        let sheet = Image.contactSheet((0..<count).map { cache.level($0) }, columns: columns, cellWidth: min(cellWidth, cache.width))
+        let loaded = try attempt(folder) { try CacheStore.load(folder) }
+        let cache = CrossfadeCache(loaded), count = cache.levels.count
+        let captions = labels ? try attempt(folder) { try CacheCheck(folder: folder).levels.map(Self.caption) } : []
+        let sheet = try attempt(output) {
+            try Image.contactSheet((0..<count).map { cache.level($0) }, labels: captions, columns: columns,
+                                   cellWidth: min(cellWidth, cache.width))
+        }
         try attempt(output) { try sheet.write(toFile: output, options: encode.options) }
         print("\(output): \(count) levels, \(columns) per row")
+    }
+
+    /// "level 3 · σ 2.37" over "1024x768 (1/2) · 403 kB".
+    static func caption(_ level: CacheCheck.Level) -> String {
+        let e = level.entry
+        return "level \(e.index) · σ \(CacheInfo.decimal(e.sigma))\n\(e.width)x\(e.height)"
+            + (e.factor > 1 ? " (1/\(e.factor))" : "") + " · " + (level.bytes.map(byteCount) ?? "?")
     }
 }

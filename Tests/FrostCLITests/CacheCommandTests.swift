@@ -25,10 +25,78 @@ import Testing
         let frames = try FrostRun.run(["fade", cache, "--frames", "5", "-o", folder.file("sweep")])
         #expect(frames.status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("sweep")).sorted() == (0..<5).map { String(format: "frame-%04d.png", $0) })
-        let sheet = try FrostRun.run(["sheet", cache, "-o", folder.file("sheet.png"), "--columns", "3", "--cell-width", "64"])
+        let sheet = try FrostRun.run(["sheet", cache, "-o", folder.file("sheet.png"), "--columns", "3", "--cell-width", "64", "--no-labels"])
         #expect(sheet.status == 0, "\(sheet.stderr)")
         let info = try ImageInfo(contentsOfFile: folder.file("sheet.png"))
         #expect(info.width == 3 * 64 + 4 * 8 && info.height == 2 * 64 + 3 * 8)
+    }
+
+    /// A labelled sheet has a band of text under each cell: light gray pixels on the background,
+    /// a different picture for each level's different words, and the cells themselves the
+    /// unlabelled sheet's.
+    @Test func sheetLabelsEachCell() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let cache = folder.file("c")
+        #expect(try FrostRun.run(["cache", Corpus.path("photos/astronaut.png"), "-o", cache, "--levels", "3", "--max-sigma", "12"]).status == 0)
+        for labels in ["--labels", "--no-labels"] {
+            let run = try FrostRun.run(["sheet", cache, "-o", folder.file("\(labels).png"), "--columns", "2", "--cell-width", "256", labels])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let plain = try Image(contentsOfFile: folder.file("--no-labels.png"))
+        let labelled = try Image(contentsOfFile: folder.file("--labels.png"))
+        let band = (labelled.height - plain.height) / 2, cell = (plain.width - 3 * 8) / 2
+        #expect(cell == 256 && labelled.width == plain.width && band >= 25 && band <= 40, "cell \(cell), band \(band)")
+        // Cell k sits at (8 + (k % 2)·264, 8 + (k / 2)·(h + band + 8)), its label under it.
+        let h = (plain.height - 3 * 8) / 2
+        func region(_ image: Image, _ k: Int, label: Bool = false) -> [UInt8] {
+            let row = h + (image.height > plain.height ? band : 0) + 8
+            let x = 8 + (k % 2) * (cell + 8), y = 8 + (k / 2) * row + (label ? h : 0)
+            return image.cropped(to: PixelBounds(x: x, y: y, width: cell, height: label ? band : h)).pixels
+        }
+        for k in 0..<4 {
+            let same = region(labelled, k) == region(plain, k)
+            #expect(same, "cell \(k) moved or changed")
+            let text = region(labelled, k, label: true)
+            let red = stride(from: 0, to: text.count, by: 4).map { text[$0] }
+            let lit = red.filter { $0 > 120 }.count
+            #expect(lit > 150 && (red.max() ?? 0) <= 220, "label \(k): \(lit) light pixels, brightest \(red.max() ?? 0)")
+        }
+        let differ = region(labelled, 1, label: true) != region(labelled, 2, label: true)
+        #expect(differ, "two levels' labels are the same picture")
+    }
+
+    @Test func infoOnACacheListsAndChecksItsLevels() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let cache = folder.file("c")
+        #expect(try FrostRun.run(["cache", Self.photo, "-o", cache, "--levels", "3", "--max-sigma", "12", "--format", "webp"]).status == 0)
+        let text = try FrostRun.run(["info", cache, Self.photo])
+        #expect(text.status == 0, "\(text.stderr)")
+        let lines = text.stdout.split(separator: "\n")
+        #expect(lines.count == 1 + 4 + 1)
+        #expect(lines[0].hasPrefix("\(cache): frost blur cache v2 of hopper.jpg 128x128, 4 levels, gaussian to σ 12, webp, "))
+        #expect(lines[4].hasPrefix("  level 3  σ 12  ") && lines[4].contains(" 1/2 ") && lines[1...4].allSatisfy { $0.hasSuffix("webp  ok") })
+        #expect(lines[5].hasPrefix("\(Self.photo): jpeg 128x128"))
+
+        let json = try FrostRun.run(["info", "--json", cache])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        let levels = object["levels"] as! [[String: Any]]
+        #expect(object["ok"] as? Bool == true && object["version"] as? Int == 2 && levels.count == 4)
+        let total = try (0..<4).map { try FileIO.read(folder.file("c/level-0\($0).webp")).count }
+        #expect(levels.map { $0["bytes"] as? Int } == total && object["bytes"] as? Int == total.reduce(0, +))
+        #expect(levels[3]["factor"] as? Int == 2 && levels[3]["margin"] as? Int == 1 && levels[3]["problem"] is NSNull)
+
+        var bytes = try FileIO.read(folder.file("c/level-01.webp"))
+        bytes[bytes.count / 2] ^= 0x10
+        try FileIO.writeAtomically(bytes, to: folder.file("c/level-01.webp"))
+        try FileManager.default.removeItem(atPath: folder.file("c/level-02.webp"))
+        let broken = try FrostRun.run(["info", cache])
+        #expect(broken.status == 1)
+        #expect(broken.stderr.hasPrefix("frost: \(cache): level-01.webp does not match its SHA-256 in the manifest\nfrost: \(cache): level-02.webp: "))
+        #expect(broken.stdout.contains(", BROKEN\n") && broken.stdout.contains("webp  ok\n  level 1 "))
+        let notACache = try FrostRun.run(["info", folder.path])
+        #expect(notACache.status == 1 && notACache.stderr == "frost: \(folder.path): not a cache (no manifest.json)\n")
     }
 
     @Test func presetsAndTwoImageFade() throws {
