@@ -13,7 +13,7 @@ public enum CachePage {
         let images = manifest.levels.map { level in
             let g = level.geometry
             return "<img src=\"\(escaped(source(level.file)))\" alt=\"level \(level.index)\" decoding=\"sync\" "
-                + "style=\"left:\(g.x)px;top:\(g.y)px;width:\(g.width)px;height:\(g.height)px\">"
+                + "style=\"left:\(css(g.x))px;top:\(css(g.y))px;width:\(css(g.width))px;height:\(css(g.height))px\">"
         }.joined(separator: "\n  ")
         let sigmas = manifest.levels.map { String($0.sigma) }.joined(separator: ",")
         return """
@@ -25,8 +25,9 @@ public enum CachePage {
         <title>\(escaped(manifest.source.file)): blur cache</title>
         <style>
         html, body { margin: 0; background: #111; color: #ccc; font: 13px/1.4 sans-serif; }
-        #stage { position: sticky; top: 0; width: \(w)px; height: \(h)px; overflow: hidden; background: #000; }
+        #stage { position: sticky; top: 0; width: \(w)px; height: \(h)px; overflow: hidden; background: #000; isolation: isolate; }
         #stage img { position: absolute; opacity: 0; max-width: none; }
+        #stage img.upper { mix-blend-mode: plus-lighter; }
         #caption { position: sticky; top: \(h)px; padding: 4px 8px; }
         #scroll { height: calc(\(scrollHeight)px + 100vh); }
         </style>
@@ -51,11 +52,20 @@ public enum CachePage {
           const a = sigmas[upper - 1], b = sigmas[upper];
           return [upper - 1, upper, Math.min(Math.max((target * target - a * a) / (b * b - a * a), 0), 1)];
         }
-        // (1 − t)·lower + t·upper: the lower level opaque, the upper one over it at opacity t.
+        // (1 − t)·lower + t·upper: the lower level drawn over the black stage at opacity 1 − t, the
+        // upper one added to it (plus-lighter: premultiplied, so right for transparent levels too)
+        // at opacity t. t is kept in 256ths: an 8-bit compositor (Chromium's raster, Skia) takes
+        // opacity k/255 as (k + 1)/256 and floors a drawn level but rounds an added one up, so the
+        // weights (256 − k)/256 and k/256 sum to 1 and the two roundings cancel (docs/cache-format.md).
         function show() {
           const p = scrollHeight > 0 ? Math.min(Math.max(window.scrollY / scrollHeight, 0), 1) : 1;
-          const [lower, upper, t] = selection(p);
-          images.forEach((image, i) => { image.style.opacity = i === lower ? 1 : i === upper ? t : 0; });
+          let [lower, upper, t] = selection(p);
+          const k = Math.round(t * 256);
+          if (k === 0) upper = lower; else if (k === 256) lower = upper;
+          images.forEach((image, i) => {
+            image.classList.toggle("upper", i === upper && upper !== lower);
+            image.style.opacity = i === lower && i === upper ? 1 : i === lower ? (255 - k) / 255 : i === upper ? k / 255 : 0;
+          });
           caption.textContent = `p ${p.toFixed(3)}  σ ${(p * sigmas[sigmas.length - 1]).toFixed(2)}  levels ${lower}` + (upper !== lower ? `–${upper}, t ${t.toFixed(3)}` : "");
         }
         window.addEventListener("scroll", show, { passive: true });
@@ -69,6 +79,11 @@ public enum CachePage {
         </html>
 
         """
+    }
+
+    /// A length as CSS writes it: whole numbers without ".0" (and never "-0").
+    private static func css(_ x: Double) -> String {
+        x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
     }
 
     private static func escaped(_ text: String) -> String {
