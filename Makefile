@@ -82,14 +82,16 @@ fuzz-build: deps
 fuzz: fuzz-build
 	Fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-# The blur-cache demo on SampleImages/: a 10-level cache of every sample (batch, resumable), its
-# contact sheet, a 12-frame fade sweep, Twitter's banner set for one photo and the light effect;
+# The blur-cache demo on SampleImages/: a 10-level cache of every sample (batch, resumable), one
+# listed and checked by `frost info`, each one's labelled contact sheet, a 12-frame fade sweep,
+# Twitter's banner set for one photo and the light effect;
 # then the sample scenes (SampleImages/scenes/*.json) rendered by `frost compose`, and the seed apps'
 # motions (SampleImages/motion/*.json) as animated PNGs and filmstrips by `frost animate`.
 run: build
 	@mkdir -p $(OUT)
 	@$(FROST) info SampleImages/*.png SampleImages/*.jpg
 	@$(FROST) cache --batch SampleImages -o $(OUT)/caches
+	@$(FROST) info $(OUT)/caches/rocket.jpg.frost
 	@for f in SampleImages/*.png SampleImages/*.jpg; do \
 	  name=$$(basename "$$f"); cache=$(OUT)/caches/$$name.frost; \
 	  $(FROST) sheet $$cache -o $(OUT)/$$name-sheet.png --columns 4 > /dev/null && \

@@ -20,8 +20,13 @@ for target in "$@"; do
   mkdir -p "$work/corpus" "$work/seeds" "Tests/Fixtures/fuzz/$target"
   case $target in
     decode|info)
-      find "$corpus" -type f \( -name '*.png' -o -name '*.jpg' -o -name '*.jpeg' \) -size -300k 2>/dev/null |
+      find "$corpus" -type f \( -name '*.png' -o -name '*.jpg' -o -name '*.jpeg' -o -name '*.webp' \) -size -300k 2>/dev/null |
         while read -r f; do cp "$f" "$work/seeds/$(printf %s "$f" | md5sum | cut -c1-10).${f##*.}"; done
+      # WebP seeds (the corpus has none): lossless and lossy, opaque and with alpha, 48 pixels wide.
+      for s in rocket.jpg coffee-cutout.png; do
+        "$frost" resize "SampleImages/$s" "$work/seeds/${s%.*}-lossless.webp" --width 48 >/dev/null
+        "$frost" resize "SampleImages/$s" "$work/seeds/${s%.*}-lossy.webp" --width 48 --quality 60 >/dev/null
+      done
       dict=Fuzz/dictionaries/decode.dict ;;
     scene|motion)
       cp SampleImages/scenes/*.json SampleImages/motion/*.json "$work/seeds/"

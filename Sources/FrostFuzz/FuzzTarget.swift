@@ -12,8 +12,9 @@ import FrostMotion
 /// libFuzzer binary per target (Fuzz/); `FuzzReplayTests` runs every kept input through the same
 /// function, so a finding stays a test.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    /// PNG or JPEG bytes decoded as `frost` reads files (small pixel budget); a PNG also by libpng
-    /// alone, which must give the same pixels whenever both succeed.
+    /// PNG, JPEG or WebP bytes decoded as `frost` reads files (small pixel budget); a PNG also by
+    /// libpng alone, which must give the same pixels whenever both succeed; a WebP's pixels written
+    /// as lossless WebP must read back exactly.
     case decode
     /// Header reading (`frost info`).
     case info
@@ -45,6 +46,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     static func decode(_ bytes: [UInt8]) {
         let image = try? Image(decoding: bytes, options: decodeOptions)
+        if ImageFormat(sniffing: bytes) == .webp, let image {
+            let again = (try? image.encoded(as: .webp)).flatMap { try? Image(decoding: $0, options: decodeOptions) }
+            if again?.pixels != image.pixels {
+                preconditionFailure("a lossless WebP of the decoded pixels does not read back exactly (\(image.width)×\(image.height))")
+            }
+        }
         guard ImageFormat(sniffing: bytes) == .png else { return }
         let reference = try? Image(decodingPNGWithLibpng: bytes, options: decodeOptions)
         if let image, let reference, image.pixels != reference.pixels {

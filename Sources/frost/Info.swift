@@ -11,17 +11,19 @@ struct Info: ParsableCommand {
         stored size, factor, margin, bytes, format, and whether the file is sound (inside the folder,
         its SHA-256 as the manifest says, its header the manifest's size in the cache's format, its
         σ and factor the plan's). A broken level is also reported on stderr and the exit status is 1.
+        Any other folder is searched: every cache and every image (.png, .jpg, .jpeg, .webp) under
+        it, in name order, so `frost info out/caches` checks a whole batch.
         """)
 
     @Flag(help: "One JSON object per file.")
     var json = false
 
-    @Argument(help: "Image files or cache folders.")
+    @Argument(help: "Image files, cache folders, or folders of them.")
     var files: [String]
 
     func run() throws {
         var failed = false
-        for file in files {
+        for file in try files.flatMap(expand) {
             do {
                 if isFolder(file) {
                     failed = try !showCache(file) || failed
@@ -45,6 +47,32 @@ struct Info: ParsableCommand {
             if let problem = level.problem { report(folder, problem) }
         }
         return check.isSound
+    }
+
+    /// A file or a cache as given; a folder without a manifest as the caches and images under it
+    /// (a cache's own level files are its report, not entries of their own).
+    private func expand(_ path: String) throws -> [String] {
+        guard isFolder(path), !FileManager.default.fileExists(atPath: path + "/" + CacheStore.manifestName) else { return [path] }
+        guard let walker = FileManager.default.enumerator(atPath: path) else {
+            report(path, "cannot read the folder")
+            throw ExitCode.failure
+        }
+        var found: [String] = []
+        while let relative = walker.nextObject() as? String {
+            let full = path + "/" + relative
+            if isFolder(full) {
+                guard FileManager.default.fileExists(atPath: full + "/" + CacheStore.manifestName) else { continue }
+                found.append(full)
+                walker.skipDescendants()
+            } else if ImageFormat(pathExtension: relative) != nil {
+                found.append(full)
+            }
+        }
+        guard !found.isEmpty else {
+            report(path, "no caches or images in this folder")
+            throw ExitCode.failure
+        }
+        return found.sorted()
     }
 
     private func isFolder(_ path: String) -> Bool {

@@ -95,8 +95,18 @@ import Testing
         #expect(broken.status == 1)
         #expect(broken.stderr.hasPrefix("frost: \(cache): level-01.webp does not match its SHA-256 in the manifest\nfrost: \(cache): level-02.webp: "))
         #expect(broken.stdout.contains(", BROKEN\n") && broken.stdout.contains("webp  ok\n  level 1 "))
-        let notACache = try FrostRun.run(["info", folder.path])
-        #expect(notACache.status == 1 && notACache.stderr == "frost: \(folder.path): not a cache (no manifest.json)\n")
+
+        // A folder of caches and images (a batch's output): each listed, the broken cache failing the run.
+        #expect(try FrostRun.run(["cache", Self.photo, "-o", folder.file("more/d"), "--levels", "2", "--max-sigma", "6"]).status == 0)
+        try FileIO.writeAtomically(try FileIO.read(Self.photo), to: folder.file("more/e.jpg"))
+        let all = try FrostRun.run(["info", folder.path])
+        #expect(all.status == 1 && all.stderr.hasPrefix("frost: \(cache): level-01.webp"))
+        let heads = all.stdout.split(separator: "\n").filter { !$0.hasPrefix("  ") }.map { String($0.prefix(while: { $0 != ":" })) }
+        #expect(heads == [cache, folder.file("more/d"), folder.file("more/e.jpg")])
+        let empty = folder.file("empty")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
+        let nothing = try FrostRun.run(["info", empty])
+        #expect(nothing.status == 1 && nothing.stderr == "frost: \(empty): no caches or images in this folder\n")
     }
 
     @Test func presetsAndTwoImageFade() throws {
