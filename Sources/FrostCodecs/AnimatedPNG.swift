@@ -3,12 +3,20 @@ import FrostCore
 
 /// Writes an animated PNG (APNG 1.0: acTL, fcTL, fdAT) frame by frame into an `AtomicFile`.
 ///
-/// Each frame is encoded whole and lossless by the PNG encoder; its IDAT stream is kept as the
-/// first frame's IDAT (the default image, shown by viewers without APNG support) or re-wrapped as
-/// fdAT chunks with their sequence numbers. Frames cover the canvas, replace what was there
-/// (blend_op SOURCE, dispose_op NONE) and loop forever. Every frame must have the first one's
-/// size; the color type is fixed by `hasAlpha` so that every frame's IHDR agrees.
+/// Each frame is encoded lossless by the PNG encoder; its IDAT stream is kept as the first
+/// frame's IDAT (the default image, shown by viewers without APNG support) or re-wrapped as fdAT
+/// chunks with their sequence numbers. The first frame covers the canvas; each later one only
+/// the rectangle where it differs from the frame before (what APNG optimisers such as apngopt
+/// do: a time animation whose background holds still stores the moving part), and replaces what
+/// was there (blend_op SOURCE, dispose_op NONE). The file loops forever. Every frame must have
+/// the first one's size; the color type is fixed by `hasAlpha` so that every frame's IHDR agrees.
 public final class AnimatedPNGWriter {
+    /// A frame ready to append: the PNG of the part that changed, and where that part lies.
+    public struct EncodedFrame: Sendable {
+        public let png: [UInt8]
+        public let region: PixelBounds
+    }
+
     public let width: Int
     public let height: Int
     public let frameCount: Int
@@ -18,6 +26,7 @@ public final class AnimatedPNGWriter {
     private var sequence: UInt32 = 0
     private var written = 0
     private var header: [UInt8]?
+    private var previous: Image?
 
     public init(path: String, width: Int, height: Int, frameCount: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {
         guard frameCount >= 1, frameCount <= Int(UInt32.max) else { throw CodecError(.encode, "an APNG needs at least one frame") }
@@ -31,27 +40,38 @@ public final class AnimatedPNGWriter {
 
     /// Adds the next frame, shown for `delay` seconds (as a fraction of at most 65535/65535).
     public func append(_ frame: Image, delay: Double) throws {
-        try append(png: try encode(frame), delay: delay)
+        try append(try encode(frame, after: previous), delay: delay)
+        previous = frame
     }
 
-    /// A frame as the PNG whose IDAT stream `append(png:delay:)` takes: with or without alpha as
-    /// the animation is, never gray. Safe to call for several frames at once on several threads.
-    public func encode(_ frame: Image) throws -> [UInt8] {
+    /// A frame as `append(_:delay:)` takes it: the rectangle where it differs from `previous`
+    /// (the whole frame without one), encoded with or without alpha as the animation is, never
+    /// gray. Safe to call for several frames at once on several threads.
+    public func encode(_ frame: Image, after previous: Image?) throws -> EncodedFrame {
         guard frame.width == width, frame.height == height else {
             throw CodecError(.encode, "a frame is \(frame.width)×\(frame.height), not \(width)×\(height)")
         }
-        var image = frame
+        let region = previous.map { frame.changedRegion(since: $0) } ?? frame.bounds
+        var image = region == frame.bounds ? frame : frame.cropped(to: region)
         image.hasAlpha = hasAlpha
         image.isGray = false
         image.iccProfile = nil
-        return try image.encoded(as: .png, options: options)
+        return EncodedFrame(png: try image.encoded(as: .png, options: options), region: region)
     }
 
-    /// Adds the next frame from `encode(_:)`'s PNG.
-    public func append(png: [UInt8], delay: Double) throws {
+    /// Adds the next frame from `encode(_:after:)`; the first must cover the canvas.
+    public func append(_ frame: EncodedFrame, delay: Double) throws {
         guard written < frameCount else { throw CodecError(.encode, "more frames than the \(frameCount) announced") }
-        let chunks = Self.chunks(png)
-        guard let ihdr = chunks.first(where: { $0.type == "IHDR" })?.data, ihdr == header ?? ihdr else {
+        let r = frame.region
+        guard r.x >= 0, r.y >= 0, r.width >= 1, r.height >= 1, r.x + r.width <= width, r.y + r.height <= height,
+              written > 0 || r == PixelBounds(x: 0, y: 0, width: width, height: height) else {
+            throw CodecError(.encode, "frame \(written)'s rectangle does not lie on the canvas")
+        }
+        let chunks = Self.chunks(frame.png)
+        // Bit depth, color type and the methods must agree; the size is the rectangle's.
+        guard let ihdr = chunks.first(where: { $0.type == "IHDR" })?.data, ihdr.count == 13,
+              ihdr[0..<8] == (Self.be32(UInt32(r.width)) + Self.be32(UInt32(r.height)))[...],
+              ihdr[8...] == (header ?? ihdr)[8...] else {
             throw CodecError(.encode, "frame \(written) encoded with another PNG header")
         }
         var out: [UInt8] = []
@@ -62,7 +82,8 @@ public final class AnimatedPNGWriter {
             Self.chunk("acTL", Self.be32(UInt32(frameCount)) + Self.be32(0), into: &out)
         }
         let (num, den) = Self.fraction(delay)
-        var control = Self.be32(sequence) + Self.be32(UInt32(width)) + Self.be32(UInt32(height)) + Self.be32(0) + Self.be32(0)
+        var control = Self.be32(sequence) + Self.be32(UInt32(r.width)) + Self.be32(UInt32(r.height))
+        control += Self.be32(UInt32(r.x)) + Self.be32(UInt32(r.y))
         control += [UInt8(num >> 8), UInt8(num & 0xFF), UInt8(den >> 8), UInt8(den & 0xFF), 0, 0]
         Self.chunk("fcTL", control, into: &out)
         sequence += 1

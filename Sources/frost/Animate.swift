@@ -120,6 +120,8 @@ final class FrameSink {
     private let apng: AnimatedPNGWriter?
     private let video: VideoPipe?
     private let options: EncodeOptions
+    /// The last frame written: the next APNG frame stores only what changed since it.
+    private var previous: Image?
 
     init(_ target: Animate.Target, path: String, width: Int, height: Int, count: Int, hasAlpha: Bool, fps: Double,
          options: EncodeOptions) throws {
@@ -137,17 +139,18 @@ final class FrameSink {
             for image in images { try video.write(image) }
             return
         }
-        let encoded = ResultSlots<Result<[UInt8], Error>>(count: images.count)
-        RowBands.runEach(images.count, threads: threads) { i in
-            encoded.set(i, Result { try self.apng?.encode(images[i]) ?? images[i].encoded(as: .png, options: self.options) })
+        if let apng {
+            let before = [previous] + images.dropLast()
+            let encoded = ResultSlots<Result<AnimatedPNGWriter.EncodedFrame, Error>>(count: images.count)
+            RowBands.runEach(images.count, threads: threads) { i in encoded.set(i, Result { try apng.encode(images[i], after: before[i]) }) }
+            for (i, result) in encoded.values.enumerated() { try apng.append(try result.get(), delay: delays[i]) }
+            previous = images.last
+            return
         }
+        let encoded = ResultSlots<Result<[UInt8], Error>>(count: images.count)
+        RowBands.runEach(images.count, threads: threads) { i in encoded.set(i, Result { try images[i].encoded(as: .png, options: self.options) }) }
         for (i, result) in encoded.values.enumerated() {
-            let png = try result.get()
-            if let apng {
-                try apng.append(png: png, delay: delays[i])
-            } else {
-                try FileIO.writeAtomically(png, to: path + "/" + String(format: "frame-%04d.png", indices[i]))
-            }
+            try FileIO.writeAtomically(try result.get(), to: path + "/" + String(format: "frame-%04d.png", indices[i]))
         }
     }
 

@@ -120,6 +120,23 @@ import Testing
             // The first frame is also the default image a plain PNG reader shows.
             #expect(try Image(contentsOfFile: path).pixels == frames[0].pixels)
         }
+        // Frames that change in part store only the changed rectangle; an unchanged one stores one pixel.
+        do {
+            let first = noiseImage(width: 40, height: 30, seed: 3, opaque: true)
+            var second = first, fourth = first
+            second.paste(noiseImage(width: 5, height: 4, seed: 4, opaque: true), x: 30, y: 20)
+            fourth.pixels[(29 * 40 + 39) * 4] &+= 1
+            fourth.pixels[(2 * 40 + 6) * 4 + 2] &+= 1
+            let frames = [first, second, second, fourth]
+            let path = folder.file("delta.png")
+            let writer = try AnimatedPNGWriter(path: path, width: 40, height: 30, frameCount: 4, hasAlpha: false)
+            for frame in frames { try writer.append(frame, delay: 0.1) }
+            try writer.finish()
+            let read = try APNGFrames(try FileIO.read(path))
+            #expect(read.regions == [PixelBounds(x: 0, y: 0, width: 40, height: 30), PixelBounds(x: 30, y: 20, width: 5, height: 4),
+                                     PixelBounds(x: 0, y: 0, width: 1, height: 1), PixelBounds(x: 6, y: 2, width: 34, height: 28)])
+            for (k, (a, b)) in zip(read.frames, frames).enumerated() { #expect(identical(a, b), "frame \(k)") }
+        }
         do {
             let short = try AnimatedPNGWriter(path: folder.file("short.png"), width: 8, height: 8, frameCount: 2, hasAlpha: false)
             try short.append(noiseImage(width: 8, height: 8, opaque: true), delay: 0.1)
