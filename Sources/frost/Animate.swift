@@ -22,7 +22,7 @@ struct Animate: ParsableCommand {
     @Option(help: ArgumentHelp("Render only frames k with k mod N = K (folder output), to spread a render over workers.", valueName: "K/N"))
     var frames: String?
 
-    @Option(help: ArgumentHelp("Also write a filmstrip of every n-th frame (PNG).", valueName: "FILE.png"))
+    @Option(help: ArgumentHelp("Also write a filmstrip of every n-th frame (PNG), each labelled with its frame and driver value.", valueName: "FILE.png"))
     var strip: String?
 
     @Option(help: "Frames between the filmstrip's pictures (default: about eight pictures).")
@@ -71,7 +71,7 @@ struct Animate: ParsableCommand {
                                                        hasAlpha: hasAlpha, fps: timelineFPS(timeline), options: encode.options) }
         let bar = ProgressBar(total: selected.count)
         let workers = RowBands.threads(threads.threads)
-        var stripCells: [Image] = [], renderNanoseconds: UInt64 = 0, encodeNanoseconds: UInt64 = 0, done = 0
+        var stripCells: [Image] = [], stripLabels: [String] = [], renderNanoseconds: UInt64 = 0, encodeNanoseconds: UInt64 = 0, done = 0
         // Frames are rendered one after another (each on every thread), then encoded side by side.
         for start in stride(from: 0, to: selected.count, by: workers) {
             let chunk = Array(selected[start..<min(start + workers, selected.count)])
@@ -84,6 +84,7 @@ struct Animate: ParsableCommand {
             for (k, image) in zip(chunk, images) where k % every == 0 && strip != nil {
                 let cell = min(240, w)
                 stripCells.append(image.resized(width: cell, height: max(1, (h * cell + w / 2) / w), threads: workers))
+                stripLabels.append(Self.stripLabel(k, timeline, states[k]))
             }
             done += chunk.count
             bar.show(done, "frame \(chunk.last!)")
@@ -92,13 +93,20 @@ struct Animate: ParsableCommand {
         bar.clear()
         if let strip, !stripCells.isEmpty {
             try attempt(strip) {
-                let sheet = try Image.contactSheet(stripCells, columns: stripCells.count, cellWidth: stripCells[0].width, threads: workers)
+                let sheet = try Image.contactSheet(stripCells, labels: stripLabels, columns: stripCells.count,
+                                                   cellWidth: stripCells[0].width, threads: workers)
                 try sheet.write(toFile: strip, options: encode.options)
             }
         }
         let perFrame = { (ns: UInt64) in String((Double(ns) / 1e6 / Double(max(1, selected.count)) * 10).rounded() / 10) }
         print("\(output): \(selected.count) of \(states.count) frames \(w)x\(h), \(perFrame(renderNanoseconds)) ms per frame "
             + "rendering, \(perFrame(encodeNanoseconds)) ms writing\(strip.map { "; strip \($0)" } ?? "")")
+    }
+
+    /// A filmstrip picture's caption: the frame and where its driver is ("frame 12 · scroll 120 pt").
+    static func stripLabel(_ k: Int, _ timeline: Timeline, _ state: DriverState) -> String {
+        if case .time = timeline { return "frame \(k) · \(decimal(state.time)) s" }
+        return "frame \(k) · scroll \(decimal(state.scroll)) pt"
     }
 
     /// How fast frames play: a time timeline's own rate, else --fps.

@@ -52,7 +52,7 @@ struct Sheet: ParsableCommand {
     /// "level 3 · σ 2.37" over "1024x768 (1/2) · 403 kB".
     static func caption(_ level: CacheCheck.Level) -> String {
         let e = level.entry
-        return "level \(e.index) · σ \(CacheInfo.decimal(e.sigma))\n\(e.width)x\(e.height)"
+        return "level \(e.index) · σ \(decimal(e.sigma))\n\(e.width)x\(e.height)"
             + (e.factor > 1 ? " (1/\(e.factor))" : "") + " · " + (level.bytes.map(byteCount) ?? "?")
     }
 }
