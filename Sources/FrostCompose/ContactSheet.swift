@@ -15,8 +15,8 @@ extension Image {
         var caption: Caption?
         if !labels.isEmpty {
             let lines = labels.map { $0.split(separator: "\n", omittingEmptySubsequences: false).count }.max()!
-            var bytes = font ?? []
-            if font == nil { bytes = try SceneAssets.defaultFont().bytes }
+            let bytes: [UInt8]
+            if let font { bytes = font } else { bytes = try SceneAssets.defaultFont().bytes }
             caption = try Caption(font: bytes, cellWidth: cellWidth, lines: lines)
         }
         let cellHeight = max(1, (cells[0].height * cellWidth + cells[0].width / 2) / cells[0].width)

@@ -23,7 +23,9 @@ struct Info: ParsableCommand {
 
     func run() throws {
         var failed = false
-        for file in try files.flatMap(expand) {
+        // A folder that cannot be searched, or holds nothing, fails alone; the other names still run.
+        let entries = files.flatMap { name in expand(name) ?? { failed = true; return [] }() }
+        for file in entries {
             do {
                 if isFolder(file) {
                     failed = try !showCache(file) || failed
@@ -51,11 +53,11 @@ struct Info: ParsableCommand {
 
     /// A file or a cache as given; a folder without a manifest as the caches and images under it
     /// (a cache's own level files are its report, not entries of their own).
-    private func expand(_ path: String) throws -> [String] {
+    private func expand(_ path: String) -> [String]? {
         guard isFolder(path), !FileManager.default.fileExists(atPath: path + "/" + CacheStore.manifestName) else { return [path] }
         guard let walker = FileManager.default.enumerator(atPath: path) else {
             report(path, "cannot read the folder")
-            throw ExitCode.failure
+            return nil
         }
         var found: [String] = []
         while let relative = walker.nextObject() as? String {
@@ -70,7 +72,7 @@ struct Info: ParsableCommand {
         }
         guard !found.isEmpty else {
             report(path, "no caches or images in this folder")
-            throw ExitCode.failure
+            return nil
         }
         return found.sorted()
     }

@@ -105,8 +105,9 @@ import Testing
         #expect(heads == [cache, folder.file("more/d"), folder.file("more/e.jpg")])
         let empty = folder.file("empty")
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
-        let nothing = try FrostRun.run(["info", empty])
+        let nothing = try FrostRun.run(["info", empty, Self.photo])
         #expect(nothing.status == 1 && nothing.stderr == "frost: \(empty): no caches or images in this folder\n")
+        #expect(nothing.stdout.hasPrefix("\(Self.photo): jpeg 128x128"))
     }
 
     @Test func presetsAndTwoImageFade() throws {
