@@ -22,11 +22,13 @@ for target in "$@"; do
     decode|info)
       find "$corpus" -type f \( -name '*.png' -o -name '*.jpg' -o -name '*.jpeg' -o -name '*.webp' \) -size -300k 2>/dev/null |
         while read -r f; do cp "$f" "$work/seeds/$(printf %s "$f" | md5sum | cut -c1-10).${f##*.}"; done
-      # WebP seeds (the corpus has none): lossless and lossy, opaque and with alpha, 48 pixels wide.
+      # WebP seeds (the corpus has none): lossless and lossy, opaque and with alpha, 48 pixels wide,
+      # and an animation of 31 frames 16 pixels wide.
       for s in rocket.jpg coffee-cutout.png; do
         "$frost" resize "SampleImages/$s" "$work/seeds/${s%.*}-lossless.webp" --width 48 >/dev/null
         "$frost" resize "SampleImages/$s" "$work/seeds/${s%.*}-lossy.webp" --width 48 --quality 60 >/dev/null
       done
+      "$frost" animate SampleImages/motion/vesper-transition.json -o "$work/seeds/vesper.webp" --scale 0.05 >/dev/null
       dict=Fuzz/dictionaries/decode.dict ;;
     scene|motion)
       cp SampleImages/scenes/*.json SampleImages/motion/*.json "$work/seeds/"

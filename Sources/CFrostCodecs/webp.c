@@ -1,5 +1,6 @@
-// WebP through libwebp: still images, lossy (VP8, with or without ALPH) and lossless (VP8L). The
-// container's ICCP chunk is read through libwebpdemux and written through libwebpmux.
+// WebP through libwebp: still images, lossy (VP8, with or without ALPH) and lossless (VP8L), and
+// animations (libwebpmux's encoder, libwebpdemux's decoder). The container's ICCP chunk is read
+// through libwebpdemux and written through libwebpmux.
 #include "CFrostCodecs.h"
 #include "error.h"
 #include <stdlib.h>
@@ -138,4 +139,140 @@ frost_status frost_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
     WebPMemoryWriterClear(&writer);
     WebPDataClear(&assembled);
     return *out ? FROST_OK : frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+}
+
+struct frost_webp_animation {
+    WebPAnimEncoder *encoder;
+    WebPConfig config;
+    uint32_t width, height;
+    int has_alpha;
+};
+
+frost_status frost_webp_animation_new(uint32_t width, uint32_t height, const frost_webp_write_options *options,
+                                      frost_webp_animation **out, frost_error *err) {
+    *out = NULL;
+    if (width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION)
+        return frost_fail(err, FROST_ERR_ENCODE, "%ux%u is too large for WebP (at most %d pixels a side)",
+                          width, height, WEBP_MAX_DIMENSION);
+    frost_webp_animation *a = calloc(1, sizeof *a);
+    if (!a) return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    WebPAnimEncoderOptions anim;
+    if (!WebPConfigInit(&a->config) || !WebPAnimEncoderOptionsInit(&anim)) {
+        free(a);
+        return frost_fail(err, FROST_ERR_ENCODE, "libwebp version mismatch");
+    }
+    if (options->quality < 0) {
+        WebPConfigLosslessPreset(&a->config, options->effort);
+        a->config.exact = 1;
+    } else {
+        a->config.quality = (float)options->quality;
+        a->config.method = options->effort < 6 ? options->effort : 6;
+    }
+    // Frames go in one at a time (each is diffed against the one before): libwebp's own second
+    // thread (lossy analysis and filtering) is the parallelism there is.
+    a->config.thread_level = 1;
+    anim.anim_params.loop_count = 0;   // forever, as the APNGs
+    a->width = width;
+    a->height = height;
+    a->has_alpha = options->has_alpha;
+    a->encoder = WebPAnimEncoderNew((int)width, (int)height, &anim);
+    if (!a->encoder) {
+        free(a);
+        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    }
+    *out = a;
+    return FROST_OK;
+}
+
+frost_status frost_webp_animation_add(frost_webp_animation *a, const uint8_t *rgba, size_t row_bytes,
+                                      int timestamp_ms, frost_error *err) {
+    WebPPicture picture;
+    if (!WebPPictureInit(&picture)) return frost_fail(err, FROST_ERR_ENCODE, "libwebp version mismatch");
+    picture.width = (int)a->width;
+    picture.height = (int)a->height;
+    picture.use_argb = 1;   // the animation encoder works on ARGB canvases
+    int imported = a->has_alpha ? WebPPictureImportRGBA(&picture, rgba, (int)row_bytes)
+                                : WebPPictureImportRGBX(&picture, rgba, (int)row_bytes);
+    if (!imported) {
+        WebPPictureFree(&picture);
+        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    }
+    int added = WebPAnimEncoderAdd(a->encoder, &picture, timestamp_ms, &a->config);
+    WebPEncodingError code = picture.error_code;
+    WebPPictureFree(&picture);
+    if (!added) {
+        const char *message = WebPAnimEncoderGetError(a->encoder);
+        return frost_fail(err, FROST_ERR_ENCODE, "%s", message && *message ? message : picture_error(code));
+    }
+    return FROST_OK;
+}
+
+frost_status frost_webp_animation_assemble(frost_webp_animation *a, int end_ms, uint8_t **out, size_t *out_size,
+                                           frost_error *err) {
+    *out = NULL;
+    *out_size = 0;
+    WebPData data = {NULL, 0};
+    // A NULL frame at the end time closes the last frame's duration.
+    if (!WebPAnimEncoderAdd(a->encoder, NULL, end_ms, NULL) || !WebPAnimEncoderAssemble(a->encoder, &data)) {
+        const char *message = WebPAnimEncoderGetError(a->encoder);
+        return frost_fail(err, FROST_ERR_ENCODE, "%s", message && *message ? message : "cannot assemble the animation");
+    }
+    *out = malloc(data.size ? data.size : 1);
+    if (*out) {
+        memcpy(*out, data.bytes, data.size);
+        *out_size = data.size;
+    }
+    WebPDataClear(&data);
+    return *out ? FROST_OK : frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+}
+
+void frost_webp_animation_free(frost_webp_animation *a) {
+    if (!a) return;
+    WebPAnimEncoderDelete(a->encoder);
+    free(a);
+}
+
+frost_status frost_webp_animation_decode(const uint8_t *data, size_t size, uint64_t max_pixels, uint32_t *width,
+                                         uint32_t *height, uint32_t *frames, uint8_t **rgba, int **end_ms,
+                                         frost_error *err) {
+    *rgba = NULL;
+    *end_ms = NULL;
+    WebPAnimDecoderOptions options;
+    if (!WebPAnimDecoderOptionsInit(&options)) return frost_fail(err, FROST_ERR_UNSUPPORTED, "libwebp version mismatch");
+    options.color_mode = MODE_RGBA;
+    options.use_threads = 0;
+    WebPData whole = {data, size};
+    WebPAnimDecoder *decoder = WebPAnimDecoderNew(&whole, &options);
+    if (!decoder) return frost_fail(err, FROST_ERR_CORRUPT, "not a WebP animation libwebp can read");
+    WebPAnimInfo info;
+    if (!WebPAnimDecoderGetInfo(decoder, &info) || info.frame_count == 0) {
+        WebPAnimDecoderDelete(decoder);
+        return frost_fail(err, FROST_ERR_CORRUPT, "no frames");
+    }
+    uint64_t pixels = (uint64_t)info.canvas_width * info.canvas_height * info.frame_count;
+    if (pixels > max_pixels) {
+        WebPAnimDecoderDelete(decoder);
+        return frost_fail(err, FROST_ERR_TOO_LARGE, "%u frames of %ux%u are more than %llu pixels", info.frame_count,
+                          info.canvas_width, info.canvas_height, (unsigned long long)max_pixels);
+    }
+    size_t frame_bytes = (size_t)info.canvas_width * info.canvas_height * 4;
+    *rgba = malloc(frame_bytes * info.frame_count);
+    *end_ms = malloc(sizeof(int) * info.frame_count);
+    if (!*rgba || !*end_ms) {
+        WebPAnimDecoderDelete(decoder);
+        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    }
+    uint32_t n = 0;
+    while (n < info.frame_count && WebPAnimDecoderHasMoreFrames(decoder)) {
+        uint8_t *canvas;
+        int timestamp;
+        if (!WebPAnimDecoderGetNext(decoder, &canvas, &timestamp)) break;
+        memcpy(*rgba + frame_bytes * n, canvas, frame_bytes);
+        (*end_ms)[n++] = timestamp;
+    }
+    WebPAnimDecoderDelete(decoder);
+    *width = info.canvas_width;
+    *height = info.canvas_height;
+    *frames = n;
+    return n == info.frame_count ? FROST_OK : frost_fail(err, FROST_ERR_CORRUPT, "frame %u of %u cannot be decoded", n, info.frame_count);
 }

@@ -14,7 +14,7 @@ import FrostMotion
 public enum FuzzTarget: String, CaseIterable, Sendable {
     /// PNG, JPEG or WebP bytes decoded as `frost` reads files (small pixel budget); a PNG also by
     /// libpng alone, which must give the same pixels whenever both succeed; a WebP's pixels written
-    /// as lossless WebP must read back exactly.
+    /// as lossless WebP must read back exactly; an animated WebP's frames are read too.
     case decode
     /// Header reading (`frost info`).
     case info
@@ -46,6 +46,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     static func decode(_ bytes: [UInt8]) {
         let image = try? Image(decoding: bytes, options: decodeOptions)
+        if ImageFormat(sniffing: bytes) == .webp, (try? ImageInfo(bytes: bytes))?.colorModel == "animated" {
+            _ = try? AnimatedWebPFrames(bytes, options: decodeOptions)
+        }
         if ImageFormat(sniffing: bytes) == .webp, let image {
             let again = (try? image.encoded(as: .webp)).flatMap { try? Image(decoding: $0, options: decodeOptions) }
             if again?.pixels != image.pixels {

@@ -8,15 +8,16 @@ import FrostMotion
 
 struct Animate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Render a motion scene's timeline: a folder of PNG frames, an animated PNG, or an MP4 through ffmpeg.",
-        discussion: "OUT ending in .png is an animated PNG (APNG, every frame lossless); .mp4 needs ffmpeg (H.264, raw RGBA piped in); "
+        abstract: "Render a motion scene's timeline: a folder of PNG frames, an animated PNG or WebP, or an MP4 through ffmpeg.",
+        discussion: "OUT ending in .png is an animated PNG (APNG, every frame lossless); .webp an animated WebP (lossless, or lossy "
+            + "with --quality Q: a tenth of the APNG's bytes or less); .mp4 needs ffmpeg (H.264, raw RGBA piped in); "
             + "anything else is a folder of frame-0000.png …. Frame k equals `frost compose SCENE --scroll/--time` at frame k's driver value. "
             + "Schema: docs/scenes.md.")
 
     @Argument(help: "Motion scene JSON file (with a timeline), or - for standard input.")
     var file: String
 
-    @Option(name: .shortAndLong, help: "OUT.png (APNG), OUT.mp4, or a folder.")
+    @Option(name: .shortAndLong, help: "OUT.png (APNG), OUT.webp (animated WebP), OUT.mp4, or a folder.")
     var output: String
 
     @Option(help: ArgumentHelp("Render only frames k with k mod N = K (folder output), to spread a render over workers.", valueName: "K/N"))
@@ -35,16 +36,21 @@ struct Animate: ParsableCommand {
     @OptionGroup var encode: EncodeFlags
     @OptionGroup var threads: ThreadsFlag
 
-    enum Target { case folder, apng, mp4 }
+    enum Target { case folder, apng, webp, mp4 }
 
     var target: Target {
-        output.lowercased().hasSuffix(".png") ? .apng : output.lowercased().hasSuffix(".mp4") ? .mp4 : .folder
+        switch (output.lowercased() as NSString).pathExtension {
+        case "png": .apng
+        case "webp": .webp
+        case "mp4": .mp4
+        default: .folder
+        }
     }
 
     func validate() throws {
         if let frames {
             _ = try parseSlice(frames, option: "--frames")
-            guard target == .folder else { throw ValidationError("--frames needs a folder as output (an APNG or MP4 is one file)") }
+            guard target == .folder else { throw ValidationError("--frames needs a folder as output (an animation file is one file)") }
         }
         if let strip { guard strip.lowercased().hasSuffix(".png") else { throw ValidationError("--strip must name a .png file") } }
         if let stripEvery { guard stripEvery >= 1 else { throw ValidationError("--strip-every must be at least 1") } }
@@ -126,6 +132,7 @@ struct Animate: ParsableCommand {
 final class FrameSink {
     private let path: String
     private let apng: AnimatedPNGWriter?
+    private let webp: AnimatedWebPWriter?
     private let video: VideoPipe?
     private let options: EncodeOptions
     /// The last frame written: the next APNG frame stores only what changed since it.
@@ -137,6 +144,8 @@ final class FrameSink {
         self.options = options
         apng = target == .apng ? try AnimatedPNGWriter(path: path, width: width, height: height, frameCount: count,
                                                         hasAlpha: hasAlpha, options: options) : nil
+        webp = target == .webp ? try AnimatedWebPWriter(path: path, width: width, height: height, hasAlpha: hasAlpha,
+                                                        options: options) : nil
         video = target == .mp4 ? try VideoPipe(path: path, width: width, height: height, fps: fps) : nil
         if target == .folder { try FileIO.prepareWritableFolder(path) }
     }
@@ -145,6 +154,12 @@ final class FrameSink {
     func write(_ images: [Image], indices: [Int], delays: [Double], threads: Int) throws {
         if let video {
             for image in images { try video.write(image) }
+            return
+        }
+        // libwebp's animation encoder takes frames one at a time, in order (it diffs each against
+        // the one before).
+        if let webp {
+            for (image, delay) in zip(images, delays) { try webp.append(image, delay: delay) }
             return
         }
         if let apng {
@@ -164,6 +179,7 @@ final class FrameSink {
 
     func finish() throws {
         try apng?.finish()
+        try webp?.finish()
         try video?.finish()
     }
 }

@@ -119,6 +119,44 @@ import Testing
         #expect(read.frames[3].pixel(x: 35, y: 5) == SIMD4(255, 255, 255, 255) && read.frames[0].pixel(x: 5, y: 5)[0] == 255)
     }
 
+    /// An animated WebP holds the frames the folder holds: lossless exactly, lossy as close as a
+    /// lossy still, each at its time (libwebp's encoder folds a frame equal to the one before into
+    /// that one's duration, so frames are matched by the time they show). webpmux (Debian's webp)
+    /// reads the file too.
+    @Test func animatedWebPsHoldTheFramesAtTheirTimes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let scene = try Self.prepare(folder)
+        #expect(try FrostRun.run(["animate", scene, "-o", folder.file("frames")]).status == 0)
+        let stills = try (0..<9).map { try Image(contentsOfFile: folder.file(String(format: "frames/frame-%04d.png", $0))) }
+        for quality in [nil, 80] {
+            let path = folder.file("anim-\(quality ?? 0).webp")
+            let run = try FrostRun.run(["animate", scene, "-o", path, "--fps", "30"] + (quality.map { ["--quality", "\($0)"] } ?? []))
+            #expect(run.status == 0, "\(run.stderr)")
+            let read = try AnimatedWebPFrames(try FileIO.read(path))
+            #expect(abs(read.delays.reduce(0, +) - 0.3) < 0.0015 && read.frames.count <= 9, "\(read.delays)")
+            let ends = read.delays.reduce(into: [Double]()) { $0.append(($0.last ?? 0) + $1) }
+            for (k, still) in stills.enumerated() {
+                let shown = read.frames[ends.firstIndex { $0 > Double(k) / 30 + 0.0005 }!]
+                let difference = PixelDifference(shown, still, channels: 3)
+                if quality == nil {
+                    #expect(identical(shown, still), "lossless frame \(k): \(difference)")
+                } else {
+                    // As close as the still itself written as a lossy WebP at that quality (the photo is noise: far).
+                    let alone = try Image(decoding: still.encoded(as: .webp, options: EncodeOptions(webpQuality: quality)))
+                    let bound = PixelDifference(alone, still, channels: 3).mean * 1.5 + 1
+                    #expect(difference.mean <= bound, "lossy frame \(k): \(difference), a lossy still \(bound)")
+                }
+            }
+            if FileManager.default.isExecutableFile(atPath: "/usr/bin/webpmux") {
+                let info = try FrostRun.run(["-info", path], executable: "/usr/bin/webpmux")
+                #expect(info.status == 0 && info.stdout.contains("Canvas size: 120 x 160") && info.stdout.contains("Loop Count : 0"), "\(info.stdout)")
+            }
+        }
+        let lossless = try FileIO.read(folder.file("anim-0.webp")).count, lossy = try FileIO.read(folder.file("anim-80.webp")).count
+        #expect(lossy < lossless, "lossy \(lossy) bytes, lossless \(lossless)")
+    }
+
     @Test func mp4GoesThroughFFmpegOrSaysItIsMissing() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -114,4 +114,31 @@ import Testing
         }
         #expect(try Image(decoding: bytes, options: DecodeOptions(maxPixels: 60_000)).width == 300)
     }
+
+    /// Animated WebP: transparent noise frames (every alpha, color under alpha 0 included) come back
+    /// exactly when lossless, a repeated frame is folded into its predecessor's time, and a writer
+    /// never finished leaves no file.
+    @Test func animationsRoundTripLossless() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let frames = [noiseImage(width: 33, height: 21, seed: 7), noiseImage(width: 33, height: 21, seed: 8)]
+        let path = folder.file("a.webp")
+        let writer = try AnimatedWebPWriter(path: path, width: 33, height: 21, hasAlpha: true)
+        for (frame, delay) in zip(frames + [frames[1]], [0.1, 0.05, 0.2]) { try writer.append(frame, delay: delay) }
+        #expect(throws: CodecError.self) { try writer.append(noiseImage(width: 8, height: 8), delay: 0.1) }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        try writer.finish()
+        let read = try AnimatedWebPFrames(try FileIO.read(path))
+        #expect(read.frames.count == 2 && read.delays == [0.1, 0.25])
+        for (a, b) in zip(read.frames, frames) { #expect(identical(a, b)) }
+        #expect(try ImageInfo(contentsOfFile: path).format == .webp)
+        #expect(throws: CodecError.self) { try AnimatedWebPFrames(try FileIO.read(path), options: DecodeOptions(maxPixels: 33 * 21)) }
+
+        do {
+            let abandoned = try AnimatedWebPWriter(path: folder.file("b.webp"), width: 8, height: 8, hasAlpha: false)
+            try abandoned.append(noiseImage(width: 8, height: 8, opaque: true), delay: 0.1)
+        }
+        #expect(folder.contents() == ["a.webp"])
+        #expect(throws: CodecError.self) { try AnimatedWebPFrames(Array("RIFF....WEBPVP8X".utf8)) }
+    }
 }

@@ -144,6 +144,27 @@ frost_status frost_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
                                const frost_webp_write_options *options, uint8_t **out, size_t *out_size,
                                frost_error *err);
 
+// Animated WebP (libwebpmux's WebPAnimEncoder): whole RGBA8 frames (straight alpha) added in order
+// with their start times; the encoder stores each as the rectangle that changed, lossless (exact)
+// or lossy as `options` say, and loops forever.
+typedef struct frost_webp_animation frost_webp_animation;
+frost_status frost_webp_animation_new(uint32_t width, uint32_t height, const frost_webp_write_options *options,
+                                      frost_webp_animation **out, frost_error *err);
+frost_status frost_webp_animation_add(frost_webp_animation *animation, const uint8_t *rgba, size_t row_bytes,
+                                      int timestamp_ms, frost_error *err);
+// The file, once every frame is in; `end_ms` is when the last frame stops showing. *out is freed with frost_free.
+frost_status frost_webp_animation_assemble(frost_webp_animation *animation, int end_ms, uint8_t **out,
+                                           size_t *out_size, frost_error *err);
+void frost_webp_animation_free(frost_webp_animation *animation);
+
+// Reads an animated (or still) WebP through libwebpdemux's WebPAnimDecoder: every frame composed
+// on the canvas, RGBA8 straight, frame after frame in one malloc'd buffer (*rgba, frost_free), and
+// each frame's end time in ms (*end_ms, frost_free). More than `max_pixels` pixels over all frames
+// is refused before any pixel memory is taken.
+frost_status frost_webp_animation_decode(const uint8_t *data, size_t size, uint64_t max_pixels, uint32_t *width,
+                                         uint32_t *height, uint32_t *frames, uint8_t **rgba, int **end_ms,
+                                         frost_error *err);
+
 // CRC-32 (ISO 3309, as PNG chunks carry it) of `length` bytes, through libdeflate.
 uint32_t frost_crc32(const uint8_t *data, size_t length);
 

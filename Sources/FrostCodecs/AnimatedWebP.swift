@@ -1,0 +1,88 @@
+import CFrostCodecs
+import FrostCore
+
+/// Writes an animated WebP through libwebpmux's animation encoder: frames added in order, each
+/// shown for its delay; the encoder stores each as the rectangle that changed since the one
+/// before, lossless (exact: straight RGBA kept bit for bit) or lossy at `options.webpQuality`,
+/// with `options.compressionLevel` as the effort. Loops forever. The file is written aside and
+/// renamed into place by `finish()`; an unfinished animation leaves nothing behind.
+public final class AnimatedWebPWriter {
+    public let width: Int
+    public let height: Int
+    private let path: String
+    private let hasAlpha: Bool
+    private var encoder: OpaquePointer?
+    private var milliseconds = 0.0
+
+    public init(path: String, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {
+        if let quality = options.webpQuality, !(0...100).contains(quality) {
+            throw CodecError(.encode, "WebP quality \(quality) is not in 0...100")
+        }
+        self.path = path
+        self.width = width
+        self.height = height
+        self.hasAlpha = hasAlpha
+        var webpOptions = frost_webp_write_options()
+        webpOptions.quality = Int32(options.webpQuality ?? -1)
+        webpOptions.effort = Int32(min(max(options.compressionLevel, 0), 9))
+        webpOptions.has_alpha = hasAlpha ? 1 : 0
+        var error = frost_error()
+        var created: OpaquePointer?
+        try check(frost_webp_animation_new(UInt32(width), UInt32(height), &webpOptions, &created, &error), error, .webp)
+        encoder = created
+    }
+
+    deinit { frost_webp_animation_free(encoder) }
+
+    /// Adds the next frame, shown for `delay` seconds (kept to the millisecond from the start, so
+    /// rounding does not add up).
+    public func append(_ frame: Image, delay: Double) throws {
+        guard frame.width == width, frame.height == height else {
+            throw CodecError(.encode, "a frame is \(frame.width)×\(frame.height), not \(width)×\(height)")
+        }
+        let straight = frame.isPremultiplied ? frame.unpremultiplied() : frame
+        var error = frost_error()
+        let start = Int32(milliseconds.rounded())
+        let status = straight.pixels.withUnsafeBufferPointer {
+            frost_webp_animation_add(encoder, $0.baseAddress, width * 4, start, &error)
+        }
+        try check(status, error, .webp)
+        milliseconds += max(delay, 0) * 1000
+    }
+
+    /// Assembles the file and renames it into place.
+    public func finish() throws {
+        var error = frost_error()
+        var out: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        defer { frost_free(out) }
+        let end = max(Int32(milliseconds.rounded()), 1)
+        try check(frost_webp_animation_assemble(encoder, end, &out, &size, &error), error, .webp)
+        try FileIO.writeAtomically(Array(UnsafeBufferPointer(start: out, count: size)), to: path)
+    }
+}
+
+/// An animated WebP read back: every frame composed on the canvas (straight RGBA) and how long
+/// each shows, in seconds. `options.maxPixels` bounds all the frames together.
+public struct AnimatedWebPFrames: Sendable {
+    public let frames: [Image]
+    public let delays: [Double]
+
+    public init(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws {
+        var error = frost_error()
+        var width: UInt32 = 0, height: UInt32 = 0, count: UInt32 = 0
+        var rgba: UnsafeMutablePointer<UInt8>?
+        var ends: UnsafeMutablePointer<Int32>?
+        defer { frost_free(rgba); frost_free(ends) }
+        let status = bytes.withUnsafeBufferPointer {
+            frost_webp_animation_decode($0.baseAddress, $0.count, UInt64(max(options.maxPixels, 0)), &width, &height, &count,
+                                        &rgba, &ends, &error)
+        }
+        try check(status, error, .webp)
+        let (w, h, n) = (Int(width), Int(height), Int(count))
+        frames = (0..<n).map { k in
+            Image(width: w, height: h, pixels: Array(UnsafeBufferPointer(start: rgba! + k * w * h * 4, count: w * h * 4)))
+        }
+        delays = (0..<n).map { k in Double(ends![k] - (k == 0 ? 0 : ends![k - 1])) / 1000 }
+    }
+}
