@@ -86,7 +86,8 @@ fuzz: fuzz-build
 # listed and checked by `frost info`, each one's labelled contact sheet, a 12-frame fade sweep,
 # Twitter's banner set for one photo and the light effect;
 # then the sample scenes (SampleImages/scenes/*.json) rendered by `frost compose`, and the seed apps'
-# motions (SampleImages/motion/*.json) as animated PNGs and filmstrips by `frost animate`.
+# motions (SampleImages/motion/*.json) as animated PNGs and filmstrips by `frost animate`, and one as a
+# lossy animated WebP.
 run: build
 	@mkdir -p $(OUT)
 	@$(FROST) info SampleImages/*.png SampleImages/*.jpg
@@ -117,6 +118,7 @@ run: build
 	  name=$$(basename "$$s" .json); \
 	  $(FROST) animate "$$s" -o $(OUT)/motion/$$name.png --strip $(OUT)/motion/$$name-strip.png || exit 1; \
 	done
+	@$(FROST) animate SampleImages/motion/appstore-press.json -o $(OUT)/motion/appstore-press.webp --quality 75
 
 # The pictures README.md shows (docs/images/): the motion samples' filmstrips at half their scale, a
 # cache's contact sheet, a scene and a chain's result.
