@@ -36,6 +36,7 @@ frost_status frost_webp_read_header(const uint8_t *data, size_t size, frost_webp
     WebPData whole = {data, size};
     WebPDemuxer *demux = WebPDemux(&whole);
     if (demux) {
+        info->frames = WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT);
         if (WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS) & ICCP_FLAG) {
             WebPChunkIterator chunk;
             if (WebPDemuxGetChunk(demux, "ICCP", 1, &chunk)) {

@@ -16,4 +16,6 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     public var colorModel: String
     /// Adam7 (PNG) or progressive (JPEG).
     public var interlaced: Bool
+    /// Frames of an animated PNG (acTL) or WebP; 1 for a still image.
+    public var frames: Int = 1
 }

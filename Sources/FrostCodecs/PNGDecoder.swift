@@ -51,7 +51,9 @@ enum PNGDecoder {
     }
 
     static func info(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ImageInfo {
-        try Session(bytes).info
+        var info = try Session(bytes).info
+        info.frames = PNGStructure.frameCount(bytes)
+        return info
     }
 
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> Image {

@@ -48,6 +48,22 @@ enum PNGStructure {
         }
     }
 
+    /// The frame count an APNG's acTL announces (before the first IDAT), or 1 for a still PNG.
+    static func frameCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var offset = 8
+        while offset + 16 <= bytes.count {
+            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            let type = (offset + 4..<offset + 8).reduce(UInt32(0)) { $0 << 8 | UInt32(bytes[$1]) }
+            if type == tag("IDAT") || length > 0x7FFF_FFFF { return 1 }
+            if type == tag("acTL"), length == 8 {
+                let frames = (offset + 8..<offset + 12).reduce(0) { $0 << 8 | Int(bytes[$1]) }
+                return max(frames, 1)
+            }
+            offset += 12 + length
+        }
+        return 1
+    }
+
     /// iCCP: a 1–79 byte keyword, a NUL, compression method 0, then the zlib stream.
     private static func checkICCP(_ bytes: UnsafeBufferPointer<UInt8>, from body: Int, to end: Int) throws {
         guard let nul = (body..<min(end, body + 80)).first(where: { bytes[$0] == 0 }), nul > body else {

@@ -20,7 +20,7 @@ enum WebPDecoder {
                              channels: alpha ? 4 : 3, bitDepth: 8, hasAlpha: alpha,
                              hasICCProfile: raw.icc_length > 0, orientation: 1,
                              colorModel: raw.animated != 0 ? "animated" : raw.lossless != 0 ? "lossless" : "lossy",
-                             interlaced: false)
+                             interlaced: false, frames: max(Int(raw.frames), 1))
         }
 
         var iccProfile: [UInt8]? { copiedBytes(raw.icc, count: raw.icc_length) }

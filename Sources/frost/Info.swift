@@ -5,7 +5,7 @@ import Foundation
 
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print format, size, channels, bit depth, alpha, ICC and EXIF orientation of image files, or a cache folder's levels.",
+        abstract: "Print format, size, channels, bit depth, alpha, ICC, EXIF orientation and frames of image files, or a cache folder's levels.",
         discussion: """
         A cache folder (made by frost cache) prints one line for the cache and one per level: σ,
         stored size, factor, margin, bytes, format, and whether the file is sound (inside the folder,
@@ -86,6 +86,7 @@ struct Info: ParsableCommand {
         "\(file): \(i.format.rawValue) \(i.width)x\(i.height) \(i.colorModel) channels=\(i.channels) "
             + "depth=\(i.bitDepth) alpha=\(i.hasAlpha ? "yes" : "no") icc=\(i.hasICCProfile ? "yes" : "no") "
             + "orientation=\(i.orientation)\(i.interlaced ? (i.format == .png ? " interlaced" : " progressive") : "")"
+            + (i.frames > 1 ? " frames=\(i.frames)" : "")
     }
 
     private func jsonLine(_ file: String, _ i: ImageInfo) -> String {
@@ -94,7 +95,7 @@ struct Info: ParsableCommand {
             ("width", "\(i.width)"), ("height", "\(i.height)"), ("channels", "\(i.channels)"),
             ("bit_depth", "\(i.bitDepth)"), ("alpha", "\(i.hasAlpha)"), ("icc", "\(i.hasICCProfile)"),
             ("orientation", "\(i.orientation)"), ("color_model", jsonString(i.colorModel)),
-            ("interlaced", "\(i.interlaced)"),
+            ("interlaced", "\(i.interlaced)"), ("frames", "\(i.frames)"),
         ]
         return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
     }

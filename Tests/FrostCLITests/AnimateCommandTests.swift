@@ -46,6 +46,7 @@ import Testing
         #expect(apng.status == 0, "\(apng.stderr)")
         let read = try APNGFrames(try FileIO.read(folder.file("anim.png")))
         #expect(read.frameCount == 9 && read.delays.allSatisfy { abs($0 - 1.0 / 30) < 1e-12 })
+        #expect(try FrostRun.run(["info", folder.file("anim.png")]).stdout.hasSuffix(" frames=9\n"))
         for k in 0..<9 {
             let y = -20 + 10 * k
             let still = try FrostRun.run(["compose", scene, "--scroll", String(y), "-o", folder.file("still.png")])
@@ -135,6 +136,7 @@ import Testing
             #expect(run.status == 0, "\(run.stderr)")
             let read = try AnimatedWebPFrames(try FileIO.read(path))
             #expect(abs(read.delays.reduce(0, +) - 0.3) < 0.0015 && read.frames.count <= 9, "\(read.delays)")
+            #expect(try ImageInfo(contentsOfFile: path).frames == read.frames.count)
             let ends = read.delays.reduce(into: [Double]()) { $0.append(($0.last ?? 0) + $1) }
             for (k, still) in stills.enumerated() {
                 let shown = read.frames[ends.firstIndex { $0 > Double(k) / 30 + 0.0005 }!]

@@ -24,6 +24,11 @@ import Testing
         #expect(object["orientation"] as? Int == 6)
         #expect(object["channels"] as? Int == 3)
         #expect(object["icc"] as? Bool == false)
+        #expect(object["frames"] as? Int == 1)
+        // An APNG made elsewhere (image-png's test file): its acTL announces 20 frames.
+        let apng = try FrostRun.run(["info", "--json", Corpus.path("image-png/bugfixes/issue#202.png")])
+        let animated = try JSONSerialization.jsonObject(with: Data(apng.stdout.utf8)) as! [String: Any]
+        #expect(animated["frames"] as? Int == 20 && animated["width"] as? Int == 100)
     }
 
     @Test func infoReportsBadFilesAndGoesOn() throws {

@@ -122,6 +122,7 @@ typedef struct {
     int has_alpha;
     int animated;
     int lossless;              // VP8L; else VP8 (lossy), with or without an ALPH chunk
+    uint32_t frames;           // an animation's frame count (1 for a still; 0 when the container is cut short)
     const uint8_t *icc;        // points into the file's bytes
     uint32_t icc_length;
 } frost_webp_info;
