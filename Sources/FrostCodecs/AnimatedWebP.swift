@@ -13,6 +13,7 @@ public final class AnimatedWebPWriter {
     private let hasAlpha: Bool
     private var encoder: OpaquePointer?
     private var milliseconds = 0.0
+    private var finished = false
 
     public init(path: String, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {
         if let quality = options.webpQuality, !(0...100).contains(quality) {
@@ -37,6 +38,7 @@ public final class AnimatedWebPWriter {
     /// Adds the next frame, shown for `delay` seconds (kept to the millisecond from the start, so
     /// rounding does not add up).
     public func append(_ frame: Image, delay: Double) throws {
+        guard !finished else { throw CodecError(.encode, "the animation is already finished") }
         guard frame.width == width, frame.height == height else {
             throw CodecError(.encode, "a frame is \(frame.width)×\(frame.height), not \(width)×\(height)")
         }
@@ -52,6 +54,8 @@ public final class AnimatedWebPWriter {
 
     /// Assembles the file and renames it into place.
     public func finish() throws {
+        guard !finished else { throw CodecError(.encode, "the animation is already finished") }
+        finished = true
         var error = frost_error()
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0

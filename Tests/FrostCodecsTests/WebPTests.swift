@@ -128,6 +128,7 @@ import Testing
         #expect(throws: CodecError.self) { try writer.append(noiseImage(width: 8, height: 8), delay: 0.1) }
         #expect(!FileManager.default.fileExists(atPath: path))
         try writer.finish()
+        #expect(throws: CodecError.self) { try writer.append(frames[0], delay: 0.1) }
         let read = try AnimatedWebPFrames(try FileIO.read(path))
         #expect(read.frames.count == 2 && read.delays == [0.1, 0.25])
         for (a, b) in zip(read.frames, frames) { #expect(identical(a, b)) }
