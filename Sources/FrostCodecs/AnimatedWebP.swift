@@ -4,12 +4,13 @@ import FrostCore
 /// Writes an animated WebP through libwebpmux's animation encoder: frames added in order, each
 /// shown for its delay; the encoder stores each as the rectangle that changed since the one
 /// before, lossless (exact: straight RGBA kept bit for bit) or lossy at `options.webpQuality`,
-/// with `options.compressionLevel` as the effort. Loops forever. The file is written aside and
-/// renamed into place by `finish()`; an unfinished animation leaves nothing behind.
+/// with `options.compressionLevel` as the effort. Loops forever. The file is opened aside at once
+/// (a folder that cannot take it fails before any encoding) and renamed into place by `finish()`;
+/// an unfinished animation leaves nothing behind.
 public final class AnimatedWebPWriter {
     public let width: Int
     public let height: Int
-    private let path: String
+    private let file: AtomicFile
     private let hasAlpha: Bool
     private var encoder: OpaquePointer?
     private var milliseconds = 0.0
@@ -19,7 +20,7 @@ public final class AnimatedWebPWriter {
         if let quality = options.webpQuality, !(0...100).contains(quality) {
             throw CodecError(.encode, "WebP quality \(quality) is not in 0...100")
         }
-        self.path = path
+        file = try AtomicFile(path)
         self.width = width
         self.height = height
         self.hasAlpha = hasAlpha
@@ -62,7 +63,8 @@ public final class AnimatedWebPWriter {
         defer { frost_free(out) }
         let end = max(Int32(milliseconds.rounded()), 1)
         try check(frost_webp_animation_assemble(encoder, end, &out, &size, &error), error, .webp)
-        try FileIO.writeAtomically(Array(UnsafeBufferPointer(start: out, count: size)), to: path)
+        try file.append(Array(UnsafeBufferPointer(start: out, count: size)))
+        try file.commit()
     }
 }
 
