@@ -11,6 +11,8 @@ public enum CacheStore {
         public let manifest: CacheManifest
         /// Every level, or only those `load(_:decode:only:)` was asked for (nil for the others).
         public let levels: [Image?]
+        /// Each level file's size in bytes (read and verified whether decoded or not).
+        public let fileBytes: [Int]
         public var plan: CachePlan { manifest.plan }
         public var width: Int { manifest.source.width }
         public var height: Int { manifest.source.height }
@@ -96,9 +98,10 @@ public enum CacheStore {
         let manifest = try readManifest(folder)
         let decoded = Set(wanted?(manifest.plan) ?? Array(manifest.levels.indices))
         let options = DecodeOptions(maxPixels: decode.maxPixels, autoOrient: false)
-        var images: [Image?] = []
+        var images: [Image?] = [], sizes: [Int] = []
         for (i, level) in manifest.levels.enumerated() {
             let bytes = try levelBytes(folder, level)
+            sizes.append(bytes.count)
             let image = decoded.contains(i) ? try Image(decoding: bytes, options: options) : nil
             let (width, height) = try image.map { ($0.width, $0.height) } ?? {
                 let info = try ImageInfo(bytes: bytes)
@@ -107,7 +110,7 @@ public enum CacheStore {
             if let problem = sizeProblem(level, width, height) { throw CodecError(.corrupt, problem) }
             images.append(image?.premultiplied())
         }
-        return Loaded(manifest: manifest, levels: images)
+        return Loaded(manifest: manifest, levels: images, fileBytes: sizes)
     }
 
     /// True when `folder` holds a complete cache made from these source bytes with these options

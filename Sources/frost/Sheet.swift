@@ -40,7 +40,8 @@ struct Sheet: ParsableCommand {
     func run() throws {
         let loaded = try attempt(folder) { try CacheStore.load(folder) }
         let cache = CrossfadeCache(loaded), count = cache.levels.count
-        let captions = labels ? try attempt(folder) { try CacheCheck(folder: folder).levels.map(Self.caption) } : []
+        // The load verified every level file; the captions need nothing more from disk.
+        let captions = labels ? zip(loaded.manifest.levels, loaded.fileBytes).map(Self.caption) : []
         let sheet = try attempt(output) {
             try Image.contactSheet((0..<count).map { cache.level($0) }, labels: captions, columns: columns,
                                    cellWidth: min(cellWidth, cache.width))
@@ -50,9 +51,7 @@ struct Sheet: ParsableCommand {
     }
 
     /// "level 3 · σ 2.37" over "1024x768 (1/2) · 403 kB".
-    static func caption(_ level: CacheCheck.Level) -> String {
-        let e = level.entry
-        return "level \(e.index) · σ \(decimal(e.sigma))\n\(e.width)x\(e.height)"
-            + (e.factor > 1 ? " (1/\(e.factor))" : "") + " · " + (level.bytes.map(byteCount) ?? "?")
+    static func caption(_ e: CacheManifest.Level, _ bytes: Int) -> String {
+        "level \(e.index) · σ \(decimal(e.sigma))\n\(e.width)x\(e.height)" + (e.factor > 1 ? " (1/\(e.factor))" : "") + " · " + byteCount(bytes)
     }
 }
