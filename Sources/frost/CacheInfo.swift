@@ -28,12 +28,11 @@ enum CacheInfo {
         let m = check.manifest
         let levels = check.levels.map { level -> String in
             let e = level.entry
-            return "{" + [("index", "\(e.index)"), ("sigma", "\(e.sigma)"), ("width", "\(e.width)"), ("height", "\(e.height)"),
-                          ("factor", "\(e.factor)"), ("margin", "\(e.storedMargin)"), ("file", jsonString(e.file)),
-                          ("bytes", level.bytes.map { "\($0)" } ?? "null"),
-                          ("format", level.format.map { jsonString($0.rawValue) } ?? "null"),
-                          ("problem", level.problem.map(jsonString) ?? "null")]
-                .map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+            return jsonObject([("index", "\(e.index)"), ("sigma", "\(e.sigma)"), ("width", "\(e.width)"), ("height", "\(e.height)"),
+                               ("factor", "\(e.factor)"), ("margin", "\(e.storedMargin)"), ("file", jsonString(e.file)),
+                               ("bytes", level.bytes.map { "\($0)" } ?? "null"),
+                               ("format", level.format.map { jsonString($0.rawValue) } ?? "null"),
+                               ("problem", level.problem.map(jsonString) ?? "null")])
         }
         let fields: [(String, String)] = [
             ("file", jsonString(folder)), ("format", jsonString(m.format)), ("version", "\(m.version)"),
@@ -41,6 +40,6 @@ enum CacheInfo {
             ("level_format", jsonString(m.parameters.format.rawValue)), ("max_sigma", "\(m.plan.maxSigma)"),
             ("bytes", "\(check.totalBytes)"), ("ok", "\(check.isSound)"), ("levels", "[" + levels.joined(separator: ", ") + "]"),
         ]
-        return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+        return jsonObject(fields)
     }
 }

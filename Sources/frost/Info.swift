@@ -97,8 +97,13 @@ struct Info: ParsableCommand {
             ("orientation", "\(i.orientation)"), ("color_model", jsonString(i.colorModel)),
             ("interlaced", "\(i.interlaced)"), ("frames", "\(i.frames)"),
         ]
-        return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+        return jsonObject(fields)
     }
+}
+
+/// A JSON object from keys and their values already written as JSON, in order.
+func jsonObject(_ fields: [(String, String)]) -> String {
+    "{" + fields.map { "\(jsonString($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
 }
 
 /// A JSON string literal (RFC 8259 §7 escapes).
