@@ -74,6 +74,37 @@ static const char *picture_error(WebPEncodingError code) {
     }
 }
 
+// The encoder settings `options` ask for: lossless at an effort preset 0...9 (libwebp's -z), with
+// `exact` keeping the color under transparent pixels so straight RGBA comes back bit for bit; or
+// lossy at a quality with the method 0...6 (libwebp's -m: 0 fastest … 6 smallest).
+static frost_status configure(WebPConfig *config, const frost_webp_write_options *options, frost_error *err) {
+    if (!WebPConfigInit(config)) return frost_fail(err, FROST_ERR_ENCODE, "libwebp version mismatch");
+    if (options->quality < 0) {
+        WebPConfigLosslessPreset(config, options->effort);
+        config->exact = 1;
+    } else {
+        config->quality = (float)options->quality;
+        config->method = options->effort < 6 ? options->effort : 6;
+    }
+    return FROST_OK;
+}
+
+// RGBA8 rows (straight alpha; the alpha bytes ignored without `has_alpha`) as a picture to encode.
+static frost_status import_picture(WebPPicture *picture, const uint8_t *rgba, uint32_t width, uint32_t height,
+                                   size_t row_bytes, int has_alpha, int use_argb, frost_error *err) {
+    if (!WebPPictureInit(picture)) return frost_fail(err, FROST_ERR_ENCODE, "libwebp version mismatch");
+    picture->width = (int)width;
+    picture->height = (int)height;
+    picture->use_argb = use_argb;
+    int imported = has_alpha ? WebPPictureImportRGBA(picture, rgba, (int)row_bytes)
+                             : WebPPictureImportRGBX(picture, rgba, (int)row_bytes);
+    if (!imported) {
+        WebPPictureFree(picture);
+        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    }
+    return FROST_OK;
+}
+
 frost_status frost_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
                                const frost_webp_write_options *options, uint8_t **out, size_t *out_size,
                                frost_error *err) {
@@ -83,27 +114,11 @@ frost_status frost_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
         return frost_fail(err, FROST_ERR_ENCODE, "%ux%u is too large for WebP (at most %d pixels a side)",
                           width, height, WEBP_MAX_DIMENSION);
     WebPConfig config;
-    if (!WebPConfigInit(&config)) return frost_fail(err, FROST_ERR_ENCODE, "libwebp version mismatch");
-    if (options->quality < 0) {
-        // Lossless: the effort preset 0...9 (libwebp's -z), and `exact` keeps the color under
-        // transparent pixels, so straight RGBA comes back bit for bit.
-        WebPConfigLosslessPreset(&config, options->effort);
-        config.exact = 1;
-    } else {
-        config.quality = (float)options->quality;
-        config.method = options->effort < 6 ? options->effort : 6;   // libwebp's -m: 0 fastest … 6 smallest
-    }
+    frost_status status = configure(&config, options, err);
+    if (status != FROST_OK) return status;
     WebPPicture picture;
-    if (!WebPPictureInit(&picture)) return frost_fail(err, FROST_ERR_ENCODE, "libwebp version mismatch");
-    picture.width = (int)width;
-    picture.height = (int)height;
-    picture.use_argb = config.lossless;
-    int imported = options->has_alpha ? WebPPictureImportRGBA(&picture, rgba, (int)row_bytes)
-                                      : WebPPictureImportRGBX(&picture, rgba, (int)row_bytes);
-    if (!imported) {
-        WebPPictureFree(&picture);
-        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
-    }
+    status = import_picture(&picture, rgba, width, height, row_bytes, options->has_alpha, config.lossless, err);
+    if (status != FROST_OK) return status;
     WebPMemoryWriter writer;
     WebPMemoryWriterInit(&writer);
     picture.writer = WebPMemoryWrite;
@@ -158,16 +173,9 @@ frost_status frost_webp_animation_new(uint32_t width, uint32_t height, const fro
     frost_webp_animation *a = calloc(1, sizeof *a);
     if (!a) return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
     WebPAnimEncoderOptions anim;
-    if (!WebPConfigInit(&a->config) || !WebPAnimEncoderOptionsInit(&anim)) {
+    if (configure(&a->config, options, err) != FROST_OK || !WebPAnimEncoderOptionsInit(&anim)) {
         free(a);
         return frost_fail(err, FROST_ERR_ENCODE, "libwebp version mismatch");
-    }
-    if (options->quality < 0) {
-        WebPConfigLosslessPreset(&a->config, options->effort);
-        a->config.exact = 1;
-    } else {
-        a->config.quality = (float)options->quality;
-        a->config.method = options->effort < 6 ? options->effort : 6;
     }
     // Frames go in one at a time (each is diffed against the one before): libwebp's own second
     // thread (lossy analysis and filtering) is the parallelism there is.
@@ -187,17 +195,9 @@ frost_status frost_webp_animation_new(uint32_t width, uint32_t height, const fro
 
 frost_status frost_webp_animation_add(frost_webp_animation *a, const uint8_t *rgba, size_t row_bytes,
                                       int timestamp_ms, frost_error *err) {
-    WebPPicture picture;
-    if (!WebPPictureInit(&picture)) return frost_fail(err, FROST_ERR_ENCODE, "libwebp version mismatch");
-    picture.width = (int)a->width;
-    picture.height = (int)a->height;
-    picture.use_argb = 1;   // the animation encoder works on ARGB canvases
-    int imported = a->has_alpha ? WebPPictureImportRGBA(&picture, rgba, (int)row_bytes)
-                                : WebPPictureImportRGBX(&picture, rgba, (int)row_bytes);
-    if (!imported) {
-        WebPPictureFree(&picture);
-        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
-    }
+    WebPPicture picture;   // ARGB: the animation encoder works on ARGB canvases
+    frost_status status = import_picture(&picture, rgba, a->width, a->height, row_bytes, a->has_alpha, 1, err);
+    if (status != FROST_OK) return status;
     int added = WebPAnimEncoderAdd(a->encoder, &picture, timestamp_ms, &a->config);
     WebPEncodingError code = picture.error_code;
     WebPPictureFree(&picture);

@@ -11,23 +11,15 @@ public final class AnimatedWebPWriter {
     public let width: Int
     public let height: Int
     private let file: AtomicFile
-    private let hasAlpha: Bool
     private var encoder: OpaquePointer?
     private var milliseconds = 0.0
     private var finished = false
 
     public init(path: String, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {
-        if let quality = options.webpQuality, !(0...100).contains(quality) {
-            throw CodecError(.encode, "WebP quality \(quality) is not in 0...100")
-        }
+        var webpOptions = try options.webp(hasAlpha: hasAlpha)
         file = try AtomicFile(path)
         self.width = width
         self.height = height
-        self.hasAlpha = hasAlpha
-        var webpOptions = frost_webp_write_options()
-        webpOptions.quality = Int32(options.webpQuality ?? -1)
-        webpOptions.effort = Int32(min(max(options.compressionLevel, 0), 9))
-        webpOptions.has_alpha = hasAlpha ? 1 : 0
         var error = frost_error()
         var created: OpaquePointer?
         try check(frost_webp_animation_new(UInt32(width), UInt32(height), &webpOptions, &created, &error), error, .webp)

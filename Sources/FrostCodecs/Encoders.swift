@@ -77,14 +77,8 @@ extension Image {
     }
 
     private func encodedWebP(_ options: EncodeOptions) throws -> [UInt8] {
-        if let quality = options.webpQuality, !(0...100).contains(quality) {
-            throw CodecError(.encode, "WebP quality \(quality) is not in 0...100")
-        }
         let straight = isPremultiplied ? unpremultiplied() : self
-        var webpOptions = frost_webp_write_options()
-        webpOptions.quality = Int32(options.webpQuality ?? -1)
-        webpOptions.effort = Int32(min(max(options.compressionLevel, 0), 9))
-        webpOptions.has_alpha = hasAlpha && straight.containsTransparency ? 1 : 0
+        var webpOptions = try options.webp(hasAlpha: hasAlpha && straight.containsTransparency)
         return try straight.withICC { icc, length in
             webpOptions.icc = icc
             webpOptions.icc_length = length
@@ -113,5 +107,20 @@ extension Image {
         defer { frost_free(out) }
         try check(status, error, format)
         return Array(UnsafeBufferPointer(start: out, count: size))
+    }
+}
+
+extension EncodeOptions {
+    /// libwebp's settings for these options (still images and animations alike): lossy at
+    /// `webpQuality`, else lossless; `compressionLevel` as the effort.
+    func webp(hasAlpha: Bool) throws -> frost_webp_write_options {
+        if let quality = webpQuality, !(0...100).contains(quality) {
+            throw CodecError(.encode, "WebP quality \(quality) is not in 0...100")
+        }
+        var options = frost_webp_write_options()
+        options.quality = Int32(webpQuality ?? -1)
+        options.effort = Int32(min(max(compressionLevel, 0), 9))
+        options.has_alpha = hasAlpha ? 1 : 0
+        return options
     }
 }
