@@ -40,13 +40,7 @@ public enum FileBatch {
             throw CodecError(.io, "cannot open: No such file or directory")
         }
         if isFolder.boolValue {
-            guard let walker = FileManager.default.enumerator(atPath: source) else { throw CodecError(.io, "cannot read the folder") }
-            var found: [Input] = []
-            while let relative = walker.nextObject() as? String {
-                guard ImageFormat(pathExtension: relative) != nil else { continue }
-                found.append(Input(relative: relative, path: source + "/" + relative))
-            }
-            return found.sorted { $0.relative < $1.relative }
+            return try images(under: source).map { Input(relative: $0, path: source + "/" + $0) }
         }
         let text = String(decoding: try FileIO.read(source), as: UTF8.self)
         let base = (source as NSString).deletingLastPathComponent
@@ -57,6 +51,23 @@ public enum FileBatch {
                 let relative = line.hasPrefix("/") ? String(line.drop(while: { $0 == "/" })) : line
                 return Input(relative: relative, path: path)
             }
+    }
+
+    /// The images under a folder, recursively (.png/.jpg/.jpeg/.webp in any case), as paths relative
+    /// to it in name order. A subfolder `isEntry` accepts (given its full path) is listed itself and
+    /// not entered: `frost info` lists a cache folder that way.
+    public static func images(under folder: String, entries isEntry: (String) -> Bool = { _ in false }) throws -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { throw CodecError(.io, "cannot read the folder") }
+        var found: [String] = []
+        while let relative = walker.nextObject() as? String {
+            if walker.fileAttributes?[.type] as? FileAttributeType == .typeDirectory, isEntry(folder + "/" + relative) {
+                found.append(relative)
+                walker.skipDescendants()
+            } else if ImageFormat(pathExtension: relative) != nil {
+                found.append(relative)
+            }
+        }
+        return found.sorted()
     }
 
     /// The inputs a command line names: `-` is standard input; a name ending in an image extension

@@ -54,27 +54,22 @@ struct Info: ParsableCommand {
     /// A file or a cache as given; a folder without a manifest as the caches and images under it
     /// (a cache's own level files are its report, not entries of their own).
     private func expand(_ path: String) -> [String]? {
-        guard isFolder(path), !FileManager.default.fileExists(atPath: path + "/" + CacheStore.manifestName) else { return [path] }
-        guard let walker = FileManager.default.enumerator(atPath: path) else {
-            report(path, "cannot read the folder")
-            return nil
-        }
-        var found: [String] = []
-        while let relative = walker.nextObject() as? String {
-            let full = path + "/" + relative
-            if isFolder(full) {
-                guard FileManager.default.fileExists(atPath: full + "/" + CacheStore.manifestName) else { continue }
-                found.append(full)
-                walker.skipDescendants()
-            } else if ImageFormat(pathExtension: relative) != nil {
-                found.append(full)
+        guard isFolder(path), !isCache(path) else { return [path] }
+        do {
+            let found = try FileBatch.images(under: path, entries: isCache)
+            guard !found.isEmpty else {
+                report(path, "no caches or images in this folder")
+                return nil
             }
-        }
-        guard !found.isEmpty else {
-            report(path, "no caches or images in this folder")
+            return found.map { path + "/" + $0 }
+        } catch {
+            report(path, error)
             return nil
         }
-        return found.sorted()
+    }
+
+    private func isCache(_ folder: String) -> Bool {
+        FileManager.default.fileExists(atPath: folder + "/" + CacheStore.manifestName)
     }
 
     private func isFolder(_ path: String) -> Bool {
