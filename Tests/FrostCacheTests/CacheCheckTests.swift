@@ -7,6 +7,16 @@ import Testing
 
 /// `CacheCheck`, what `frost info DIR` prints: every level examined, each fault named on its level.
 @Suite struct CacheCheckTests {
+    /// Rewrites the cache's manifest with its `levels` array edited.
+    static func editLevels(_ folder: TemporaryFolder, _ edit: (inout [[String: Any]]) -> Void) throws {
+        let path = folder.file("manifest.json")
+        var json = try JSONSerialization.jsonObject(with: Data(try FileIO.read(path))) as! [String: Any]
+        var levels = json["levels"] as! [[String: Any]]
+        edit(&levels)
+        json["levels"] = levels
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: path))
+    }
+
     @Test func aSoundCacheReportsItsFiles() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -25,23 +35,19 @@ import Testing
         defer { folder.remove() }
         try CacheStore.build(sourcePath: Corpus.path("photos/astronaut.png"), into: folder.path,
                              options: CacheOptions(levels: 6, maxSigma: 24), threads: 1)
-        let manifestPath = folder.file("manifest.json")
-        var json = try JSONSerialization.jsonObject(with: Data(try FileIO.read(manifestPath))) as! [String: Any]
-        var levels = json["levels"] as! [[String: Any]]
-
-        levels[0]["file"] = "../level-00.png"
         var flipped = try FileIO.read(folder.file("level-01.png"))
         flipped[flipped.count / 2] ^= 0x40
         try FileIO.writeAtomically(flipped, to: folder.file("level-01.png"))
         try FileManager.default.removeItem(atPath: folder.file("level-02.png"))
-        levels[3]["width"] = (levels[3]["width"] as! Int) + 1
-        levels[4]["sigma"] = (levels[4]["sigma"] as! Double) + 0.5
         // Level 5 stored as a JPEG whose hash the manifest carries: sound bytes, wrong format.
         let jpeg = try Image(contentsOfFile: folder.file("level-05.png")).encoded(as: .jpeg)
         try FileIO.writeAtomically(jpeg, to: folder.file("level-05.png"))
-        levels[5]["sha256"] = SHA256.hex(jpeg)
-        json["levels"] = levels
-        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: manifestPath))
+        try Self.editLevels(folder) { levels in
+            levels[0]["file"] = "../level-00.png"
+            levels[3]["width"] = (levels[3]["width"] as! Int) + 1
+            levels[4]["sigma"] = (levels[4]["sigma"] as! Double) + 0.5
+            levels[5]["sha256"] = SHA256.hex(jpeg)
+        }
 
         let check = try CacheCheck(folder: folder.path)
         let problems = check.levels.map(\.problem)
@@ -61,14 +67,11 @@ import Testing
         defer { folder.remove() }
         try CacheStore.build(sourcePath: Corpus.path("pillow/jpeg/hopper.jpg"), into: folder.path,
                              options: CacheOptions(levels: 3, maxSigma: 16), threads: 1)
-        let manifestPath = folder.file("manifest.json")
-        var json = try JSONSerialization.jsonObject(with: Data(try FileIO.read(manifestPath))) as! [String: Any]
-        var levels = json["levels"] as! [[String: Any]]
-        var placement = levels[3]["placement"] as! [String: Any]
-        placement["x"] = 0
-        levels[3]["placement"] = placement
-        json["levels"] = levels
-        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: manifestPath))
+        try Self.editLevels(folder) { levels in
+            var placement = levels[3]["placement"] as! [String: Any]
+            placement["x"] = 0
+            levels[3]["placement"] = placement
+        }
         let check = try CacheCheck(folder: folder.path)
         #expect(check.levels.map(\.problem) == [nil, nil, nil, "level 3's placement does not follow from its factor, margin and size"])
     }
