@@ -2,7 +2,7 @@
 # need through `make deps` on a fresh Debian machine with Swift.
 
 SWIFT   ?= swift
-# Release builds target AVX2/FMA (DESIGN.md §5); CPU=baseline builds for plain x86-64.
+# Release builds target AVX2/FMA (docs/design.md, House style); CPU=baseline builds for plain x86-64.
 CPU     ?= haswell
 ifeq ($(CPU),baseline)
 CPU_FLAGS :=
@@ -16,7 +16,7 @@ OUT     := out
 # OUT.mp4`), which the tests exercise as well; webp (cwebp, dwebp, img2webp) makes test files; chromium shows `frost page` to the tests.
 APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium
 
-.PHONY: deps build debug test test-asan test-tsan fuzz fuzz-build run gallery man bench compare compare-deps clean
+.PHONY: deps build debug check test test-asan test-tsan fuzz fuzz-build run gallery man bench compare compare-deps clean
 
 VENV      := Benchmarks/.venv
 VENV_SIMD := Benchmarks/.venv-simd
@@ -37,8 +37,13 @@ build: deps
 debug: deps
 	$(SWIFT) build
 
-# Unit tests, corpus tests, CLI tests (which run the built binary) and the replay of kept fuzz
-# findings. Then, where the CPU has
+# The loop before each commit: the debug build's unit, corpus and CLI tests (which run the built
+# binary) and the replay of kept fuzz findings; about seven minutes on 2 cores.
+check: deps
+	$(SWIFT) build --build-tests
+	FROST_BIN=$(CURDIR)/.build/debug/frost $(SWIFT) test
+
+# The full gate (CI runs it): `make check`, then, where the CPU has
 # AVX2, the library suites once more on the release build: its kernels take CFrostSystem's AVX2
 # intrinsic paths, which the debug build (plain x86-64) never compiles, and the run-length
 # deflate's vector compares, the direct PNG read's unfiltering and the PNG writer's packing
@@ -47,9 +52,7 @@ LIBRARY_SUITES := FrostCoreTests|FrostEffectsTests|FrostCacheTests|FrostComposeT
 # Then the library suites under AddressSanitizer (+ UBSan on the C code) and a fuzz smoke of
 # FUZZ_SMOKE_SECONDS per target (findings printed; the kept ones replay in FrostFuzzTests).
 FUZZ_SMOKE_SECONDS ?= 20
-test: deps
-	$(SWIFT) build --build-tests
-	FROST_BIN=$(CURDIR)/.build/debug/frost $(SWIFT) test
+test: check
 	@if [ "$(CPU)" != baseline ] && grep -qw avx2 /proc/cpuinfo; then \
 	  echo "$(SWIFT) test $(RELEASE) -Xswiftc -enable-testing --filter '$(LIBRARY_SUITES)'"; \
 	  $(SWIFT) test $(RELEASE) -Xswiftc -enable-testing --filter '$(LIBRARY_SUITES)'; \

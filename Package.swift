@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Layout and import rules: ../shared/DESIGN.md §1. Lower modules never import higher ones.
+// Layout and import rules: docs/design.md, Modules. Lower modules never import higher ones.
 let package = Package(
     name: "Frost",
     products: [

@@ -13,7 +13,7 @@ bin=Fuzz/.build/release/frost-fuzz
 frost=.build/release/frost
 [ -x "$frost" ] || frost=.build/debug/frost
 [ -x "$frost" ] || { swift build >/dev/null && frost=.build/debug/frost; }
-corpus=${FROST_CORPUS:-../shared/corpus}
+corpus=${FROST_CORPUS:-Tests/Corpus}
 found=0
 for target in "$@"; do
   work=out/fuzz/$target

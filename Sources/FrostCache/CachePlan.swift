@@ -4,7 +4,7 @@ import Glibc
 import FrostCore
 import FrostEffects
 
-/// Which blur levels a cache holds and how each is made (DESIGN.md §3–4).
+/// Which blur levels a cache holds and how each is made (docs/design.md, Algorithms and Seed apps).
 ///
 /// Level 0 is the source; levels 1…N grow to the maximum blur. Two renderers:
 /// - `gaussian`: exact gaussians at σᵢ (geometric spacing by default: neighbouring σ ratio ≤ 1.5,

@@ -1,4 +1,4 @@
-/// 16 → 8 bit sample reduction by rounding, v8 = (v16 · 255 + 32767) / 65535 (DESIGN.md §2),
+/// 16 → 8 bit sample reduction by rounding, v8 = (v16 · 255 + 32767) / 65535 (docs/design.md, Pixels),
 /// rather than libpng's strip (high byte) which is biased upward by up to half a level.
 @inlinable @inline(__always)
 func reduceSample16(_ v: UInt16) -> UInt8 {

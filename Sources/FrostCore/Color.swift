@@ -26,7 +26,7 @@ public struct Color: Sendable, Equatable, Hashable, Codable {
     public static let black = Color(white: 0)
     public static let clear = Color(white: 0, alpha: 0)
 
-    /// Secret's text-view background palette (DESIGN.md §4).
+    /// Secret's text-view background palette (docs/design.md, Seed apps).
     public static let palette: [String: Color] = [
         "emerald-sea": Color(r: 18, g: 133, b: 116), "hopscotch": Color(r: 157, g: 105, b: 183),
         "lavender": Color(r: 100, g: 57, b: 144), "burst": Color(r: 213, g: 100, b: 12),

@@ -1,6 +1,6 @@
 extension Image {
     /// The pixels of `bounds`; where they fall outside the image the edge pixels repeat (edge
-    /// extend, DESIGN.md §2). Keeps the image's flags. Each row is a run of the row's first pixel,
+    /// extend, docs/design.md, Pixels). Keeps the image's flags. Each row is a run of the row's first pixel,
     /// a copy of the part inside, and a run of its last pixel.
     public func cropped(to bounds: PixelBounds) -> Image {
         precondition(width > 0 && height > 0 && !bounds.isEmpty, "cropping needs pixels")

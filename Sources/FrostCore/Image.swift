@@ -3,7 +3,7 @@
 /// Pixels are row-major, 4 bytes per pixel (R, G, B, A), no row padding. Whether the color samples
 /// are premultiplied by alpha is recorded, not assumed: decoders hand over what the file holds
 /// (straight alpha), effects premultiply on the way in, writers un-premultiply on the way out
-/// (DESIGN.md §2). `hasAlpha` and `isGray` remember the source's kind so that writing an image
+/// (docs/design.md, Pixels). `hasAlpha` and `isGray` remember the source's kind so that writing an image
 /// back keeps it (an opaque file writes without alpha, gray stays gray).
 public struct Image: Sendable, Equatable {
     public let width: Int

@@ -1,6 +1,6 @@
 import CFrostSystem
 
-/// Conversions between straight and premultiplied alpha (DESIGN.md §2).
+/// Conversions between straight and premultiplied alpha (docs/design.md, Pixels).
 ///
 /// Premultiplying rounds c·a/255 to nearest; un-premultiplying rounds c·255/a and clamps. A straight
 /// → premultiplied → straight trip is exact for a = 255 and loses precision only where alpha is low,

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// The one thread schedule every pixel operation shares (Halide's "schedule apart from the
-/// algorithm", DESIGN.md §5): a range of rows (or columns) is cut into contiguous bands, one per
+/// algorithm", docs/design.md, House style): a range of rows (or columns) is cut into contiguous bands, one per
 /// thread, and each band runs on its own core. Kernels allocate their scratch once per band,
 /// never per row. Bands are contiguous and the cut only depends on `count` and `threads`, so
 /// results are identical for any thread count.

@@ -5,7 +5,7 @@ import FrostEffects
 /// How a fraction p ∈ [0, 1] becomes a frame of a blur cache.
 public enum FadeMode: String, Sendable, CaseIterable, Codable {
     /// Target σ = p·σmax, the two levels around it blended with the variance-matched
-    /// t = (σ² − σa²)/(σb² − σa²) (DESIGN.md §3): the blur grows continuously.
+    /// t = (σ² − σa²)/(σb² − σa²) (docs/design.md, Algorithms): the blur grows continuously.
     case blend
     /// Twitter's buckets: level ⌈N·p⌉, at least 1 once p > 0.
     case nearest

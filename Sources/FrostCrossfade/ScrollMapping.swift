@@ -1,4 +1,4 @@
-/// Scroll offset → fade fraction (DESIGN.md §4).
+/// Scroll offset → fade fraction (docs/design.md, Seed apps).
 public enum ScrollMapping {
     /// (y − start)/(end − start) clamped to [0, 1], optionally eased in and out (smoothstep 3t² − 2t³).
     public static func fraction(offset y: Double, start: Double, end: Double, ease: Bool = false) -> Double {

@@ -3,7 +3,7 @@ import FrostCore
 import Glibc
 #endif
 
-/// Core Image's color controls on premultiplied pixels (DESIGN.md §3), applied in this order:
+/// Core Image's color controls on premultiplied pixels (docs/design.md, Algorithms), applied in this order:
 /// saturation (mix with Rec.709 luma, extrapolating above 1), brightness c + b, contrast
 /// (c − ½)·k + ½ (CIColorControls), then gamma c^p (CIGammaAdjust).
 ///

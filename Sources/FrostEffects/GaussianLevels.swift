@@ -1,7 +1,7 @@
 import FrostCore
 
 /// Renders a rising sequence of gaussian blurs of one image, as the blur cache needs them
-/// (DESIGN.md §3): each level at the coarsest power-of-two reduction its σ allows.
+/// (docs/design.md, Algorithms): each level at the coarsest power-of-two reduction its σ allows.
 ///
 /// Full-resolution levels (σ < 8) follow the semigroup G(σa) ∗ G(σb) = G(√(σa² + σb²)): each is the
 /// previous one blurred by σ_inc = √(σᵢ² − σᵢ₋₁²), all in one streamed pass (`GaussianChain`).

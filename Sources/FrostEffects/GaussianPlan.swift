@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// How a gaussian of standard deviation σ is computed (DESIGN.md §3).
+/// How a gaussian of standard deviation σ is computed (docs/design.md, Algorithms).
 ///
 /// 1. σ < 0.3: the kernel is below one sample's worth of blur; the image is copied.
 /// 2. Reduction: the largest power of two f with σ/f ≥ 4 (so f ≥ 2 from σ = 8). The image is
@@ -13,7 +13,7 @@ import Glibc
 ///    Since σ' < 8 after reduction, the kernel never exceeds 47 taps: the cost per pixel is
 ///    bounded whatever σ (and falls as σ grows past 8).
 ///
-/// Deliberate departure from DESIGN.md's box cascade: measured against an exact float64
+/// Deliberate departure from the box cascades (docs/design.md, Algorithms): measured against an exact float64
 /// gaussian on photo crops over σ 0.3…250 (GaussianAccuracyTests), four extended-box passes
 /// (Gwosdek et al. 2011) reached max 4 / mean 0.66 levels, the direct kernel max 1 / mean 0.12
 /// (0.09 when it was truncated at 3σ).
@@ -30,7 +30,7 @@ public struct GaussianPlan: Sendable, Equatable {
     public let workingSigma: Double
     public let method: Method
 
-    /// Reduce only while σ/f stays at or above this (DESIGN.md §3, Skia). Measured: 3 reaches
+    /// Reduce only while σ/f stays at or above this (docs/design.md, Algorithms, Skia). Measured: 3 reaches
     /// max error 2.0 at σ = 6; 4 keeps it at 1.
     public static let minimumReducedSigma = 4.0
 

@@ -1,7 +1,7 @@
 import FrostCore
 
 /// Apple's UIImage+ImageEffects v1.0 (WWDC 2013), the blur the seed apps shipped, with its
-/// exact semantics (DESIGN.md §3):
+/// exact semantics (docs/design.md, Algorithms):
 /// - blur: radius r points × scale → d = ⌊r·scale·3·√(2π)/4 + 0.5⌋, made odd; three box passes
 ///   of d×d (vImageBoxConvolve, edge extend), each rounded to 8 bits, premultiplied;
 /// - saturation s after the blur: the vImage matrix L + s(C − L) with Rec.709 luma, each

@@ -1,6 +1,6 @@
 import FrostCore
 
-/// The reduction and enlargement around a reduced-resolution blur (DESIGN.md §3).
+/// The reduction and enlargement around a reduced-resolution blur (docs/design.md, Algorithms).
 ///
 /// The reduced grid carries `margin` extra blocks on every side, filled from the edge-extended
 /// image, so blurring it sees exactly what an edge-extended full-resolution blur sees: a block

@@ -117,7 +117,7 @@ public struct LayerBlur: Sendable, Equatable {
     public var spacing: CachePlanSpacing?
     public var tint: Color?
     public var saturation: Double = 1
-    /// Twitter's or Secret's levels (DESIGN.md §4) instead of the numbers above.
+    /// Twitter's or Secret's levels (docs/design.md, Seed apps) instead of the numbers above.
     public var preset: Preset?
     public var mode: FadeMode = .blend
     /// A cache folder made by `frost cache`, relative to the scene file.

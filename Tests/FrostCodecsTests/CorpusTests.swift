@@ -3,7 +3,7 @@ import FrostCore
 import FrostTestSupport
 import Testing
 
-/// Every file of ../shared/corpus/MANIFEST.tsv does what the manifest says: valid files decode,
+/// Every file of the corpus's MANIFEST.tsv (Tests/Corpus/) does what the manifest says: valid files decode,
 /// corrupt files are rejected with an error, no-crash files end cleanly. In-process, so a crash
 /// in the C layer fails the run.
 @Suite struct CorpusTests {

@@ -3,7 +3,7 @@ import FrostCore
 import FrostTestSupport
 import Testing
 
-/// ImageEffects against a direct implementation of its definition (DESIGN.md §3).
+/// ImageEffects against a direct implementation of its definition (docs/design.md, Algorithms).
 @Suite struct ImageEffectsTests {
     @Test func boxWidthsFollowTheFormula() {
         // d = ⌊r·scale·3·√(2π)/4 + 0.5⌋, made odd; the box radius is (d − 1)/2.

@@ -1,18 +1,12 @@
 import Foundation
 
-/// The shared test corpus, `../shared/corpus` beside the checkout (or $FROST_CORPUS).
+/// The test corpus, `Tests/Corpus/` in the repository (or $FROST_CORPUS, to run the tests on another copy).
 public enum Corpus {
-    public static let root: String = {
-        if let path = ProcessInfo.processInfo.environment["FROST_CORPUS"] { return path }
-        // #filePath is <repo>/Tests/FrostTestSupport/Corpus.swift
-        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return repo.deletingLastPathComponent().appendingPathComponent("shared/corpus").path
-    }()
-
-    /// The repository root.
+    /// The repository root: #filePath is <repo>/Tests/FrostTestSupport/Corpus.swift.
     public static let repository: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path
+
+    public static let root: String = ProcessInfo.processInfo.environment["FROST_CORPUS"] ?? repository + "/Tests/Corpus"
 
     public static func path(_ relative: String) -> String { root + "/" + relative }
 
