@@ -77,7 +77,7 @@ test-tsan: deps
 # libFuzzer over FrostFuzz's targets (Fuzz/): each runs FUZZ_SECONDS with its seeds and dictionary;
 # findings are kept under Tests/Fixtures/fuzz/ and replayed by every `make test`.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= decode info scene motion cache png-round-trip
+FUZZ_TARGETS ?= decode info scene motion cache png-round-trip inputs
 fuzz-build: deps
 	cd Fuzz && $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address -Xcc -fsanitize=undefined \
 	  -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp
@@ -143,7 +143,8 @@ gallery: build
 man: deps
 	$(SWIFT) package --allow-writing-to-package-directory generate-manual --multi-page --configuration debug
 	@mkdir -p $(OUT)/man && cp .build/plugins/GenerateManual/outputs/frost/*.1 $(OUT)/man/
-	@grep -q 'contain' $(OUT)/man/frost.resize.1 && grep -q 'NAME:key=value' $(OUT)/man/frost.run.1
+	@grep -q 'contain' $(OUT)/man/frost.resize.1 && grep -q 'NAME:key=value' $(OUT)/man/frost.run.1 && \
+	  grep -q 'Exit status' $(OUT)/man/frost.1 && grep -q 'inputs-from' $(OUT)/man/frost.convert.1
 	@echo "wrote $(OUT)/man/ ($$(ls $(OUT)/man | wc -l) pages)"
 
 # Regression benchmarks (package-benchmark, its own package under Benchmarks/).

@@ -40,6 +40,9 @@ for target in "$@"; do
           python3 Fuzz/pack.py "$work/small.frost" "$work/seeds/coffee.cache"
       fi
       dict=Fuzz/dictionaries/cache.dict ;;
+    inputs)
+      printf 'a.jpg\n../b.png\n/abs/c.webp\nd/./e.jpg\n# a comment\n\nx/../../y.png\n' > "$work/seeds/list.txt"
+      dict="" ;;
     png-round-trip)
       head -c 4096 /dev/urandom > "$work/seeds/random"
       dict="" ;;

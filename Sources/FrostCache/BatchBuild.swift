@@ -26,7 +26,8 @@ public struct BatchBuild: Sendable {
         self.options = options
     }
 
-    public func folder(for input: Input) -> String { output + "/" + input.relative + ".frost" }
+    /// `OUTDIR/<relative path>.frost`, refused when that would leave OUTDIR (`FileIO.confined`).
+    public func folder(for input: Input) throws -> String { try FileIO.confined(input.relative + ".frost", under: output) }
 
     /// Builds every input; `progress` is called (serially) after each one with its outcome.
     public func run(progress: @escaping @Sendable (Input, Outcome, _ done: Int) -> Void) -> [Outcome] {
@@ -35,8 +36,8 @@ public struct BatchBuild: Sendable {
 
     func build(_ input: Input, threads: Int) -> Outcome {
         do {
-            let destination = folder(for: input)
-            let bytes = try FileIO.read(input.path)
+            let destination = try folder(for: input)
+            let bytes = try input.read(maxBytes: decode.maxFileBytes)
             let sha = SHA256.hex(bytes)
             if !force && CacheStore.isComplete(destination, sourceSHA256: sha, options: options) { return .skipped }
             try CacheStore.build(source: bytes, named: (input.path as NSString).lastPathComponent, sha256: sha,

@@ -4,6 +4,9 @@ import CFrostCodecs
 public struct CodecError: Error, CustomStringConvertible, Equatable, Sendable {
     public enum Kind: Sendable, Equatable {
         case unknownFormat, corrupt, truncated, unsupported, tooLarge, outOfMemory, encode, io
+        /// Refused by policy: a path that would leave its folder, a link out of an input folder, a
+        /// scene's file outside its assets folder.
+        case refused
     }
     public let kind: Kind
     public let message: String

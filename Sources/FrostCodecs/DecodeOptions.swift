@@ -1,7 +1,13 @@
-/// How files are read.
+/// How files are read, and the limits on untrusted input, in one place: pixels, file size, and the
+/// folder that the files a scene or motion names must lie in.
 public struct DecodeOptions: Sendable, Equatable {
     /// Refuse images whose header declares more pixels than this, before any pixel memory exists.
     public var maxPixels: Int
+    /// Refuse files (and standard input) larger than this many bytes, before reading them.
+    public var maxFileBytes: Int
+    /// When set, every file a scene or motion names (images, masks, textures, fonts, cache
+    /// folders) must resolve, links followed, to a path inside this folder.
+    public var assetsRoot: String?
     /// Turn JPEGs upright according to their EXIF orientation tag.
     public var autoOrient: Bool
     /// Accept a JPEG that ends before its last scan (libjpeg fills the rest gray). Off: an error.
@@ -9,12 +15,31 @@ public struct DecodeOptions: Sendable, Equatable {
 
     /// 256 Mpixel: 1 GiB of RGBA8.
     public static let defaultMaxPixels = 256_000_000
+    /// 2 GiB: more than any file within the pixel limit needs (an uncompressed 256 Mpixel PNG is 1 GiB).
+    public static let defaultMaxFileBytes = 2 << 30
 
     public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, autoOrient: Bool = true,
-                allowTruncated: Bool = false) {
+                allowTruncated: Bool = false, maxFileBytes: Int = DecodeOptions.defaultMaxFileBytes,
+                assetsRoot: String? = nil) {
         self.maxPixels = maxPixels
+        self.maxFileBytes = maxFileBytes
+        self.assetsRoot = assetsRoot
         self.autoOrient = autoOrient
         self.allowTruncated = allowTruncated
+    }
+
+    /// The path of a file that a scene or motion names, relative to `directory` (the scene file's
+    /// folder); with `assetsRoot`, refused unless it resolves, links followed, inside that folder.
+    public func assetPath(_ file: String, relativeTo directory: String) throws(CodecError) -> String {
+        let path = file.hasPrefix("/") || directory.isEmpty ? file : directory + "/" + file
+        guard let assetsRoot else { return path }
+        guard let root = FileIO.realPath(assetsRoot) else { throw CodecError(.io, "the assets folder \(assetsRoot) does not exist") }
+        // A file that does not resolve is missing: reading it reports that.
+        guard let real = FileIO.realPath(path) else { return path }
+        guard real.hasPrefix(root == "/" ? "/" : root + "/") else {
+            throw CodecError(.refused, "\(file) is outside the assets folder \(assetsRoot)")
+        }
+        return real
     }
 
     func checkBudget(width: Int, height: Int) throws(CodecError) {

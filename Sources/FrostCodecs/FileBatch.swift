@@ -1,5 +1,8 @@
 import Foundation
 import FrostCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The many-file mechanism every batch command shares (`cache --batch`, the filters, `run`):
 /// inputs gathered from files, folders and lists, sharded across machines, processed `jobs` at a
@@ -10,10 +13,13 @@ public enum FileBatch {
         /// the file's name for a file given by itself.
         public let relative: String
         public let path: String
+        /// Why the input is refused before anything is read (a link out of its folder), or nil.
+        public let refusal: String?
 
-        public init(relative: String, path: String) {
+        public init(relative: String, path: String, refusal: String? = nil) {
             self.relative = relative
             self.path = path
+            self.refusal = refusal
         }
 
         /// `-`: standard input.
@@ -26,65 +32,111 @@ public enum FileBatch {
             return !isStandardInput && stat(path, &st) == 0 ? Int(st.st_size) : 0
         }
 
-        /// The bytes of the input (standard input for `-`).
-        public func read() throws -> [UInt8] {
-            isStandardInput ? try FileIO.readStandardInput() : try FileIO.read(path)
+        /// The bytes of the input (standard input for `-`), refused past `maxBytes`.
+        public func read(maxBytes: Int = DecodeOptions.defaultMaxFileBytes) throws -> [UInt8] {
+            if let refusal { throw CodecError(.refused, refusal) }
+            return isStandardInput ? try FileIO.readStandardInput(maxBytes: maxBytes) : try FileIO.read(path, maxBytes: maxBytes)
         }
     }
 
-    /// The images under a folder (recursively, .png/.jpg/.jpeg/.webp in any case), or the files a
-    /// list names (one per line, relative to the list's folder; blank lines and # comments skipped).
+    /// The inputs a command line names. `-` is standard input; a folder gives the images under it;
+    /// anything else is one image, whatever its name or content (a file that is not an image fails
+    /// as that input when it is decoded). A file's bytes never name other files: lists of paths are
+    /// read only through `inputs(fromList:)` (`--inputs-from`).
+    public static func inputs(fromArguments arguments: [String]) throws -> [Input] {
+        try arguments.flatMap { argument -> [Input] in
+            if argument == "-" { return [.standardInput] }
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder), isFolder.boolValue {
+                return try inputs(inFolder: argument)
+            }
+            return [Input(relative: (argument as NSString).lastPathComponent, path: argument)]
+        }
+    }
+
+    /// The images under a folder, recursively (.png/.jpg/.jpeg/.webp in any case). Symbolic links
+    /// are not followed out of it: a link whose target lies outside the folder is an input refused
+    /// with that reason; a link to a file inside it is read; a link to a folder inside it is not
+    /// entered (its images are listed where they really are).
+    public static func inputs(inFolder folder: String) throws -> [Input] {
+        let root = FileIO.realPath(folder) ?? folder
+        var found: [Input] = []
+        for entry in try walk(folder) {
+            let path = folder + "/" + entry.relative
+            guard entry.isLink else {
+                found.append(Input(relative: entry.relative, path: path))
+                continue
+            }
+            guard let target = FileIO.realPath(path), target == root || target.hasPrefix(root == "/" ? "/" : root + "/") else {
+                found.append(Input(relative: entry.relative, path: path,
+                                   refusal: "a symbolic link out of \(folder) (not followed)"))
+                continue
+            }
+            var targetIsFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: target, isDirectory: &targetIsFolder), !targetIsFolder.boolValue,
+               ImageFormat(pathExtension: entry.relative) != nil {
+                found.append(Input(relative: entry.relative, path: path))
+            }
+        }
+        return found
+    }
+
+    /// The files a list names, one per line (blank lines and # comments skipped), relative to the
+    /// list's folder; `-` reads the list from standard input (relative to the working folder).
+    /// What an input's output mirrors is its line as written, so a line that climbs out (`../a.jpg`)
+    /// or is absolute can feed a pattern output but never a mirrored folder (`OutputPath`).
+    public static func inputs(fromList list: String) throws -> [Input] {
+        let bytes = list == "-" ? try FileIO.readStandardInput(maxBytes: 64 << 20) : try FileIO.read(list, maxBytes: 64 << 20)
+        if ImageFormat(sniffing: Array(bytes.prefix(16))) != nil {
+            throw CodecError(.refused, "an image, not a list of paths")
+        }
+        let base = list == "-" ? "" : (list as NSString).deletingLastPathComponent
+        return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            .map { line in Input(relative: line, path: line.hasPrefix("/") || base.isEmpty ? line : base + "/" + line) }
+    }
+
+    /// A folder's images (`inputs(inFolder:)`) or, for a file, the list it is (`cache --batch`,
+    /// whose option names a folder or a list).
     public static func inputs(from source: String) throws -> [Input] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder) else {
             throw CodecError(.io, "cannot open: No such file or directory")
         }
-        if isFolder.boolValue {
-            return try images(under: source).map { Input(relative: $0, path: source + "/" + $0) }
-        }
-        let text = String(decoding: try FileIO.read(source), as: UTF8.self)
-        let base = (source as NSString).deletingLastPathComponent
-        return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-            .map { line in
-                let path = line.hasPrefix("/") || base.isEmpty ? line : base + "/" + line
-                let relative = line.hasPrefix("/") ? String(line.drop(while: { $0 == "/" })) : line
-                return Input(relative: relative, path: path)
-            }
+        return isFolder.boolValue ? try inputs(inFolder: source) : try inputs(fromList: source)
     }
 
     /// The images under a folder, recursively (.png/.jpg/.jpeg/.webp in any case), as paths relative
-    /// to it in name order. A subfolder `isEntry` accepts (given its full path) is listed itself and
-    /// not entered: `frost info` lists a cache folder that way.
+    /// to it in name order (links with an image's name included, as `ls` shows them). A subfolder
+    /// `isEntry` accepts (given its full path) is listed itself and not entered: `frost info` lists
+    /// a cache folder that way.
     public static func images(under folder: String, entries isEntry: (String) -> Bool = { _ in false }) throws -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: folder) else { throw CodecError(.io, "cannot read the folder") }
-        var found: [String] = []
-        while let relative = walker.nextObject() as? String {
-            if walker.fileAttributes?[.type] as? FileAttributeType == .typeDirectory, isEntry(folder + "/" + relative) {
-                found.append(relative)
-                walker.skipDescendants()
-            } else if ImageFormat(pathExtension: relative) != nil {
-                found.append(relative)
-            }
-        }
-        return found.sorted()
+        try walk(folder, entries: isEntry).filter { !$0.isLink || ImageFormat(pathExtension: $0.relative) != nil }.map(\.relative)
     }
 
-    /// The inputs a command line names: `-` is standard input; a name ending in an image extension
-    /// is an image (a missing or broken one fails as that input); a folder gives its images; any
-    /// other existing file is an image if its content says so and a list otherwise.
-    public static func inputs(fromArguments arguments: [String]) throws -> [Input] {
-        try arguments.flatMap { argument -> [Input] in
-            if argument == "-" { return [.standardInput] }
-            let single = [Input(relative: (argument as NSString).lastPathComponent, path: argument)]
-            if ImageFormat(pathExtension: argument) != nil { return single }
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder) else { return single }
-            if !isFolder.boolValue, let head = try? FileIO.readPrefix(argument, count: 12), ImageFormat(sniffing: head) != nil {
-                return single
+    private struct Entry {
+        let relative: String
+        let isLink: Bool
+    }
+
+    /// Entries with an image's extension, folders `isEntry` accepts, and every symbolic link, in
+    /// name order. Foundation's walk does not follow links (fts with FTS_PHYSICAL).
+    private static func walk(_ folder: String, entries isEntry: (String) -> Bool = { _ in false }) throws -> [Entry] {
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { throw CodecError(.io, "cannot read the folder") }
+        var found: [Entry] = []
+        while let relative = walker.nextObject() as? String {
+            let type = walker.fileAttributes?[.type] as? FileAttributeType
+            if type == .typeSymbolicLink {
+                found.append(Entry(relative: relative, isLink: true))
+            } else if type == .typeDirectory, isEntry(folder + "/" + relative) {
+                found.append(Entry(relative: relative, isLink: false))
+                walker.skipDescendants()
+            } else if ImageFormat(pathExtension: relative) != nil {
+                found.append(Entry(relative: relative, isLink: false))
             }
-            return try inputs(from: argument)
         }
+        return found.sorted { $0.relative < $1.relative }
     }
 
     /// Shard K of N (K from 0, like a Kubernetes Indexed Job's JOB_COMPLETION_INDEX): the inputs

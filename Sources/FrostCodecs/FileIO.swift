@@ -5,15 +5,16 @@ import Foundation
 
 /// Whole-file reads and atomic writes with errno-based messages.
 public enum FileIO {
-    /// The bytes of a file.
-    public static func read(_ path: String) throws -> [UInt8] {
+    /// The bytes of a file, refused before reading when it holds more than `maxBytes`.
+    public static func read(_ path: String, maxBytes: Int = .max) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ioError("cannot open") }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw ioError("cannot stat") }
         if (st.st_mode & S_IFMT) == S_IFDIR { throw CodecError(.io, "is a directory") }
-        return try readAll(fd, sizeHint: Int(st.st_size))
+        if Int(st.st_size) > maxBytes { throw tooLarge(maxBytes, size: Int(st.st_size)) }
+        return try readAll(fd, sizeHint: Int(st.st_size), maxBytes: maxBytes)
     }
 
     /// Up to `count` bytes from the start of a file (to sniff its format).
@@ -28,11 +29,16 @@ public enum FileIO {
     }
 
     /// Everything on standard input (`-` as an input).
-    public static func readStandardInput() throws -> [UInt8] {
-        try readAll(0, sizeHint: 1 << 20)
+    public static func readStandardInput(maxBytes: Int = .max) throws -> [UInt8] {
+        try readAll(0, sizeHint: 1 << 20, maxBytes: maxBytes)
     }
 
-    private static func readAll(_ fd: Int32, sizeHint: Int) throws -> [UInt8] {
+    static func tooLarge(_ maxBytes: Int, size: Int? = nil) -> CodecError {
+        CodecError(.tooLarge, "file is \(size.map { "\($0) bytes" } ?? "larger than that"), more than the limit of \(maxBytes) bytes (see --max-file-size)")
+    }
+
+    /// Reads to the end (a file can grow while it is read: the limit holds for what arrives).
+    private static func readAll(_ fd: Int32, sizeHint: Int, maxBytes: Int) throws -> [UInt8] {
         var bytes = [UInt8]()
         bytes.reserveCapacity(sizeHint)
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
@@ -43,6 +49,7 @@ public enum FileIO {
                 throw ioError("cannot read")
             }
             if n == 0 { break }
+            if n > maxBytes - bytes.count { throw tooLarge(maxBytes) }
             bytes.append(contentsOf: chunk[0..<n])
         }
         return bytes
@@ -75,6 +82,30 @@ public enum FileIO {
     public static func prepareWritableFolder(_ folder: String) throws {
         try makeFolder(folder)
         _ = try AtomicFile(folder + "/.frost-write-check")   // removed again as it goes
+    }
+
+    /// `relative` under `root`, or an error when writing there could land outside `root`: an
+    /// absolute path, a `..` segment, or a folder on the way that is a symbolic link.
+    public static func confined(_ relative: String, under root: String) throws -> String {
+        let outside = { (why: String) in CodecError(.refused, "\(relative) would be written outside \(root.isEmpty ? "." : root)/ (\(why))") }
+        if relative.hasPrefix("/") { throw outside("an absolute path") }
+        let parts = relative.split(separator: "/").filter { $0 != "." }
+        if parts.isEmpty { throw outside("no file name") }
+        if parts.contains("..") { throw outside("a .. segment") }
+        var folder = root.isEmpty ? "." : root
+        for part in parts.dropLast() {
+            folder += "/" + part
+            var st = stat()
+            if lstat(folder, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK { throw outside("\(folder) is a symbolic link") }
+        }
+        return (root.isEmpty ? "" : root + "/") + parts.joined(separator: "/")
+    }
+
+    /// The absolute path with every link resolved, or nil when it does not resolve.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = Glibc.realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// mkdir -p, with errno's own words ("Read-only file system") on failure.

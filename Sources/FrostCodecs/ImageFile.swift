@@ -28,7 +28,7 @@ extension Image {
 
     /// Reads a PNG, JPEG or WebP file.
     public init(contentsOfFile path: String, options: DecodeOptions = DecodeOptions()) throws {
-        try self.init(decoding: try FileIO.read(path), options: options)
+        try self.init(decoding: try FileIO.read(path, maxBytes: options.maxFileBytes), options: options)
     }
 
     /// Writes the image atomically (temporary file in the same folder, then rename). The format

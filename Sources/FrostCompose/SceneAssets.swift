@@ -13,6 +13,9 @@ public struct SceneAssets: Sendable {
     public var fonts: [String: [UInt8]] = [:]
 
     public static let defaultFontKey = ""
+    /// How the files were read: their limits, and the folder they must lie in (`assetsRoot`).
+    /// A motion's cache folders are read with the same.
+    public var options = DecodeOptions()
 
     public init() {}
 
@@ -23,8 +26,10 @@ public struct SceneAssets: Sendable {
         "/usr/share/fonts/TTF/DejaVuSans.ttf",
     ]
 
-    /// Reads every file `scene` names; relative paths are relative to `directory`.
-    public init(for scene: Scene, relativeTo directory: String) throws(ComposeError) {
+    /// Reads every file `scene` names; relative paths are relative to `directory`. `options` bound
+    /// the images (pixels, bytes) and, with `assetsRoot`, confine every file to one folder.
+    public init(for scene: Scene, relativeTo directory: String, options: DecodeOptions = DecodeOptions()) throws(ComposeError) {
+        self.options = options
         try load(scene.layers, path: "layers", directory: directory)
     }
 
@@ -49,9 +54,10 @@ public struct SceneAssets: Sendable {
 
     private mutating func loadImage(_ file: String, subject: String, directory: String) throws(ComposeError) {
         guard images[file] == nil else { return }
-        let resolved = Self.resolve(file, directory)
+        let resolved: String
+        do { resolved = try options.assetPath(file, relativeTo: directory) } catch { throw ComposeError(subject, error.message) }
         do {
-            images[file] = try Image(contentsOfFile: resolved)
+            images[file] = try Image(contentsOfFile: resolved, options: options)
         } catch {
             throw ComposeError(subject, "cannot read \(resolved): \(error)")
         }
@@ -62,7 +68,9 @@ public struct SceneAssets: Sendable {
         guard fonts[key] == nil else { return }
         do throws(ComposeError) {
             if let file {
-                fonts[key] = try Self.readFont(Self.resolve(file, directory))
+                let resolved: String
+                do { resolved = try options.assetPath(file, relativeTo: directory) } catch { throw ComposeError(file, error.message) }
+                fonts[key] = try Self.readFont(resolved, maxBytes: options.maxFileBytes)
             } else {
                 fonts[key] = try Self.defaultFont().bytes
             }
@@ -80,9 +88,9 @@ public struct SceneAssets: Sendable {
         return (path, try readFont(path))
     }
 
-    private static func readFont(_ path: String) throws(ComposeError) -> [UInt8] {
+    private static func readFont(_ path: String, maxBytes: Int = DecodeOptions.defaultMaxFileBytes) throws(ComposeError) -> [UInt8] {
         do {
-            let bytes = try FileIO.read(path)
+            let bytes = try FileIO.read(path, maxBytes: maxBytes)
             // Opened once here so that a broken font is reported with its path, before rendering.
             _ = try FontFace(bytes: bytes, name: path, pixelSize: 12)
             return bytes
@@ -91,10 +99,6 @@ public struct SceneAssets: Sendable {
         } catch {
             throw ComposeError(path, "cannot read it: \(error)")
         }
-    }
-
-    private static func resolve(_ file: String, _ directory: String) -> String {
-        file.hasPrefix("/") || directory.isEmpty ? file : directory + "/" + file
     }
 
     /// The image for a source: pixels built in Swift, or a file loaded here.

@@ -28,6 +28,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// libdeflate and zlib levels, then read back by the direct read (libdeflate's inflate) and by
     /// libpng (zlib's inflate): both must give the pixels back exactly.
     case pngRoundTrip = "png-round-trip"
+    /// A list of paths (`--inputs-from`) read from the bytes: every line's output under a folder
+    /// either stays inside it, without `..`, or is refused.
+    case inputs
 
     /// The budget every decode in a fuzz run gets: big enough for the corpus's images' headers,
     /// small enough to stay fast.
@@ -41,6 +44,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .motion: Self.motion(bytes)
         case .cache: Self.cache(bytes)
         case .pngRoundTrip: Self.pngRoundTrip(bytes)
+        case .inputs: Self.inputs(bytes)
         }
     }
 
@@ -102,6 +106,22 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         }
         guard let loaded = try? CacheStore.load(folder, decode: decodeOptions) else { return }
         _ = CrossfadeCache(loaded).frame(at: 0.5, threads: 1)
+    }
+
+    static func inputs(_ bytes: [UInt8]) {
+        let folder = NSTemporaryDirectory() + "frost-fuzz-inputs-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: folder + "/lists", withIntermediateDirectories: true)
+        let list = folder + "/lists/list.txt"
+        guard (try? FileIO.writeAtomically(bytes, to: list)) != nil,
+              let inputs = try? FileBatch.inputs(fromList: list) else { return }
+        let root = folder + "/out"
+        for input in inputs {
+            guard let path = try? FileIO.confined(input.relative, under: root) else { continue }
+            let rest = path.dropFirst(root.count + 1)
+            if !path.hasPrefix(root + "/") || rest.isEmpty || rest.hasPrefix("/") || rest.split(separator: "/").contains("..") {
+                preconditionFailure("list line \(input.relative.debugDescription) writes \(path), outside \(root)")
+            }
+        }
     }
 
     /// The first byte picks the size and kind; the rest are the pixels (repeated to fill).

@@ -47,9 +47,10 @@ final class BlurLevels: @unchecked Sendable {
         var contentMode = ContentMode.fill
         if case .image(_, let mode) = layer.content { contentMode = mode }
         if let folder = blur.cache {
-            let resolved = folder.hasPrefix("/") || directory.isEmpty ? folder : directory + "/" + folder
+            let resolved: String
+            do { resolved = try assets.options.assetPath(folder, relativeTo: directory) } catch { throw ComposeError("\(path).blur.cache", error.message) }
             do {
-                return BlurLevels(cache: CrossfadeCache(try CacheStore.load(resolved)), mode: blur.mode, contentMode: contentMode)
+                return BlurLevels(cache: CrossfadeCache(try CacheStore.load(resolved, decode: assets.options)), mode: blur.mode, contentMode: contentMode)
             } catch {
                 throw ComposeError("\(path).blur.cache", "\(resolved): \((error as? CodecError)?.message ?? "\(error)")")
             }

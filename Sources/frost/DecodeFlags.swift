@@ -12,13 +12,34 @@ struct DecodeFlags: ParsableArguments {
     @Option(help: "Refuse images with more pixels than this (default 256000000).")
     var maxPixels: Int = DecodeOptions.defaultMaxPixels
 
+    @Option(help: ArgumentHelp("Refuse input files larger than this, before reading them: bytes, or with a k, M or G suffix (default 2G).", valueName: "SIZE"))
+    var maxFileSize: ByteCount = ByteCount(DecodeOptions.defaultMaxFileBytes)
+
     var options: DecodeOptions {
-        DecodeOptions(maxPixels: maxPixels, autoOrient: !noAutoOrient, allowTruncated: allowTruncated)
+        DecodeOptions(maxPixels: maxPixels, autoOrient: !noAutoOrient, allowTruncated: allowTruncated, maxFileBytes: maxFileSize.bytes)
     }
 
     func validate() throws {
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
     }
+}
+
+/// A size in bytes as options take it: 1500000, 1500k, 20M, 2G (powers of 1024).
+struct ByteCount: ExpressibleByArgument, Equatable {
+    let bytes: Int
+
+    init(_ bytes: Int) { self.bytes = bytes }
+
+    init?(argument: String) {
+        let units: [Character: Int] = ["k": 1 << 10, "K": 1 << 10, "m": 1 << 20, "M": 1 << 20, "g": 1 << 30, "G": 1 << 30]
+        let unit = argument.last.flatMap { units[$0] }
+        guard let number = Int(unit == nil ? argument : String(argument.dropLast())), number > 0 else { return nil }
+        let (bytes, overflow) = number.multipliedReportingOverflow(by: unit ?? 1)
+        guard !overflow else { return nil }
+        self.bytes = bytes
+    }
+
+    var defaultValueDescription: String { bytes % (1 << 30) == 0 ? "\(bytes >> 30)G" : "\(bytes)" }
 }
 
 /// Writing options shared by every subcommand that writes images.

@@ -3,9 +3,9 @@ import FrostCodecs
 import FrostCore
 
 /// Where a filter's images come from and go to, shared by `blur`, `effect`, `adjust`, `convert`,
-/// `resize` and `run`: one file or many (files, folders, lists, `-`), `-o` a file, `-`, a folder
-/// or a `%s` pattern, `--jobs`, `--shard`; every input is decoded once, goes through the steps in
-/// memory and is encoded once.
+/// `resize` and `run`: one file or many (files, folders, `-`, and lists through --inputs-from), `-o`
+/// a file, `-`, a folder or a `%s` pattern, `--jobs`, `--shard`; every input is decoded once, goes
+/// through the steps in memory and is encoded once.
 struct FilterFiles: ParsableArguments {
     @Option(name: [.customShort("o"), .long],
             help: "Output: a file, - (standard output), a folder ending in / (mirrors the inputs' relative paths) or a pattern with %s (the input's name without extension). Without -o the last argument is the output.")
@@ -13,6 +13,11 @@ struct FilterFiles: ParsableArguments {
 
     @Option(help: "Output format: png, jpg or webp (default: from the output's name, else the input's).")
     var format: ImageFormat?
+
+    @Option(name: .customLong("inputs-from"), help: ArgumentHelp(
+        "Also read the inputs a text file lists, one path per line (relative to the list's folder; - reads the list from standard input). Repeatable. A file given as an input is always an image, never a list.",
+        valueName: "LIST"))
+    var inputsFrom: [String] = []
 
     @OptionGroup var batch: BatchFlags
     @OptionGroup var decode: DecodeFlags
@@ -22,15 +27,23 @@ struct FilterFiles: ParsableArguments {
     /// Runs `steps` over the inputs named by `arguments` (plus the output, last, without -o).
     func process(_ arguments: [String], steps: [any ImageStep]) throws {
         var names = arguments
-        guard let output = output ?? (names.count >= 2 ? names.removeLast() : nil) else {
+        guard let output = output ?? (names.count >= (inputsFrom.isEmpty ? 2 : 1) ? names.removeLast() : nil) else {
             throw ValidationError(names.isEmpty ? "give an input and an output" : "give an output after the input, or -o")
         }
-        guard !names.isEmpty else { throw ValidationError("give at least one input") }
-        guard names.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("standard input (-) can be read once") }
+        guard !names.isEmpty || !inputsFrom.isEmpty else { throw ValidationError("give at least one input") }
+        guard (names + inputsFrom).filter({ $0 == "-" }).count <= 1 else { throw ValidationError("standard input (-) can be read once") }
         let target = OutputTarget(output)
         if case .file(let path) = target, format == nil { _ = try outputFormat(path) }
 
-        let inputs = try batch.shard(try FileBatch.inputs(fromArguments: names))
+        var gathered = try FileBatch.inputs(fromArguments: names)
+        for list in inputsFrom {
+            gathered += try attempt(list == "-" ? "<stdin>" : list) { try FileBatch.inputs(fromList: list) }
+        }
+        let inputs = try batch.shard(gathered)
+        guard !inputs.isEmpty else {
+            report(names.first ?? inputsFrom[0], "no images to process")
+            throw ExitCode.failure
+        }
         if inputs.count != 1 && !target.takesMany {
             throw ValidationError("\(inputs.count) inputs need -o FOLDER/ or a pattern with %s, not '\(output)'")
         }
@@ -71,7 +84,8 @@ struct FilterFiles: ParsableArguments {
         let name = input.isStandardInput ? "<stdin>" : input.path
         let bytes: [UInt8], image: Image
         do {
-            bytes = try input.read()
+            _ = try expectedPath(input, target)   // refused before reading if it would leave -o
+            bytes = try input.read(maxBytes: decode.options.maxFileBytes)
             image = try steps.reduce(try Image(decoding: bytes, options: decode.options)) { image, step in
                 // Between steps the image goes as a file would carry it: straight alpha, so a
                 // chain equals its steps run one by one through PNG files, bit for bit.
@@ -81,7 +95,12 @@ struct FilterFiles: ParsableArguments {
             return Failure(file: name, reason: describe(error))
         }
         let format = target.format(chosen: self.format, source: ImageFormat(sniffing: bytes)!)
-        let path = target.path(for: input, format: format)
+        let path: String?
+        do {
+            path = try target.path(for: input, format: format)
+        } catch {
+            return Failure(file: input.path, reason: describe(error))
+        }
         do {
             let encoded = try image.encoded(as: format, options: encode.options, threads: context.threads)
             guard let path else {
@@ -98,14 +117,18 @@ struct FilterFiles: ParsableArguments {
         }
     }
 
+    /// The path an input will write, its format guessed from its name before it is read.
+    private func expectedPath(_ input: FileBatch.Input, _ target: OutputTarget) throws -> String? {
+        try target.path(for: input, format: target.format(chosen: format, source: ImageFormat(pathExtension: input.path) ?? .png))
+    }
+
     /// Two inputs must not write one file (a.jpg and a.png into `out/%s.webp`): refused before
-    /// any work.
+    /// any work. (An input whose output would leave the folder fails alone, in `filter`.)
     private func checkDistinctOutputs(_ inputs: [FileBatch.Input], _ target: OutputTarget) throws {
         guard target.takesMany else { return }
         var writers: [String: String] = [:]
         for input in inputs {
-            let format = target.format(chosen: format, source: ImageFormat(pathExtension: input.path) ?? .png)
-            guard let path = target.path(for: input, format: format) else { continue }
+            guard let path = try? expectedPath(input, target) else { continue }
             if let other = writers.updateValue(input.path, forKey: path) {
                 throw ValidationError("\(other) and \(input.path) would both write \(path)")
             }

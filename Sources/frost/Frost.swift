@@ -22,6 +22,15 @@ struct Frost: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "frost",
         abstract: "Image effects engine: blur, color, blur caches, crossfades and snapshot compositing.",
+        discussion: """
+        Inputs are images (by content, whatever their names), folders (walked; links out of them are \
+        refused) or - for standard input; a list of paths is read only through --inputs-from LIST. \
+        Nothing is written outside the folder or %s pattern that -o names.
+
+        Exit status: 0 when every input was written, 1 when some input failed (each reported as \
+        'frost: <file>: <reason>' while the others finish), 64 when the command line cannot be \
+        understood (nothing is read then).
+        """,
         subcommands: [Info.self, Convert.self, FilterVerb<BlurStep>.self, FilterVerb<EffectStep>.self, FilterVerb<AdjustStep>.self,
                       FilterVerb<ResizeStep>.self, Run.self, Cache.self, Fade.self, Sheet.self, Page.self, Compose.self, Animate.self, Bench.self]
     )

@@ -19,12 +19,30 @@ struct Info: ParsableCommand {
     var json = false
 
     @Argument(help: "Image files, cache folders, or folders of them.")
-    var files: [String]
+    var files: [String] = []
+
+    @Option(name: .customLong("inputs-from"), help: ArgumentHelp(
+        "Also read the names a text file lists, one per line (relative to the list's folder; - reads standard input). Repeatable.",
+        valueName: "LIST"))
+    var inputsFrom: [String] = []
+
+    func validate() throws {
+        guard !files.isEmpty || !inputsFrom.isEmpty else { throw ValidationError("give an image, a cache folder or --inputs-from") }
+    }
 
     func run() throws {
         var failed = false
+        var names = files
+        for list in inputsFrom {
+            do {
+                names += try FileBatch.inputs(fromList: list).map(\.path)
+            } catch {
+                report(list == "-" ? "<stdin>" : list, error)
+                failed = true
+            }
+        }
         // A folder that cannot be searched, or holds nothing, fails alone; the other names still run.
-        let entries = files.flatMap { name in expand(name) ?? { failed = true; return [] }() }
+        let entries = names.flatMap { name in expand(name) ?? { failed = true; return [] }() }
         for file in entries {
             do {
                 if isFolder(file) {

@@ -38,16 +38,23 @@ enum OutputTarget: Equatable {
         }
     }
 
-    /// The path written for `input` in `format` (nil for standard output).
-    func path(for input: FileBatch.Input, format: ImageFormat) -> String? {
+    /// The path written for `input` in `format` (nil for standard output). A folder or a pattern
+    /// never writes outside itself: a relative path with `..`, an absolute one (from a list) or a
+    /// link on the way is refused for that input (`FileIO.confined`).
+    func path(for input: FileBatch.Input, format: ImageFormat) throws -> String? {
         switch self {
         case .standardOutput: return nil
         case .file(let path): return path
         case .folder(let folder):
-            return folder + "/" + Self.renamed(input.relative, to: format)
+            return try FileIO.confined(Self.renamed(input.relative, to: format), under: folder)
         case .pattern(let pattern):
             let name = ((input.relative as NSString).lastPathComponent as NSString).deletingPathExtension
-            let path = pattern.replacingOccurrences(of: "%s", with: name)
+            // The pattern's own folders before the one holding %s are the user's; what %s fills in stays under them.
+            let cut = pattern.range(of: "%s")!.lowerBound
+            let slash = pattern[..<cut].lastIndex(of: "/")
+            let root = slash.map { $0 == pattern.startIndex ? "/" : String(pattern[..<$0]) } ?? ""
+            let rest = String(slash.map { pattern[pattern.index(after: $0)...] } ?? pattern[...])
+            let path = try FileIO.confined(rest.replacingOccurrences(of: "%s", with: name), under: root)
             return ImageFormat(pathExtension: path) == nil ? path + "." + format.fileExtension : path
         }
     }

@@ -19,6 +19,18 @@ struct SceneFlags: ParsableArguments {
     @Flag(help: "Render on a transparent canvas whatever the scene's background (PNG with alpha).")
     var clearBackground = false
 
+    @Option(help: ArgumentHelp("Refuse every file the scene names (images, masks, textures, fonts, cache folders) unless it lies inside this folder, links followed: for scene files from others.", valueName: "DIR"))
+    var assetsRoot: String?
+
+    @OptionGroup var decode: DecodeFlags
+
+    /// The limits the scene and its files are read with.
+    var options: DecodeOptions {
+        var options = decode.options
+        options.assetsRoot = assetsRoot
+        return options
+    }
+
     /// Both drivers at the values given.
     var state: DriverState { DriverState(scroll: scroll, time: time) }
 
@@ -39,12 +51,15 @@ struct SceneFile {
     /// `path` may be - for standard input (files then relative to the current folder).
     init(_ path: String, flags: SceneFlags) throws {
         name = path == "-" ? "<stdin>" : path
-        var motion = try attempt(name) { try MotionScene(json: try FileIO.read(path == "-" ? "/dev/stdin" : path)) }
+        let options = flags.options
+        var motion = try attempt(name) {
+            try MotionScene(json: path == "-" ? try FileIO.readStandardInput(maxBytes: options.maxFileBytes) : try FileIO.read(path, maxBytes: options.maxFileBytes))
+        }
         if let scale = flags.scale { motion.scene.scale = scale }
         if flags.clearBackground { motion.scene.background = .clear }
         let folder = path == "-" ? "" : String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         let scene = motion.scene
-        assets = try attempt(name) { try SceneAssets(for: scene, relativeTo: folder) }
+        assets = try attempt(name) { try SceneAssets(for: scene, relativeTo: folder, options: options) }
         self.motion = motion
         self.folder = folder
     }

@@ -90,7 +90,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.file("out/broken.png")))
         // --format changes every output's extension; a list file names inputs too.
         try Data("coffee.png\n# a comment\nnested/rocket.jpg\n".utf8).write(to: URL(fileURLWithPath: folder.file("in/list.txt")))
-        let listed = try FrostRun.run(["convert", folder.file("in/list.txt"), "-o", folder.file("webp/"), "--format", "webp"])
+        let listed = try FrostRun.run(["convert", "--inputs-from", folder.file("in/list.txt"), "-o", folder.file("webp/"), "--format", "webp"])
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.file("webp/coffee.webp")) && FileManager.default.fileExists(atPath: folder.file("webp/nested/rocket.webp")))
     }

@@ -46,5 +46,6 @@ import Testing
         FuzzTarget.info.run(png)
         let manifest = Array(#"{"format": "frost-blur-cache"}"#.utf8)
         FuzzTarget.cache.run([0, UInt8(manifest.count)] + manifest + [0, UInt8(png.count >> 8), UInt8(png.count & 255)] + png)
+        FuzzTarget.inputs.run(Array("a.jpg\n../b.png\n/abs/c.webp\n./d/./e.jpg\n# note\nx/../../y.png\n".utf8))
     }
 }

@@ -26,9 +26,16 @@ public struct FrostRun: Sendable {
         try process.run()
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
-        // Read both pipes before waiting so a full pipe cannot block the child.
+        // Both pipes are drained at once, before waiting, so a full pipe cannot block the child
+        // (a batch's error lines can fill standard error while standard output is being read).
+        nonisolated(unsafe) var errData = Data()
+        let drained = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            drained.signal()
+        }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
         process.waitUntilExit()
         return FrostRun(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                         stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: [UInt8](outData))
