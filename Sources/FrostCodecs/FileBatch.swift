@@ -67,9 +67,12 @@ public enum FileBatch {
                 found.append(Input(relative: entry.relative, path: path))
                 continue
             }
-            guard let target = FileIO.realPath(path), target == root || target.hasPrefix(root == "/" ? "/" : root + "/") else {
-                found.append(Input(relative: entry.relative, path: path,
-                                   refusal: "a symbolic link out of \(folder) (not followed)"))
+            guard let target = FileIO.realPath(path) else {
+                found.append(Input(relative: entry.relative, path: path, refusal: "a symbolic link to nothing"))
+                continue
+            }
+            guard target == root || target.hasPrefix(root == "/" ? "/" : root + "/") else {
+                found.append(Input(relative: entry.relative, path: path, refusal: "a symbolic link out of \(folder) (not followed)"))
                 continue
             }
             var targetIsFolder: ObjCBool = false
@@ -84,7 +87,7 @@ public enum FileBatch {
     /// The files a list names, one per line (blank lines and # comments skipped), relative to the
     /// list's folder; `-` reads the list from standard input (relative to the working folder).
     /// What an input's output mirrors is its line as written, so a line that climbs out (`../a.jpg`)
-    /// or is absolute can feed a pattern output but never a mirrored folder (`OutputPath`).
+    /// or is absolute can feed a pattern output but never a mirrored folder (`FileIO.confined`).
     public static func inputs(fromList list: String) throws -> [Input] {
         let bytes = list == "-" ? try FileIO.readStandardInput(maxBytes: 64 << 20) : try FileIO.read(list, maxBytes: 64 << 20)
         if ImageFormat(sniffing: Array(bytes.prefix(16))) != nil {

@@ -40,10 +40,6 @@ struct FilterFiles: ParsableArguments {
             gathered += try attempt(list == "-" ? "<stdin>" : list) { try FileBatch.inputs(fromList: list) }
         }
         let inputs = try batch.shard(gathered)
-        guard !inputs.isEmpty else {
-            report(names.first ?? inputsFrom[0], "no images to process")
-            throw ExitCode.failure
-        }
         if inputs.count != 1 && !target.takesMany {
             throw ValidationError("\(inputs.count) inputs need -o FOLDER/ or a pattern with %s, not '\(output)'")
         }

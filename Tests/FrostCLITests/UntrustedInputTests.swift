@@ -132,9 +132,11 @@ import Testing
         try fm.createSymbolicLink(atPath: folder.file("in/real/away"), withDestinationPath: "../../bait")
         try fm.createSymbolicLink(atPath: folder.file("in/alias.jpg"), withDestinationPath: "real/a.jpg")
         try fm.createSymbolicLink(atPath: folder.file("in/again"), withDestinationPath: "real")
+        try fm.createSymbolicLink(atPath: folder.file("in/dangling.jpg"), withDestinationPath: "real/gone.jpg")
         let run = try FrostRun.run(["resize", folder.file("in"), "-o", folder.file("out/"), "--width", "32"])
         #expect(run.status == 1)
         #expect(run.stderr.split(separator: "\n").sorted() == [
+            "frost: \(folder.file("in/dangling.jpg")): a symbolic link to nothing",
             "frost: \(folder.file("in/leak.png")): a symbolic link out of \(folder.file("in")) (not followed)",
             "frost: \(folder.file("in/real/away")): a symbolic link out of \(folder.file("in")) (not followed)",
         ], "\(run.stderr)")
