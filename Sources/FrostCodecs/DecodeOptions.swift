@@ -36,7 +36,7 @@ public struct DecodeOptions: Sendable, Equatable {
         guard let root = FileIO.realPath(assetsRoot) else { throw CodecError(.io, "the assets folder \(assetsRoot) does not exist") }
         // A file that does not resolve is missing: reading it reports that.
         guard let real = FileIO.realPath(path) else { return path }
-        guard real.hasPrefix(root == "/" ? "/" : root + "/") else {
+        guard FileIO.isInside(real, root), real != root else {
             throw CodecError(.refused, "\(file) is outside the assets folder \(assetsRoot)")
         }
         return real

@@ -71,7 +71,7 @@ public enum FileBatch {
                 found.append(Input(relative: entry.relative, path: path, refusal: "a symbolic link to nothing"))
                 continue
             }
-            guard target == root || target.hasPrefix(root == "/" ? "/" : root + "/") else {
+            guard FileIO.isInside(target, root) else {
                 found.append(Input(relative: entry.relative, path: path, refusal: "a symbolic link out of \(folder) (not followed)"))
                 continue
             }
@@ -97,7 +97,7 @@ public enum FileBatch {
         return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-            .map { line in Input(relative: line, path: line.hasPrefix("/") || base.isEmpty ? line : base + "/" + line) }
+            .map { line in Input(relative: line, path: line.utf8.first == UInt8(ascii: "/") || base.isEmpty ? line : base + "/" + line) }
     }
 
     /// A folder's images (`inputs(inFolder:)`) or, for a file, the list it is (`cache --batch`,

@@ -86,12 +86,15 @@ public enum FileIO {
 
     /// `relative` under `root`, or an error when writing there could land outside `root`: an
     /// absolute path, a `..` segment, or a folder on the way that is a symbolic link.
+    /// Paths are bytes here: Swift's `String` compares grapheme clusters, and "/" followed by a
+    /// combining mark is one cluster, which would hide a `../` from a split by `Character`.
     public static func confined(_ relative: String, under root: String) throws -> String {
         let outside = { (why: String) in CodecError(.refused, "\(relative) would be written outside \(root.isEmpty ? "." : root)/ (\(why))") }
-        if relative.hasPrefix("/") { throw outside("an absolute path") }
-        let parts = relative.split(separator: "/").filter { $0 != "." }
+        if relative.utf8.first == UInt8(ascii: "/") { throw outside("an absolute path") }
+        let parts = relative.utf8.split(separator: UInt8(ascii: "/")).filter { !$0.elementsEqual(".".utf8) }
+            .map { String(decoding: $0, as: UTF8.self) }
         if parts.isEmpty { throw outside("no file name") }
-        if parts.contains("..") { throw outside("a .. segment") }
+        if parts.contains(where: { $0.utf8.elementsEqual("..".utf8) }) { throw outside("a .. segment") }
         var folder = root.isEmpty ? "." : root
         for part in parts.dropLast() {
             folder += "/" + part
@@ -99,6 +102,11 @@ public enum FileIO {
             if lstat(folder, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK { throw outside("\(folder) is a symbolic link") }
         }
         return (root.isEmpty ? "" : root + "/") + parts.joined(separator: "/")
+    }
+
+    /// Whether `path` lies inside `folder` (both absolute, links resolved), compared as bytes.
+    static func isInside(_ path: String, _ folder: String) -> Bool {
+        path.utf8.elementsEqual(folder.utf8) || path.utf8.starts(with: (folder == "/" ? "/" : folder + "/").utf8)
     }
 
     /// The absolute path with every link resolved, or nil when it does not resolve.

@@ -117,8 +117,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         let root = folder + "/out"
         for input in inputs {
             guard let path = try? FileIO.confined(input.relative, under: root) else { continue }
-            let rest = path.dropFirst(root.count + 1)
-            if !path.hasPrefix(root + "/") || rest.isEmpty || rest.hasPrefix("/") || rest.split(separator: "/").contains("..") {
+            // As bytes: the file system's view (a "/" and a combining mark are one Character).
+            let rest = path.utf8.dropFirst(root.utf8.count + 1)
+            if !path.utf8.starts(with: (root + "/").utf8) || rest.isEmpty || rest.first == UInt8(ascii: "/")
+                || rest.split(separator: UInt8(ascii: "/")).contains(where: { $0.elementsEqual("..".utf8) }) {
                 preconditionFailure("list line \(input.relative.debugDescription) writes \(path), outside \(root)")
             }
         }
