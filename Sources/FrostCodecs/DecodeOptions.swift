@@ -31,7 +31,7 @@ public struct DecodeOptions: Sendable, Equatable {
     /// The path of a file that a scene or motion names, relative to `directory` (the scene file's
     /// folder); with `assetsRoot`, refused unless it resolves, links followed, inside that folder.
     public func assetPath(_ file: String, relativeTo directory: String) throws(CodecError) -> String {
-        let path = file.hasPrefix("/") || directory.isEmpty ? file : directory + "/" + file
+        let path = FileIO.resolve(file, relativeTo: directory)
         guard let assetsRoot else { return path }
         guard let root = FileIO.realPath(assetsRoot) else { throw CodecError(.io, "the assets folder \(assetsRoot) does not exist") }
         // A file that does not resolve is missing: reading it reports that.

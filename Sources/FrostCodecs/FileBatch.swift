@@ -35,7 +35,7 @@ public enum FileBatch {
         /// The bytes of the input (standard input for `-`), refused past `maxBytes`.
         public func read(maxBytes: Int = DecodeOptions.defaultMaxFileBytes) throws -> [UInt8] {
             if let refusal { throw CodecError(.refused, refusal) }
-            return isStandardInput ? try FileIO.readStandardInput(maxBytes: maxBytes) : try FileIO.read(path, maxBytes: maxBytes)
+            return try FileIO.readInput(path, maxBytes: maxBytes)
         }
     }
 
@@ -89,7 +89,7 @@ public enum FileBatch {
     /// What an input's output mirrors is its line as written, so a line that climbs out (`../a.jpg`)
     /// or is absolute can feed a pattern output but never a mirrored folder (`FileIO.confined`).
     public static func inputs(fromList list: String) throws -> [Input] {
-        let bytes = list == "-" ? try FileIO.readStandardInput(maxBytes: 64 << 20) : try FileIO.read(list, maxBytes: 64 << 20)
+        let bytes = try FileIO.readInput(list, maxBytes: maximumListBytes)
         if ImageFormat(sniffing: Array(bytes.prefix(16))) != nil {
             throw CodecError(.refused, "an image, not a list of paths")
         }
@@ -97,8 +97,11 @@ public enum FileBatch {
         return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-            .map { line in Input(relative: line, path: line.utf8.first == UInt8(ascii: "/") || base.isEmpty ? line : base + "/" + line) }
+            .map { line in Input(relative: line, path: FileIO.resolve(line, relativeTo: base)) }
     }
+
+    /// A list longer than this (a million paths or so) is refused before it is read.
+    public static let maximumListBytes = 64 << 20
 
     /// A folder's images (`inputs(inFolder:)`) or, for a file, the list it is (`cache --batch`,
     /// whose option names a folder or a list).

@@ -28,6 +28,17 @@ public enum FileIO {
         return Array(head.prefix(n))
     }
 
+    /// The bytes of the file at `path`, or of standard input for `-` (how every command names it).
+    public static func readInput(_ path: String, maxBytes: Int = .max) throws -> [UInt8] {
+        path == "-" ? try readStandardInput(maxBytes: maxBytes) : try read(path, maxBytes: maxBytes)
+    }
+
+    /// `path` as seen from `folder`: itself when absolute (or with no folder), else joined to it.
+    /// Tested as bytes, as `confined` reads paths.
+    public static func resolve(_ path: String, relativeTo folder: String) -> String {
+        path.utf8.first == UInt8(ascii: "/") || folder.isEmpty ? path : folder + "/" + path
+    }
+
     /// Everything on standard input (`-` as an input).
     public static func readStandardInput(maxBytes: Int = .max) throws -> [UInt8] {
         try readAll(0, sizeHint: 1 << 20, maxBytes: maxBytes)

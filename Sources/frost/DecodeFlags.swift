@@ -12,7 +12,7 @@ struct DecodeFlags: ParsableArguments {
     @Option(help: "Refuse images with more pixels than this (default 256000000).")
     var maxPixels: Int = DecodeOptions.defaultMaxPixels
 
-    @Option(help: ArgumentHelp("Refuse input files larger than this, before reading them: bytes, or with a k, M or G suffix (default 2G).", valueName: "SIZE"))
+    @Option(help: ArgumentHelp("Refuse input files larger than this, before reading them: bytes, or with a k, M or G suffix.", valueName: "SIZE"))
     var maxFileSize: ByteCount = ByteCount(DecodeOptions.defaultMaxFileBytes)
 
     var options: DecodeOptions {

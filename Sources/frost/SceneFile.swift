@@ -52,9 +52,7 @@ struct SceneFile {
     init(_ path: String, flags: SceneFlags) throws {
         name = path == "-" ? "<stdin>" : path
         let options = flags.options
-        var motion = try attempt(name) {
-            try MotionScene(json: path == "-" ? try FileIO.readStandardInput(maxBytes: options.maxFileBytes) : try FileIO.read(path, maxBytes: options.maxFileBytes))
-        }
+        var motion = try attempt(name) { try MotionScene(json: try FileIO.readInput(path, maxBytes: options.maxFileBytes)) }
         if let scale = flags.scale { motion.scene.scale = scale }
         if flags.clearBackground { motion.scene.background = .clear }
         let folder = path == "-" ? "" : String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
