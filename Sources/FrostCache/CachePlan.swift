@@ -81,8 +81,9 @@ public struct CachePlan: Sendable, Equatable, Codable {
     /// the dearest to render (full size, the widest kernel); on it, it renders at half size.
     /// (Default plan: 40 … 11.85, 8, 5.33 … 1.05 instead of 40 … 7.90, 5.27 … 1.04: the full-size
     /// chain needs 73 taps per axis instead of 110.) Too many levels for a first σ of ½ spread them
-    /// evenly (in log σ) from ½ instead.
+    /// evenly (in log σ) from ½ instead; a top at or below ½ spreads them evenly in σ up to it.
     static func geometricSigmas(count: Int, top: Double) -> [Double] {
+        if top <= minimumFirstSigma { return (1...count).map { top * Double($0) / Double(count) } }
         let threshold = 2 * GaussianPlan.minimumReducedSigma
         var sigmas: [Double] = []
         var sigma = top
@@ -92,8 +93,8 @@ public struct CachePlan: Sendable, Equatable, Codable {
             sigma = (sigma > threshold && next < threshold) ? threshold : next
         }
         if sigmas.last! < minimumFirstSigma && count > 1 {
-            let first = min(top, minimumFirstSigma), ratio = pow(top / first, 1 / Double(count - 1))
-            return (0..<count).map { first * pow(ratio, Double($0)) }
+            let ratio = pow(top / minimumFirstSigma, 1 / Double(count - 1))
+            return (0..<count).map { minimumFirstSigma * pow(ratio, Double($0)) }
         }
         return sigmas.reversed()
     }

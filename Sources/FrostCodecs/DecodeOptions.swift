@@ -46,10 +46,18 @@ public struct DecodeOptions: Sendable, Equatable {
         guard width > 0, height > 0 else {
             throw CodecError(.corrupt, "image has zero size (\(width)×\(height))")
         }
+        try checkPixels(width: width, height: height, of: "image is")
+    }
+
+    /// Outputs are bounded like inputs: a resize target, a canvas, a sheet is refused before its
+    /// memory exists when it has more than `maxPixels` pixels. `subject` begins the message
+    /// ("the result would be").
+    public func checkPixels(width: Int, height: Int, count: Int = 1, of subject: String) throws(CodecError) {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        if overflow || pixels > maxPixels {
-            throw CodecError(.tooLarge, "image is \(width)×\(height), more than the limit of "
-                + "\(maxPixels) pixels (see --max-pixels)")
+        let (total, overflowAll) = pixels.multipliedReportingOverflow(by: max(count, 1))
+        if overflow || overflowAll || total > maxPixels {
+            let size = count > 1 ? "\(count) × \(width)×\(height)" : "\(width)×\(height)"
+            throw CodecError(.tooLarge, "\(subject) \(size), more than the limit of \(maxPixels) pixels (see --max-pixels)")
         }
     }
 }

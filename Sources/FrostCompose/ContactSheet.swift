@@ -7,9 +7,11 @@ extension Image {
     /// around them: a contact sheet of cache levels or a filmstrip of animation frames.
     ///
     /// With `labels` (one per cell, lines split at "\n"), each cell has its label under it in
-    /// light gray DejaVu Sans (`font`, or the system's), cut to the cell's width.
+    /// light gray DejaVu Sans (`font`, or the system's), cut to the cell's width. A sheet of more
+    /// than `maxPixels` pixels is refused before it is allocated.
     public static func contactSheet(_ cells: [Image], labels: [String] = [], font: [UInt8]? = nil, columns: Int,
-                                    cellWidth: Int, gap: Int = 8, threads: Int? = nil) throws(ComposeError) -> Image {
+                                    cellWidth: Int, gap: Int = 8, maxPixels: Int = Scene.maximumPixels,
+                                    threads: Int? = nil) throws(ComposeError) -> Image {
         precondition(!cells.isEmpty && columns >= 1 && cellWidth >= 1, "a sheet needs cells, columns and a width")
         precondition(labels.isEmpty || labels.count == cells.count, "one label per cell")
         var caption: Caption?
@@ -23,6 +25,10 @@ extension Image {
         let rowHeight = cellHeight + (caption?.height ?? 0)
         let rows = (cells.count + columns - 1) / columns, across = min(columns, cells.count)
         let width = across * cellWidth + (across + 1) * gap, height = rows * rowHeight + (rows + 1) * gap
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= maxPixels else {
+            throw ComposeError("sheet", "\(width)×\(height) pixels is more than the limit of \(maxPixels) (see --max-pixels)")
+        }
         var sheet = Image(width: width, height: height, filledWith: (32, 32, 32, 255), isPremultiplied: true)
         let threads = RowBands.threads(threads)
         for (i, cell) in cells.enumerated() {

@@ -12,7 +12,8 @@ extension Image {
     /// the (2r+1)² square and only the final mean is rounded.
     ///
     /// Running sums make the cost per pixel independent of r. Works in premultiplied space; the
-    /// result is premultiplied. `radius` is limited to 1000 so that sums stay below 2³¹.
+    /// result is premultiplied. `radius` is limited to 2000 so that window sums stay below 2³²
+    /// ((4001² · 255 < 2³²); an ImageEffects blur of 500 points at scale 4 needs 1880).
     public func boxBlurred(radius: Int, axes: BlurAxes = .both, threads: Int? = nil) -> Image {
         precondition((0...BoxBlur.maximumRadius).contains(radius), "box radius must be in 0...\(BoxBlur.maximumRadius)")
         guard radius > 0, width > 0, height > 0 else { return premultiplied() }
@@ -40,7 +41,7 @@ extension Image {
 /// intermediate sums: the previous design kept 2r+2 rows of horizontal sums (5 MiB at r = 40,
 /// beyond L2), and the leaving row came from L3 (perf).
 struct BoxBlur {
-    static let maximumRadius = 1000
+    static let maximumRadius = 2000
 
     let width: Int
     let height: Int
@@ -202,14 +203,24 @@ struct BoxBlur {
     }
 
     /// How window sums over an odd count d become rounded means: one float multiply-add per
-    /// sample up to d = 32767 (r ≤ 90 over both axes), exact integer division beyond.
+    /// sample up to d = 32767 (r ≤ 90 over both axes), exact integer division while 2s + d stays
+    /// below 2³¹ (r ≤ 1000), a double multiply beyond.
     private enum MeanRounding {
         case reciprocal(ReciprocalRounding)
         /// ⌊(2s + d) / 2d⌋.
         case division(ExactDivision, UInt32)
+        /// ⌊(s + d/2) · fl(1/d)⌋ in double precision, for sums up to 2³². Exact: (s + d/2)/d lies at
+        /// least 1/(2d) ≥ 2⁻²⁵ from every integer (d odd), and the product errs by under 2⁻⁴⁴.
+        case wide(reciprocal: Double, half: Double)
 
         init(divisor d: Int) {
-            self = ReciprocalRounding(divisor: d).map { .reciprocal($0) } ?? .division(ExactDivision(divisor: UInt64(2 * d)), UInt32(d))
+            if let reciprocal = ReciprocalRounding(divisor: d) {
+                self = .reciprocal(reciprocal)
+            } else if (2 * 255 + 1) * d < 1 << 31 {
+                self = .division(ExactDivision(divisor: UInt64(2 * d)), UInt32(d))
+            } else {
+                self = .wide(reciprocal: 1 / Double(d), half: Double(d) / 2)
+            }
         }
 
         @inline(__always)
@@ -237,6 +248,11 @@ struct BoxBlur {
                     i &+= 8
                 }
                 while i < n { out[i] = UInt8(truncatingIfNeeded: divide.divide(sums[i] &* 2 &+ d)); i += 1 }
+            case .wide(let reciprocal, let half):
+                while i < n {
+                    out[i] = UInt8(truncatingIfNeeded: Int(((Double(sums[i]) + half) * reciprocal).rounded(.down)))
+                    i += 1
+                }
             }
         }
     }

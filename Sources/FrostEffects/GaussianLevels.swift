@@ -12,7 +12,9 @@ import FrostCore
 /// A straight-alpha source is premultiplied as it is read (`StraightAlphaRows`). A level of
 /// σ < 0.3 at full size is the source as given (premultiplied or not): the cache's untouched
 /// level 0, which the cache store copies as a file and `CrossfadeCache` premultiplies with the
-/// other levels when it is made.
+/// other levels when it is made. For the same reason a full-resolution level less than σ_inc = 0.3
+/// above the one before (many levels close together) repeats that level: a kernel that narrow is
+/// below one sample's worth, and its 16-bit fixed-point weights would leave only the center.
 public struct GaussianLevels: Sendable {
     public let sigmas: [Double]
     public let threads: Int
@@ -78,17 +80,26 @@ public struct GaussianLevels: Sendable {
 
     /// The full-resolution levels, at full size, in order.
     private func chainLevels(_ source: Image) -> [Image] {
-        let kernels = chainWeights().compactMap { $0.map { SeparableKernel(weights: $0, threads: threads) } }
-        return GaussianChain(kernels: kernels, threads: threads).levels(of: source)
+        let steps = chainWeights().compactMap { $0 }
+        let kernels = steps.compactMap { $0.map { SeparableKernel(weights: $0, threads: threads) } }
+        var blurred = GaussianChain(kernels: kernels, threads: threads).levels(of: source).makeIterator()
+        var levels: [Image] = []
+        for step in steps {
+            levels.append(step == nil ? levels.last! : blurred.next()!)
+        }
+        return levels
     }
 
-    /// For each full-resolution level, the kernel taking the previous one to it (σ_inc), nil elsewhere.
-    private func chainWeights() -> [[Float]?] {
+    /// For each full-resolution level, the kernel taking the previous one to it (σ_inc), or nil
+    /// inside when σ_inc < 0.3 (the level repeats the one before); nil outside for the others.
+    private func chainWeights() -> [[Float]??] {
         var last = 0.0
-        return sigmas.map { sigma in
-            guard sigma >= 0.3, GaussianPlan.storageFactor(sigma: sigma) == 1 else { return nil }
-            defer { last = sigma }
-            return GaussianPlan.kernelWeights(sigma: (sigma * sigma - last * last).squareRoot())
+        return sigmas.map { sigma -> [Float]?? in
+            guard sigma >= 0.3, GaussianPlan.storageFactor(sigma: sigma) == 1 else { return .none }
+            let increment = (sigma * sigma - last * last).squareRoot()
+            guard increment >= 0.3 else { return .some(nil) }
+            last = sigma
+            return .some(GaussianPlan.kernelWeights(sigma: increment))
         }
     }
 

@@ -23,25 +23,27 @@ extension Image {
     /// The image resized to a width, a height or a box (`fit`); a missing size follows the aspect
     /// ratio, rounded to the nearest pixel (at least 1).
     public func resized(width w: Int?, height h: Int?, fit: ResizeFit, threads: Int? = nil) -> Image {
+        let size = resizedSize(width: w, height: h, fit: fit)
+        guard fit == .cover, let w, let h else { return resized(width: size.width, height: size.height, threads: threads) }
+        let s = max(Double(w) / Double(width), Double(h) / Double(height))
+        let scaledWidth = Double(width) * s, scaledHeight = Double(height) * s
+        let rect = Rect(x: (Double(w) - scaledWidth) / 2, y: (Double(h) - scaledHeight) / 2, width: scaledWidth, height: scaledHeight)
+        return resized(over: rect, width: w, height: h, threads: threads)
+    }
+
+    /// The size `resized(width:height:fit:)` gives, known before any pixel is made (so that a
+    /// caller can check it against a limit first).
+    public func resizedSize(width w: Int?, height h: Int?, fit: ResizeFit) -> (width: Int, height: Int) {
         let sourceWidth = Double(width), sourceHeight = Double(height)
         func side(_ x: Double) -> Int { max(1, Int(x.rounded())) }
         switch (w, h) {
-        case (nil, nil): return self
-        case (let w?, nil): return resized(width: w, height: side(sourceHeight * Double(w) / sourceWidth), threads: threads)
-        case (nil, let h?): return resized(width: side(sourceWidth * Double(h) / sourceHeight), height: h, threads: threads)
+        case (nil, nil): return (width, height)
+        case (let w?, nil): return (w, side(sourceHeight * Double(w) / sourceWidth))
+        case (nil, let h?): return (side(sourceWidth * Double(h) / sourceHeight), h)
         case (let w?, let h?):
-            let sx = Double(w) / sourceWidth, sy = Double(h) / sourceHeight
-            switch fit {
-            case .fill: return resized(width: w, height: h, threads: threads)
-            case .contain:
-                let s = min(sx, sy)
-                return resized(width: side(sourceWidth * s), height: side(sourceHeight * s), threads: threads)
-            case .cover:
-                let s = max(sx, sy), scaledWidth = sourceWidth * s, scaledHeight = sourceHeight * s
-                let rect = Rect(x: (Double(w) - scaledWidth) / 2, y: (Double(h) - scaledHeight) / 2,
-                                width: scaledWidth, height: scaledHeight)
-                return resized(over: rect, width: w, height: h, threads: threads)
-            }
+            guard fit == .contain else { return (w, h) }
+            let s = min(Double(w) / sourceWidth, Double(h) / sourceHeight)
+            return (side(sourceWidth * s), side(sourceHeight * s))
         }
     }
 

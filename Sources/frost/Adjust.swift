@@ -6,23 +6,27 @@ struct AdjustStep: ImageStep {
     static let stepName = "adjust"
     static let abstract = "Color controls: brightness, contrast, saturation (CIColorControls) and gamma (CIGammaAdjust)."
 
-    @Option(parsing: .unconditional, help: "Added to every color component, -1 to 1 (default 0).")
+    static let brightnessRange = OptionRange(-1, 1)
+    static let factorRange = OptionRange(0, 4)
+    static let gammaRange = OptionRange(0.1, 10)
+
+    @Option(parsing: .unconditional, help: "Added to every color component, \(brightnessRange).")
     var brightness: Double = 0
 
-    @Option(help: "Contrast factor around mid-gray, 0 to 4 (default 1).")
+    @Option(parsing: .unconditional, help: "Contrast factor around mid-gray, \(factorRange).")
     var contrast: Double = 1
 
-    @Option(help: "Saturation, 0 to 4: 0 gray, 1 unchanged, above 1 more vivid.")
+    @Option(parsing: .unconditional, help: "Saturation, \(factorRange): 0 gray, 1 unchanged, above 1 more vivid.")
     var saturation: Double = 1
 
-    @Option(help: "Gamma power c^P, 0.1 to 10 (default 1).")
+    @Option(parsing: .unconditional, help: "Gamma power c^P, \(gammaRange).")
     var gamma: Double = 1
 
     func validate() throws {
-        guard (-1...1).contains(brightness) else { throw ValidationError("--brightness must be between -1 and 1") }
-        guard (0...4).contains(contrast) else { throw ValidationError("--contrast must be between 0 and 4") }
-        guard (0...4).contains(saturation) else { throw ValidationError("--saturation must be between 0 and 4") }
-        guard (0.1...10).contains(gamma) else { throw ValidationError("--gamma must be between 0.1 and 10") }
+        try Self.brightnessRange.check(brightness, "--brightness")
+        try Self.factorRange.check(contrast, "--contrast")
+        try Self.factorRange.check(saturation, "--saturation")
+        try Self.gammaRange.check(gamma, "--gamma")
     }
 
     func apply(to image: Image, _ context: StepContext) throws -> Image {

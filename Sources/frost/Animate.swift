@@ -26,10 +26,13 @@ struct Animate: ParsableCommand {
     @Option(help: ArgumentHelp("Also write a filmstrip of every n-th frame (PNG), each labelled with its frame and driver value.", valueName: "FILE.png"))
     var strip: String?
 
-    @Option(help: "Frames between the filmstrip's pictures (default: about eight pictures).")
+    static let stripEveryRange = OptionRange(1, 100_000)
+    static let fpsRange = OptionRange(0, 1000, excludingLower: true)
+
+    @Option(parsing: .unconditional, help: "Frames between the filmstrip's pictures, \(stripEveryRange) (default: about eight pictures).")
     var stripEvery: Int?
 
-    @Option(help: "Playback rate of a scroll timeline in frames per second (a time timeline plays at its own fps).")
+    @Option(parsing: .unconditional, help: "Playback rate of a scroll timeline in frames per second, \(fpsRange) (a time timeline plays at its own fps).")
     var fps: Double = 60
 
     @OptionGroup var scene: SceneFlags
@@ -53,8 +56,20 @@ struct Animate: ParsableCommand {
             guard target == .folder else { throw ValidationError("--frames needs a folder as output (an animation file is one file)") }
         }
         if let strip { guard strip.lowercased().hasSuffix(".png") else { throw ValidationError("--strip must name a .png file") } }
-        if let stripEvery { guard stripEvery >= 1 else { throw ValidationError("--strip-every must be at least 1") } }
-        guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be above 0 and at most 1000") }
+        let named = (output as NSString).pathExtension.lowercased()
+        if target == .folder, !named.isEmpty, !output.hasSuffix("/"), !isExistingFolder(output) {
+            throw ValidationError("'\(output)': .\(named) is not an animation Frost writes (.png: APNG, .webp, .mp4, or a folder of frames)")
+        }
+        switch target {
+        case .folder, .apng: try encode.check(.png)
+        case .webp: try encode.check(.webp)
+        case .mp4:
+            if encode.quality != nil || encode.compression != nil || encode.progressive {
+                throw ValidationError("--quality, --compression and --progressive do not apply to MP4 output (ffmpeg's H.264 settings)")
+            }
+        }
+        try Self.stripEveryRange.check(stripEvery, "--strip-every")
+        try Self.fpsRange.check(fps, "--fps")
     }
 
     func run() throws {
@@ -100,7 +115,7 @@ struct Animate: ParsableCommand {
         if let strip, !stripCells.isEmpty {
             try attempt(strip) {
                 let sheet = try Image.contactSheet(stripCells, labels: stripLabels, columns: stripCells.count,
-                                                   cellWidth: stripCells[0].width, threads: workers)
+                                                   cellWidth: stripCells[0].width, maxPixels: scene.options.maxPixels, threads: workers)
                 try sheet.write(toFile: strip, options: encode.options)
             }
         }

@@ -3,7 +3,9 @@ import FrostCodecs
 
 /// `--jobs` and `--shard` of every many-file command.
 struct BatchFlags: ParsableArguments {
-    @Option(help: "Images processed at once (each gets its share of --threads).")
+    static let jobsRange = OptionRange(1, 1024)
+
+    @Option(parsing: .unconditional, help: "Images processed at once, \(jobsRange) (each gets its share of --threads).")
     var jobs: Int = 1
 
     @Option(help: "K/N: process only shard K (0…N-1) of N, split by a hash of each relative path.")
@@ -12,7 +14,7 @@ struct BatchFlags: ParsableArguments {
     var isDefault: Bool { jobs == 1 && shard == nil }
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        try Self.jobsRange.check(jobs, "--jobs")
         if let shard { _ = try parseSlice(shard, option: "--shard") }
     }
 
@@ -24,9 +26,10 @@ struct BatchFlags: ParsableArguments {
     }
 }
 
-/// What a many-file run shows (`cache --batch`, the filters): a progress bar on a terminal, else
-/// a line per input; each failure as `frost: <file>: <reason>`; a summary line at the end.
-/// `record` is called serially (FileBatch.run's progress).
+/// What a many-file run shows (`cache --batch`, the filters), all on standard error (standard
+/// output is for data: an image written to `-`): a progress bar on a terminal, else a line per
+/// input, written as it happens; each failure as `frost: <file>: <reason>`; a summary line at
+/// the end. `record` is called serially (FileBatch.run's progress).
 struct BatchReport: Sendable {
     let total: Int
     let bar: ProgressBar
@@ -44,14 +47,14 @@ struct BatchReport: Sendable {
         if bar.isShown {
             bar.show(done, input.relative)
         } else {
-            print("[\(done)/\(total)] \(failure == nil ? word : "failed") \(input.relative)")
+            writeError("[\(done)/\(total)] \(failure == nil ? word : "failed") \(input.relative)\n")
         }
     }
 
     /// Prints the summary; exit status 1 if an input failed.
     func finish(_ summary: String, failed: Int) throws {
         bar.clear()
-        print(summary)
+        writeError(summary + "\n")
         if failed > 0 { throw ExitCode.failure }
     }
 }

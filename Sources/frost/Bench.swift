@@ -22,14 +22,16 @@ struct Bench: ParsableCommand {
 
     @OptionGroup var threads: ThreadsFlag
 
-    @Option(help: "Timed runs per case (after one warm-up).")
+    static let runsRange = OptionRange(1, 1000)
+
+    @Option(parsing: .unconditional, help: "Timed runs per case (after one warm-up), \(runsRange).")
     var runs: Int = 7
 
     @Flag(help: "One JSON object per case.")
     var json = false
 
     func validate() throws {
-        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+        try Self.runsRange.check(runs, "--runs")
         if let size { _ = try parseSize(size) }
         for name in cases where BenchCase(name: name) == nil {
             throw ValidationError("unknown --case '\(name)' (copy, box-r<R>, gauss-s<SIGMA>, effect-light, adjust, brightness, cache-10, fade, blend, compose, scroll-secret, scroll-twitter, scroll-twitter-blend)")

@@ -6,10 +6,13 @@ struct BlurStep: ImageStep {
     static let stepName = "blur"
     static let abstract = "Gaussian blur (--sigma) or exact box blur (--box), edges extended, premultiplied alpha."
 
-    @Option(help: "Gaussian standard deviation in pixels, 0 to 250 (below 0.3 copies).")
+    static let sigmaRange = OptionRange(0, 250)
+    static let boxRange = OptionRange(0, Double(ImageEffectsMath.maximumBoxRadius))
+
+    @Option(parsing: .unconditional, help: "Gaussian standard deviation in pixels, \(sigmaRange) (below 0.3 copies).")
     var sigma: Double?
 
-    @Option(help: "Box radius in pixels (window 2R+1), 0 to 1000.")
+    @Option(parsing: .unconditional, help: "Box radius in pixels (window 2R+1), \(boxRange).")
     var box: Int?
 
     @Option(help: "Axes for --box: horizontal, vertical or both.")
@@ -18,8 +21,8 @@ struct BlurStep: ImageStep {
     func validate() throws {
         switch (sigma, box) {
         case (nil, nil), (.some, .some): throw ValidationError("give exactly one of --sigma or --box")
-        case (let s?, nil): guard s.isFinite, (0...250).contains(s) else { throw ValidationError("--sigma must be between 0 and 250") }
-        case (nil, let r?): guard (0...1000).contains(r) else { throw ValidationError("--box must be between 0 and 1000") }
+        case (let s?, nil): try Self.sigmaRange.check(s, "--sigma")
+        case (nil, let r?): try Self.boxRange.check(r, "--box")
         }
     }
 

@@ -26,13 +26,17 @@ struct Cache: ParsableCommand {
     @Option(help: "A folder of images, or a text file listing one image path per line.")
     var batch: String?
 
-    @Option(help: "Levels above the source.")
+    static let levelsRange = OptionRange(1, 64)
+    static let maxRadiusRange = OptionRange(0, 500, excludingLower: true)
+    static let maxSigmaRange = OptionRange(0.3, 250)
+
+    @Option(parsing: .unconditional, help: "Levels above the source, \(levelsRange).")
     var levels: Int = 10
 
-    @Option(help: "Largest blur as an ImageEffects radius in points (× --scale).")
+    @Option(parsing: .unconditional, help: "Largest blur as an ImageEffects radius in points (× --scale), \(maxRadiusRange).")
     var maxRadius: Double?
 
-    @Option(help: "Largest blur as a gaussian sigma in pixels.")
+    @Option(parsing: .unconditional, help: "Largest blur as a gaussian sigma in pixels, \(maxSigmaRange).")
     var maxSigma: Double?
 
     @Option(help: "geometric (default) or linear.")
@@ -41,13 +45,13 @@ struct Cache: ParsableCommand {
     @Option(help: "Tint drawn over each level: #RRGGBB, #RRGGBBAA, white:W@A or a palette name.")
     var tint: Color?
 
-    @Option(parsing: .unconditional, help: "Saturation delta factor for each level, -100 to 100 (1 leaves color alone).")
+    @Option(parsing: .unconditional, help: "Saturation delta factor for each level, \(EffectStep.saturationRange) (1 leaves color alone).")
     var saturation: Double = 1
 
     @Flag(help: "Grow tint and saturation with the level, so level 0 stays the source.")
     var ramp = false
 
-    @Option(help: "Pixels per point for --max-radius.")
+    @Option(parsing: .unconditional, help: "Pixels per point for --max-radius, \(EffectStep.scaleRange).")
     var scale: Double = 1
 
     @Option(help: "twitter (11 banners, radius 30·i/10, white α0.2, saturation 1.5) or secret (radius 12, white 0.8 α0.4, saturation 1.8).")
@@ -56,7 +60,7 @@ struct Cache: ParsableCommand {
     @Option(help: "Level file format: png, jpg or webp.")
     var format: ImageFormat = .png
 
-    @Option(help: "JPEG quality 1-100 (default 90); for webp, lossy at this quality (default lossless).")
+    @Option(parsing: .unconditional, help: "JPEG quality \(EncodeFlags.qualityRange) (default 90); for webp, lossy at this quality (default lossless). Not for png.")
     var quality: Int?
 
     @Flag(help: "Store every level at full size instead of the coarsest size its blur allows.")
@@ -72,13 +76,14 @@ struct Cache: ParsableCommand {
 
     func validate() throws {
         guard (input == nil) != (batch == nil) else { throw ValidationError("give an input image or --batch, not both") }
-        guard (1...64).contains(levels) else { throw ValidationError("--levels must be between 1 and 64") }
+        try Self.levelsRange.check(levels, "--levels")
         guard maxRadius == nil || maxSigma == nil else { throw ValidationError("give --max-radius or --max-sigma, not both") }
-        if let maxSigma { guard maxSigma.isFinite, (0.3...250).contains(maxSigma) else { throw ValidationError("--max-sigma must be between 0.3 and 250") } }
-        if let maxRadius { guard maxRadius.isFinite, maxRadius > 0, maxRadius <= 500 else { throw ValidationError("--max-radius must be between 0 and 500") } }
-        if let quality { guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") } }
-        guard scale.isFinite, scale > 0, scale <= 4 else { throw ValidationError("--scale must be between 0 and 4") }
-        guard saturation.isFinite, abs(saturation) <= 100 else { throw ValidationError("--saturation must be between -100 and 100") }
+        try Self.maxSigmaRange.check(maxSigma, "--max-sigma")
+        try Self.maxRadiusRange.check(maxRadius, "--max-radius")
+        try EncodeFlags.qualityRange.check(quality, "--quality")
+        if quality != nil, format == .png { throw ValidationError("--quality does not apply to png levels") }
+        try EffectStep.scaleRange.check(scale, "--scale")
+        try EffectStep.saturationRange.check(saturation, "--saturation")
         if batch == nil, !batchFlags.isDefault { throw ValidationError("--shard and --jobs need --batch") }
     }
 

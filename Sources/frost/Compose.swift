@@ -21,7 +21,7 @@ struct Compose: ParsableCommand {
     @OptionGroup var threads: ThreadsFlag
 
     func validate() throws {
-        _ = try outputFormat(output)
+        _ = try encode.format(writing: output)
     }
 
     func run() throws {

@@ -9,7 +9,9 @@ struct DecodeFlags: ParsableArguments {
     @Flag(help: "Accept a truncated JPEG (the missing part decodes gray) instead of failing.")
     var allowTruncated = false
 
-    @Option(help: "Refuse images with more pixels than this (default 256000000).")
+    static let maxPixelsRange = OptionRange(1, 1e12)
+
+    @Option(parsing: .unconditional, help: "Refuse images, and results (resize targets, canvases, sheets), with more pixels than this, \(maxPixelsRange).")
     var maxPixels: Int = DecodeOptions.defaultMaxPixels
 
     @Option(help: ArgumentHelp("Refuse input files larger than this, before reading them: bytes, or with a k, M or G suffix.", valueName: "SIZE"))
@@ -20,7 +22,7 @@ struct DecodeFlags: ParsableArguments {
     }
 
     func validate() throws {
-        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+        try Self.maxPixelsRange.check(maxPixels, "--max-pixels")
     }
 }
 
@@ -44,34 +46,56 @@ struct ByteCount: ExpressibleByArgument, Equatable {
 
 /// Writing options shared by every subcommand that writes images.
 struct EncodeFlags: ParsableArguments {
-    @Option(help: "JPEG quality 1-100 (default 90; 4:4:4 chroma from 90 up, 4:2:0 below); for WebP, lossy at this quality (default lossless).")
+    static let qualityRange = OptionRange(1, 100)
+    static let compressionRange = OptionRange(0, 9)
+
+    @Option(parsing: .unconditional, help: "JPEG quality \(qualityRange) (default 90; 4:4:4 chroma from 90 up, 4:2:0 below); for WebP, lossy at this quality (default lossless). Not for PNG.")
     var quality: Int?
 
     @Flag(help: "Write a progressive JPEG.")
     var progressive = false
 
-    @Option(help: "PNG zlib level, or lossless WebP effort, 0-9 (default \(EncodeOptions.defaultCompressionLevel)).")
-    var compression: Int = EncodeOptions.defaultCompressionLevel
+    @Option(parsing: .unconditional, help: "PNG zlib level, or lossless WebP effort, \(compressionRange) (default \(EncodeOptions.defaultCompressionLevel)). Not for JPEG.")
+    var compression: Int?
 
     var options: EncodeOptions {
+        let level = compression ?? EncodeOptions.defaultCompressionLevel
         // An explicit level above the fast default also asks for libpng's adaptive filtering.
-        let filter = compression > EncodeOptions.defaultCompressionLevel ? nil : EncodeOptions.defaultPNGFilter
-        return EncodeOptions(quality: quality ?? 90, progressive: progressive, compressionLevel: compression,
+        let filter = level > EncodeOptions.defaultCompressionLevel ? nil : EncodeOptions.defaultPNGFilter
+        return EncodeOptions(quality: quality ?? 90, progressive: progressive, compressionLevel: level,
                              pngFilter: filter, webpQuality: quality)
     }
 
     func validate() throws {
-        if let quality { guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") } }
-        guard (0...9).contains(compression) else { throw ValidationError("--compression must be between 0 and 9") }
+        try Self.qualityRange.check(quality, "--quality")
+        try Self.compressionRange.check(compression, "--compression")
+    }
+
+    /// Refuses options that the format written does not use (a quality for a PNG), rather than
+    /// ignoring them.
+    func check(_ format: ImageFormat) throws {
+        let unused: [String] = switch format {
+        case .png: (quality == nil ? [] : ["--quality"]) + (progressive ? ["--progressive"] : [])
+        case .jpeg: compression == nil ? [] : ["--compression"]
+        case .webp: progressive ? ["--progressive"] : []
+        }
+        if let first = unused.first { throw ValidationError("\(first) does not apply to \(format.displayName) output") }
     }
 }
 
-/// Checks that an output path names a format Frost writes.
-func outputFormat(_ path: String) throws -> ImageFormat {
-    guard let format = ImageFormat(pathExtension: path) else {
-        throw ValidationError("output '\(path)' must end in .png, .jpg, .jpeg or .webp")
+extension EncodeFlags {
+    /// The format an output path names (refused unless Frost writes it, or when `chosen`, a
+    /// `--format`, contradicts it), checked against the options given.
+    func format(writing path: String, chosen: ImageFormat? = nil) throws -> ImageFormat {
+        guard let named = ImageFormat(pathExtension: path) else {
+            throw ValidationError("output '\(path)' must end in .png, .jpg, .jpeg or .webp")
+        }
+        if let chosen, chosen != named {
+            throw ValidationError("--format \(chosen.fileExtension) disagrees with the output's name '\(path)'")
+        }
+        try check(named)
+        return named
     }
-    return format
 }
 
 extension ImageFormat: ExpressibleByArgument {

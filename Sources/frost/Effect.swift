@@ -10,25 +10,29 @@ struct EffectStep: ImageStep {
     @Option(help: "Preset: light, extra-light, dark or tint:COLOR.")
     var preset: EffectParameters?
 
-    @Option(help: "Blur radius in points (× --scale pixels), 0 to 500.")
+    static let radiusRange = OptionRange(0, 500)
+    static let saturationRange = OptionRange(-100, 100)
+    static let scaleRange = OptionRange(0, 4, excludingLower: true)
+
+    @Option(parsing: .unconditional, help: "Blur radius in points (× --scale pixels), \(radiusRange).")
     var radius: Double = 0
 
     @Option(help: "Tint color drawn over the result: #RRGGBB, #RRGGBBAA, white:W@A or a palette name.")
     var tint: Color?
 
-    @Option(parsing: .unconditional, help: "Saturation delta factor, -100 to 100 (1 leaves color alone; negative inverts hue).")
+    @Option(parsing: .unconditional, help: "Saturation delta factor, \(saturationRange) (1 leaves color alone; negative inverts hue).")
     var saturation: Double = 1
 
     @Option(help: "Mask image: where it is opaque (or white) the effect replaces the original.")
     var mask: String?
 
-    @Option(help: "Pixels per point (the UIImage scale), above 0 up to 4.")
+    @Option(parsing: .unconditional, help: "Pixels per point (the UIImage scale), \(scaleRange).")
     var scale: Double = 1
 
     func validate() throws {
-        guard radius.isFinite, radius >= 0, radius <= 500 else { throw ValidationError("--radius must be between 0 and 500") }
-        guard scale.isFinite, scale > 0, scale <= 4 else { throw ValidationError("--scale must be between 0 and 4") }
-        guard saturation.isFinite, abs(saturation) <= 100 else { throw ValidationError("--saturation must be between -100 and 100") }
+        try Self.radiusRange.check(radius, "--radius")
+        try Self.scaleRange.check(scale, "--scale")
+        try Self.saturationRange.check(saturation, "--saturation")
     }
 
     var auxiliaryFiles: [String] { mask.map { [$0] } ?? [] }

@@ -21,7 +21,10 @@ struct Fade: ParsableCommand {
     @Option(name: .customShort("o"), help: "Output image (a folder with --frames).")
     var output: String
 
-    @Option(help: "Fraction 0…1 (0 the source, 1 the most blurred level).")
+    static let fractionRange = OptionRange(0, 1)
+    static let framesRange = OptionRange(2, 10_000)
+
+    @Option(parsing: .unconditional, help: "Fraction \(fractionRange) (0 the source, 1 the most blurred level).")
     var fraction: Double?
 
     @Option(parsing: .unconditional, help: "Scroll offset in points, any value (negative too), mapped to a fraction by --start and --end.")
@@ -39,7 +42,7 @@ struct Fade: ParsableCommand {
     @Option(help: "blend (variance-matched, default), nearest (Twitter's buckets), alpha (Secret's fade) or exact (a true gaussian of σ = P·σmax from the nearest level below; plain gaussian caches).")
     var mode: FadeMode = .blend
 
-    @Option(help: "Write K frames over the whole fade.")
+    @Option(parsing: .unconditional, help: "Write K frames over the whole fade, \(framesRange).")
     var frames: Int?
 
     @OptionGroup var encode: EncodeFlags
@@ -50,10 +53,13 @@ struct Fade: ParsableCommand {
         let ways = [fraction != nil, offset != nil, frames != nil].filter { $0 }.count
         guard ways == 1 else { throw ValidationError("give one of --fraction, --offset (with --start and --end) or --frames") }
         if offset != nil, start == nil || end == nil { throw ValidationError("--offset needs --start and --end") }
-        if let fraction { guard fraction.isFinite, (0...1).contains(fraction) else { throw ValidationError("--fraction must be between 0 and 1") } }
-        if let frames { guard (2...10_000).contains(frames) else { throw ValidationError("--frames must be between 2 and 10000") } }
+        try Self.fractionRange.check(fraction, "--fraction")
+        try Self.framesRange.check(frames, "--frames")
+        for (name, value) in [("--offset", offset), ("--start", start), ("--end", end)] {
+            if let value, !value.isFinite { throw ValidationError("\(name) must be a number") }
+        }
         if inputs.count == 2, fraction == nil { throw ValidationError("two images blend with --fraction") }
-        if frames == nil { _ = try outputFormat(output) }
+        if frames == nil { _ = try encode.format(writing: output) } else { try encode.check(.png) }
     }
 
     func run() throws {

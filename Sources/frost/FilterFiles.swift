@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import FrostCodecs
 import FrostCore
 
@@ -33,7 +36,14 @@ struct FilterFiles: ParsableArguments {
         guard !names.isEmpty || !inputsFrom.isEmpty else { throw ValidationError("give at least one input") }
         guard (names + inputsFrom).filter({ $0 == "-" }).count <= 1 else { throw ValidationError("standard input (-) can be read once") }
         let target = OutputTarget(output)
-        if case .file(let path) = target, format == nil { _ = try outputFormat(path) }
+        switch target {
+        case .file(let path): _ = try encode.format(writing: path, chosen: format)
+        case .standardOutput:
+            guard isatty(1) == 0 else { throw ValidationError("image data is not written to a terminal: redirect standard output, or name a file") }
+            if let format { try encode.check(format) }
+        case .pattern(let pattern) where ImageFormat(pathExtension: pattern) != nil: _ = try encode.format(writing: pattern, chosen: format)
+        case .folder, .pattern: if let format { try encode.check(format) }
+        }
 
         var gathered = try FileBatch.inputs(fromArguments: names)
         for list in inputsFrom {
@@ -46,7 +56,7 @@ struct FilterFiles: ParsableArguments {
         try checkDistinctOutputs(inputs, target)
 
         let many = inputs.count > 1
-        var context = StepContext(threads: threads.threads)
+        var context = StepContext(threads: threads.threads, limits: decode.options)
         for path in Set(steps.flatMap(\.auxiliaryFiles)) {
             context.images[path] = try attempt(path) { try Image(contentsOfFile: path, options: decode.options) }
         }
@@ -93,6 +103,7 @@ struct FilterFiles: ParsableArguments {
         let format = target.format(chosen: self.format, source: ImageFormat(sniffing: bytes)!)
         let path: String?
         do {
+            try encode.check(format)
             path = try target.path(for: input, format: format)
         } catch {
             return Failure(file: input.path, reason: describe(error))

@@ -11,13 +11,42 @@ struct Frost: ParsableCommand {
         // Past a file-size limit (ulimit -f) a write must fail with EFBIG and be reported against
         // its file, not end the whole batch with SIGXFSZ.
         signal(SIGXFSZ, SIG_IGN)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let verb = arguments.first, !verb.hasPrefix("-"), verb != "help" {
+            guard let command = configuration.subcommands.first(where: { $0._commandName == verb }) else {
+                exitWithUsageError("unknown verb '\(verb)'\(suggestion(for: verb, in: verbs)); 'frost --help' lists them")
+            }
+            // Before any check of values: a misspelt option is the mistake to name.
+            let known = optionNames(in: helpMessage(for: command))
+            for argument in arguments.dropFirst().prefix(while: { $0 != "--" }) where argument.hasPrefix("--") {
+                let name = String(argument.prefix(while: { $0 != "=" }))
+                if !known.contains(name) {
+                    exitWithUsageError("\(verb): unknown option '\(name)'\(suggestion(for: name, in: known)); 'frost \(verb) --help' lists them")
+                }
+            }
+        }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
-            exit(withError: error)
+            // Help, --version and exit statuses chosen by a command go out as ArgumentParser
+            // writes them; a command line that cannot be understood is one line on stderr.
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            exitWithUsageError(message(for: error))
         }
     }
+
+    /// `frost: <reason>` and exit status 64: nothing was read.
+    static func exitWithUsageError(_ reason: String) -> Never {
+        writeError("frost: \(reason.split(separator: "\n").joined(separator: "; "))\n")
+        Glibc.exit(ExitCode.validationFailure.rawValue)
+    }
+
+    /// The verbs' names, for "did you mean".
+    static var verbs: [String] { configuration.subcommands.map { $0._commandName } }
+
+    /// Raised by each stop that changes what users see (docs/development.md, "Releases").
+    static let version = "0.44.0"
 
     static let configuration = CommandConfiguration(
         commandName: "frost",
@@ -31,6 +60,7 @@ struct Frost: ParsableCommand {
         'frost: <file>: <reason>' while the others finish), 64 when the command line cannot be \
         understood (nothing is read then).
         """,
+        version: version,
         subcommands: [Info.self, Convert.self, FilterVerb<BlurStep>.self, FilterVerb<EffectStep>.self, FilterVerb<AdjustStep>.self,
                       FilterVerb<ResizeStep>.self, Run.self, Cache.self, Fade.self, Sheet.self, Page.self, Compose.self, Animate.self, Bench.self]
     )

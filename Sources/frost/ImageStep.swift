@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import FrostCodecs
 import FrostCore
 
@@ -23,6 +24,8 @@ extension ImageStep {
 
 struct StepContext: Sendable {
     var threads: Int?
+    /// The reading limits, which bound what a step makes as well (`DecodeOptions.checkPixels`).
+    var limits = DecodeOptions()
     /// The steps' `auxiliaryFiles`, decoded.
     var images: [String: Image] = [:]
 }
@@ -30,12 +33,28 @@ struct StepContext: Sendable {
 /// The steps a chain can name.
 let chainableSteps: [any ImageStep.Type] = [BlurStep.self, EffectStep.self, AdjustStep.self, ResizeStep.self]
 
-/// `NAME:key=value,key=value,flag` → the step, or nil when `token` does not start with a step
-/// name and a colon (it is then a file). Bad options throw a ValidationError naming the step.
+/// `NAME:key=value,key=value,flag` → the step, or nil when `token` is a file. A word and a colon
+/// that names no step is a misspelt step (unless a file has that name), refused with the nearest
+/// step's name; unknown keys are refused before any value is checked. Errors are ValidationErrors
+/// naming the token.
 func parseStep(_ token: String) throws -> (any ImageStep)? {
-    guard let colon = token.firstIndex(of: ":"),
-          let kind = chainableSteps.first(where: { $0.stepName == token[..<colon] }) else { return nil }
+    guard let colon = token.firstIndex(of: ":") else { return nil }
+    let name = String(token[..<colon]), names = chainableSteps.map { $0.stepName }
+    guard let kind = chainableSteps.first(where: { $0.stepName == name }) else {
+        if !name.isEmpty, name.allSatisfy({ $0.isLetter || $0 == "-" }), !FileManager.default.fileExists(atPath: token) {
+            throw ValidationError("\(token): unknown step '\(name)'\(suggestion(for: name, in: names)); steps are \(names.joined(separator: ", "))")
+        }
+        return nil
+    }
     let options = token[token.index(after: colon)...].split(separator: ",").map { "--" + $0 }
+    let known = optionNames(in: kind.helpMessage()).filter { $0 != "--help" }
+    for option in options {
+        let key = String(option.prefix(while: { $0 != "=" }))
+        guard known.contains(key) else {
+            let keys = known.map { String($0.dropFirst(2)) }
+            throw ValidationError("\(token): \(name) has no key '\(key.dropFirst(2))'\(suggestion(for: String(key.dropFirst(2)), in: keys)); its keys are \(keys.joined(separator: ", "))")
+        }
+    }
     do {
         return try kind.parse(options)
     } catch {

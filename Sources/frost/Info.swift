@@ -45,7 +45,7 @@ struct Info: ParsableCommand {
         let entries = names.flatMap { name in expand(name) ?? { failed = true; return [] }() }
         for file in entries {
             do {
-                if isFolder(file) {
+                if isExistingFolder(file) {
                     failed = try !showCache(file) || failed
                     continue
                 }
@@ -72,7 +72,7 @@ struct Info: ParsableCommand {
     /// A file or a cache as given; a folder without a manifest as the caches and images under it
     /// (a cache's own level files are its report, not entries of their own).
     private func expand(_ path: String) -> [String]? {
-        guard isFolder(path), !isCache(path) else { return [path] }
+        guard isExistingFolder(path), !isCache(path) else { return [path] }
         do {
             let found = try FileBatch.images(under: path, entries: isCache)
             guard !found.isEmpty else {
@@ -88,11 +88,6 @@ struct Info: ParsableCommand {
 
     private func isCache(_ folder: String) -> Bool {
         FileManager.default.fileExists(atPath: folder + "/" + CacheStore.manifestName)
-    }
-
-    private func isFolder(_ path: String) -> Bool {
-        var directory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
     }
 
     private func textLine(_ file: String, _ i: ImageInfo) -> String {

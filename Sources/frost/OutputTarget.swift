@@ -12,10 +12,9 @@ enum OutputTarget: Equatable {
     case pattern(String)
 
     init(_ text: String) {
-        var isFolder: ObjCBool = false
         if text == "-" { self = .standardOutput }
         else if text.contains("%s") { self = .pattern(text) }
-        else if text.hasSuffix("/") || (FileManager.default.fileExists(atPath: text, isDirectory: &isFolder) && isFolder.boolValue) {
+        else if text.hasSuffix("/") || isExistingFolder(text) {
             self = .folder(text.hasSuffix("/") ? String(text.dropLast()) : text)
         } else { self = .file(text) }
     }
@@ -65,4 +64,10 @@ enum OutputTarget: Equatable {
         let stem = ImageFormat(pathExtension: relative) == nil ? relative : (relative as NSString).deletingPathExtension
         return stem + "." + format.fileExtension
     }
+}
+
+/// Whether `path` names a folder that exists (links followed).
+func isExistingFolder(_ path: String) -> Bool {
+    var isFolder: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
 }

@@ -19,14 +19,16 @@ struct Page: ParsableCommand {
     @Option(name: [.customShort("o"), .long], help: "The page to write (.html).")
     var output: String
 
-    @Option(help: "Pixels of scrolling over which the fade runs, 1 to 100000 (default: the image's height).")
+    static let heightRange = OptionRange(1, 100_000)
+
+    @Option(parsing: .unconditional, help: "Pixels of scrolling over which the fade runs, \(heightRange) (default: the image's height).")
     var height: Double?
 
     @Option(help: "blend (variance-matched, default), nearest (Twitter's buckets) or alpha (Secret's fade).")
     var mode: FadeMode = .blend
 
     func validate() throws {
-        if let height { guard height.isFinite, (1...100_000).contains(height) else { throw ValidationError("--height must be between 1 and 100000") } }
+        try Self.heightRange.check(height, "--height")
         guard mode != .exact else { throw ValidationError("--mode exact needs a blur per frame: a page shows blend, nearest or alpha") }
     }
 

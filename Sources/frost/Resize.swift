@@ -1,4 +1,5 @@
 import ArgumentParser
+import FrostCodecs
 import FrostCore
 import FrostEffects
 
@@ -6,24 +7,31 @@ struct ResizeStep: ImageStep {
     static let stepName = "resize"
     static let abstract = "Resize: area-averaged when shrinking, bilinear when enlarging, premultiplied alpha."
 
-    @Option(help: "Width in pixels, 1 to 65535 (alone: the height follows the aspect ratio).")
+    static let sideRange = OptionRange(1, 65535)
+
+    @Option(parsing: .unconditional, help: "Width in pixels, \(sideRange) (alone: the height follows the aspect ratio).")
     var width: Int?
 
-    @Option(help: "Height in pixels, 1 to 65535 (alone: the width follows the aspect ratio).")
+    @Option(parsing: .unconditional, help: "Height in pixels, \(sideRange) (alone: the width follows the aspect ratio).")
     var height: Int?
 
-    @Option(help: "With both sizes: contain (fit inside, aspect kept), cover (fill, aspect kept, centre cropped) or fill (stretch).")
+    @Option(help: "With both sizes: contain (inside the box, aspect kept, one side may come out shorter: sharp's inside), cover (fill, aspect kept, centre cropped) or fill (stretch).")
     var fit: ResizeFit = .contain
 
     func validate() throws {
         guard width != nil || height != nil else { throw ValidationError("give --width, --height or both") }
-        for (name, value) in [("--width", width), ("--height", height)] {
-            if let value { guard (1...65535).contains(value) else { throw ValidationError("\(name) must be between 1 and 65535") } }
-        }
+        try Self.sideRange.check(width, "--width")
+        try Self.sideRange.check(height, "--height")
     }
 
+    @Flag(name: .customLong("no-enlarge"), help: "Leave an image that the resize would enlarge (along either axis) at its size, as vips --size down and sharp's withoutEnlargement.")
+    var noEnlarge = false
+
     func apply(to image: Image, _ context: StepContext) throws -> Image {
-        image.resized(width: width, height: height, fit: fit, threads: context.threads)
+        let size = image.resizedSize(width: width, height: height, fit: fit)
+        if noEnlarge, size.width > image.width || size.height > image.height { return image }
+        try context.limits.checkPixels(width: size.width, height: size.height, of: "the result would be")
+        return image.resized(width: width, height: height, fit: fit, threads: context.threads)
     }
 }
 

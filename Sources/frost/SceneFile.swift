@@ -13,7 +13,9 @@ struct SceneFlags: ParsableArguments {
         "Time in seconds: the still's, or the one held while a scroll timeline runs.", valueName: "T"))
     var time: Double = 0
 
-    @Option(help: "Pixels per point, instead of the scene's scale (above 0, at most 16).")
+    static let scaleRange = OptionRange(0, 16, excludingLower: true)
+
+    @Option(parsing: .unconditional, help: "Pixels per point, instead of the scene's scale, \(scaleRange).")
     var scale: Double?
 
     @Flag(help: "Render on a transparent canvas whatever the scene's background (PNG with alpha).")
@@ -35,7 +37,7 @@ struct SceneFlags: ParsableArguments {
     var state: DriverState { DriverState(scroll: scroll, time: time) }
 
     func validate() throws {
-        if let scale, !(scale.isFinite && scale > 0 && scale <= 16) { throw ValidationError("--scale must be above 0 and at most 16") }
+        try Self.scaleRange.check(scale, "--scale")
         guard scroll.isFinite, time.isFinite else { throw ValidationError("--scroll and --time must be numbers") }
     }
 }
@@ -57,6 +59,7 @@ struct SceneFile {
         if flags.clearBackground { motion.scene.background = .clear }
         let folder = path == "-" ? "" : String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         let scene = motion.scene
+        try attempt(name) { try options.checkPixels(width: scene.pixelWidth, height: scene.pixelHeight, of: "the canvas would be") }
         assets = try attempt(name) { try SceneAssets(for: scene, relativeTo: folder, options: options) }
         self.motion = motion
         self.folder = folder

@@ -20,10 +20,13 @@ struct Sheet: ParsableCommand {
     @Option(name: .customShort("o"), help: "Output image.")
     var output: String
 
-    @Option(help: "Levels per row.")
+    static let columnsRange = OptionRange(1, 64)
+    static let cellWidthRange = OptionRange(16, 4096)
+
+    @Option(parsing: .unconditional, help: "Levels per row, \(columnsRange).")
     var columns: Int = 4
 
-    @Option(help: "Width of each cell in pixels.")
+    @Option(parsing: .unconditional, help: "Width of each cell in pixels, \(cellWidthRange).")
     var cellWidth: Int = 320
 
     @Flag(inversion: .prefixedNo, help: "Label each cell with its level, σ, stored size and bytes.")
@@ -32,9 +35,9 @@ struct Sheet: ParsableCommand {
     @OptionGroup var encode: EncodeFlags
 
     func validate() throws {
-        _ = try outputFormat(output)
-        guard (1...64).contains(columns) else { throw ValidationError("--columns must be between 1 and 64") }
-        guard (16...4096).contains(cellWidth) else { throw ValidationError("--cell-width must be between 16 and 4096") }
+        _ = try encode.format(writing: output)
+        try Self.columnsRange.check(columns, "--columns")
+        try Self.cellWidthRange.check(cellWidth, "--cell-width")
     }
 
     func run() throws {

@@ -3,10 +3,12 @@ import FrostCore
 
 /// `--threads N` for every pixel operation (default: all cores).
 struct ThreadsFlag: ParsableArguments {
-    @Option(help: "Threads to use (default: all \(RowBands.availableThreads) cores).")
+    static let threadsRange = OptionRange(1, 1024)
+
+    @Option(parsing: .unconditional, help: "Threads to use, \(threadsRange) (default: all \(RowBands.availableThreads) cores).")
     var threads: Int?
 
     func validate() throws {
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        try Self.threadsRange.check(threads, "--threads")
     }
 }

@@ -52,7 +52,7 @@ import Glibc
         }
         let finish = try FrostRun.run(["cache", "--batch", input, "-o", output] + Self.options)
         #expect(finish.status == 0, "\(finish.stderr)")
-        #expect(finish.stdout.contains("failed 0"))
+        #expect(finish.stderr.contains("failed 0"))
         for name in ["n0.png", "n1.png", "n2.png", "n3.png", "sub/n4.png", "hopper.jpg"] {
             let loaded = try CacheStore.load("\(output)/\(name).frost")
             #expect(loaded.levels.count == 5)
@@ -60,7 +60,7 @@ import Glibc
         #expect(Self.temporaries(under: output).isEmpty, "\(Self.temporaries(under: output))")
         // Once complete, a rerun skips every cache.
         let again = try FrostRun.run(["cache", "--batch", input, "-o", output] + Self.options)
-        #expect(again.stdout.contains("built 0, skipped 6, failed 0"))
+        #expect(again.stderr.contains("built 0, skipped 6, failed 0"))
     }
 
     /// A file-size limit (ulimit -f) makes the large input's level files fail to write: it is
@@ -76,7 +76,7 @@ import Glibc
                                     FrostRun.binary, input, output], executable: "/bin/sh")
         #expect(run.status == 1, "\(run.stdout) \(run.stderr)")
         #expect(run.stderr.contains("frost: \(input)/large.png: cannot write: File too large"), "\(run.stderr)")
-        #expect(run.stdout.contains("built 3, skipped 0, failed 1"))
+        #expect(run.stderr.contains("built 3, skipped 0, failed 1"))
         #expect(!FileManager.default.fileExists(atPath: "\(output)/large.png.frost"))
         for i in 0..<3 { #expect(try CacheStore.load("\(output)/small\(i).png.frost").levels.count == 3) }
         #expect(Self.temporaries(under: output).isEmpty)

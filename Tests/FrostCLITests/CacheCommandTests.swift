@@ -146,13 +146,13 @@ import Testing
         let run = try FrostRun.run(["cache", "--batch", input.path, "-o", output.path, "--levels", "2", "--jobs", "2"])
         #expect(run.status == 1)
         #expect(run.stderr.contains("frost: \(input.file("bad.png")): not a PNG, JPEG or WebP file"))
-        #expect(run.stdout.contains("built 1, skipped 0, failed 1"))
+        #expect(run.stderr.contains("built 1, skipped 0, failed 1"))
         let again = try FrostRun.run(["cache", "--batch", input.path, "-o", output.path, "--levels", "2"])
-        #expect(again.stdout.contains("built 0, skipped 1, failed 1"))
+        #expect(again.stderr.contains("built 0, skipped 1, failed 1"))
         // Two shards cover the catalog once.
         let shard0 = try FrostRun.run(["cache", "--batch", input.path, "-o", output.path, "--levels", "2", "--shard", "0/2", "--force"])
         let shard1 = try FrostRun.run(["cache", "--batch", input.path, "-o", output.path, "--levels", "2", "--shard", "1/2", "--force"])
-        let lines = (shard0.stdout + shard1.stdout).split(separator: "\n").filter { $0.hasPrefix("[") }
+        let lines = (shard0.stderr + shard1.stderr).split(separator: "\n").filter { $0.hasPrefix("[") }
         #expect(lines.count == 2)
     }
 

@@ -141,3 +141,46 @@ import Testing
         #expect(ReciprocalRounding(divisor: 32_769) == nil)
     }
 }
+
+/// Windows wider than 2001 pixels, whose sums over both axes pass 2³¹ (up to 4001² · 255 < 2³²):
+/// the definition computed through each source pixel's multiplicity in the clamped window, since
+/// the double loop would take (2r+1)² steps a pixel.
+@Suite struct WideBoxBlurTests {
+    static func clampedBox(_ image: Image, radius r: Int) -> [UInt8] {
+        let p = image.premultiplied().pixels, w = image.width, h = image.height
+        /// How many of the 2r+1 offsets around `at` land on `source` once clamped to 0..<count.
+        func multiplicity(_ source: Int, _ at: Int, _ count: Int) -> Int {
+            let lo = source == 0 ? at - r : max(source, at - r), hi = source == count - 1 ? at + r : min(source, at + r)
+            return max(0, min(hi, at + r) - max(lo, at - r) + 1)
+        }
+        let area = (2 * r + 1) * (2 * r + 1)
+        var out = [UInt8](repeating: 0, count: p.count)
+        for y in 0..<h {
+            for x in 0..<w {
+                for c in 0..<4 {
+                    var sum = 0
+                    for sy in 0..<h {
+                        for sx in 0..<w {
+                            sum += multiplicity(sy, y, h) * multiplicity(sx, x, w) * Int(p[(sy * w + sx) * 4 + c])
+                        }
+                    }
+                    out[(y * w + x) * 4 + c] = UInt8((2 * sum + area) / (2 * area))
+                }
+            }
+        }
+        return out
+    }
+
+    @Test(arguments: [1001, 1500, 2000])
+    func matchesTheDefinition(radius: Int) {
+        let image = noiseImage(width: 13, height: 5)
+        #expect(image.boxBlurred(radius: radius, threads: 1).pixels == Self.clampedBox(image, radius: radius))
+        let white = Image(width: 7, height: 3, pixels: [UInt8](repeating: 255, count: 7 * 3 * 4))
+        #expect(white.boxBlurred(radius: radius).pixels == white.pixels, "sums of 255s near 2³² round to 255")
+    }
+
+    @Test func theDefinitionAgreesWithTheDoubleLoop() {
+        let image = noiseImage(width: 13, height: 5)
+        #expect(Self.clampedBox(image, radius: 9) == BoxBlurTests.naiveBox(image, radius: 9, axes: .both))
+    }
+}

@@ -8,6 +8,12 @@ public struct FrostRun: Sendable {
     /// Standard output as bytes (an image written to `-`).
     public let stdoutBytes: [UInt8]
 
+    /// The `frost: <file>: <reason>` lines of standard error, without the progress and summary
+    /// lines a batch writes there too.
+    public var errorLines: [String] {
+        stderr.split(separator: "\n").filter { $0.hasPrefix("frost: ") }.map(String.init)
+    }
+
     public static let binary: String = ProcessInfo.processInfo.environment["FROST_BIN"]
         ?? Corpus.repository + "/.build/debug/frost"
 
