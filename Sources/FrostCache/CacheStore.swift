@@ -71,6 +71,9 @@ public enum CacheStore {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try FileIO.writeAtomically(Array(try encoder.encode(manifest)) + [0x0A], to: folder + "/" + manifestName)
+            // A rebuild with fewer levels or another format leaves no level of the old cache behind.
+            let kept = Set(entries.map(\.file))
+            removeFiles(in: folder) { isLevelFile($0) && !kept.contains($0) }
         } catch {
             // A failed write (a full disk, a file-size limit) leaves no part of a cache behind.
             removeLevels(folder, removingFolder: created)
@@ -179,7 +182,7 @@ public enum CacheStore {
     /// Removes the level files, the manifest and the temporary files of a cache that could not be
     /// finished, and the folder itself if this build made it.
     static func removeLevels(_ folder: String, removingFolder: Bool) {
-        removeFiles(in: folder) { $0.hasPrefix("level-") || $0 == manifestName || isTemporary($0) }
+        removeFiles(in: folder) { isLevelFile($0) || $0 == manifestName || isTemporary($0) }
         if removingFolder { rmdir(folder) }
     }
 
@@ -192,6 +195,14 @@ public enum CacheStore {
             throw CodecError(.io, "cannot create the cache folder \(folder)")
         }
         removeFiles(in: folder) { $0 == manifestName || isTemporary($0) }
+    }
+
+    /// `level-NN.png` (or .jpg, .webp): a name this store writes.
+    private static func isLevelFile(_ name: String) -> Bool {
+        let parts = name.split(separator: ".")
+        return parts.count == 2 && parts[0].hasPrefix("level-") && parts[0].count > 6
+            && parts[0].dropFirst(6).allSatisfy(\.isASCII) && Int(parts[0].dropFirst(6)) != nil
+            && ImageFormat(pathExtension: name) != nil
     }
 
     /// A file `FileIO`'s atomic writes name while they write (`.NAME.frost-XXXXXX`).

@@ -13,7 +13,7 @@ struct Compose: ParsableCommand {
     @Argument(help: "Scene JSON file, or - for standard input.")
     var file: String
 
-    @Option(name: .shortAndLong, help: "Output image: .png, .jpg or .jpeg.")
+    @Option(name: .shortAndLong, help: "Output image: .png, .jpg, .jpeg, .webp, or - (PNG on standard output).")
     var output: String
 
     @OptionGroup var scene: SceneFlags
@@ -33,6 +33,6 @@ struct Compose: ParsableCommand {
             let renderer = try file.renderer(threads: threads.threads)
             image = try attempt(file.name) { try renderer.frame(at: scene.state) }
         }
-        try attempt(output) { try image.write(toFile: output, options: encode.options) }
+        try attempt(output) { try write(image, to: output, options: encode.options) }
     }
 }

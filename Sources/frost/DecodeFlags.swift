@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import FrostCodecs
+import FrostCore
 
 /// Reading options shared by every subcommand that opens images.
 struct DecodeFlags: ParsableArguments {
@@ -85,8 +89,14 @@ struct EncodeFlags: ParsableArguments {
 
 extension EncodeFlags {
     /// The format an output path names (refused unless Frost writes it, or when `chosen`, a
-    /// `--format`, contradicts it), checked against the options given.
+    /// `--format`, contradicts it), checked against the options given. `-` is standard output,
+    /// PNG unless `chosen` says otherwise, refused when it is a terminal.
     func format(writing path: String, chosen: ImageFormat? = nil) throws -> ImageFormat {
+        if path == "-" {
+            guard isatty(1) == 0 else { throw ValidationError("image data is not written to a terminal: redirect standard output, or name a file") }
+            try check(chosen ?? .png)
+            return chosen ?? .png
+        }
         guard let named = ImageFormat(pathExtension: path) else {
             throw ValidationError("output '\(path)' must end in .png, .jpg, .jpeg or .webp")
         }
@@ -101,4 +111,10 @@ extension EncodeFlags {
 extension ImageFormat: ExpressibleByArgument {
     public init?(argument: String) { self.init(name: argument.lowercased()) }
     public static var allValueStrings: [String] { ["png", "jpg", "webp"] }
+}
+
+/// Writes one image: to a file atomically, or for `-` to standard output as PNG.
+func write(_ image: Image, to output: String, options: EncodeOptions) throws {
+    guard output != "-" else { return try FileIO.writeStandardOutput(try image.encoded(as: .png, options: options)) }
+    try image.write(toFile: output, options: options)
 }

@@ -15,10 +15,10 @@ struct Fade: ParsableCommand {
         frost fade A B --fraction P -o OUT             (two images of one size)
         """)
 
-    @Argument(help: "A cache folder, or two images.")
+    @Argument(help: "A cache folder, or two images (one may be - for standard input).")
     var inputs: [String]
 
-    @Option(name: .customShort("o"), help: "Output image (a folder with --frames).")
+    @Option(name: .customShort("o"), help: "Output image, or - (PNG on standard output); a folder with --frames.")
     var output: String
 
     static let fractionRange = OptionRange(0, 1)
@@ -59,18 +59,22 @@ struct Fade: ParsableCommand {
             if let value, !value.isFinite { throw ValidationError("\(name) must be a number") }
         }
         if inputs.count == 2, fraction == nil { throw ValidationError("two images blend with --fraction") }
-        if frames == nil { _ = try encode.format(writing: output) } else { try encode.check(.png) }
+        if frames == nil { _ = try encode.format(writing: output) } else {
+            guard output != "-" else { throw ValidationError("--frames writes a folder of frames, not standard output") }
+            try encode.check(.png)
+        }
     }
 
     func run() throws {
         if inputs.count == 2 {
-            let a = try attempt(inputs[0]) { try Image(contentsOfFile: inputs[0]) }
-            let b = try attempt(inputs[1]) { try Image(contentsOfFile: inputs[1]) }
+            guard inputs.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("standard input (-) can be read once") }
+            let a = try attempt(inputs[0]) { try Image(decoding: try FileIO.readInput(inputs[0])) }
+            let b = try attempt(inputs[1]) { try Image(decoding: try FileIO.readInput(inputs[1])) }
             guard a.width == b.width, a.height == b.height else {
                 report(inputs[1], CodecError(.corrupt, "is \(b.width)x\(b.height), \(inputs[0]) is \(a.width)x\(a.height): blending needs one size"))
                 throw ExitCode.failure
             }
-            return try attempt(output) { try a.blended(with: b, fraction: fraction!, threads: threads.threads).write(toFile: output, options: encode.options) }
+            return try attempt(output) { try write(a.blended(with: b, fraction: fraction!, threads: threads.threads), to: output, options: encode.options) }
         }
         let folder = inputs[0]
         if mode == .exact {
@@ -96,7 +100,7 @@ struct Fade: ParsableCommand {
         let cache = CrossfadeCache(try attempt(folder) {
             try CacheStore.load(folder, only: { $0.levelsNeeded(at: p, mode: mode) })
         })
-        try attempt(output) { try cache.frame(at: p, mode: mode, threads: threads.threads).write(toFile: output, options: encode.options) }
+        try attempt(output) { try write(cache.frame(at: p, mode: mode, threads: threads.threads), to: output, options: encode.options) }
     }
 }
 

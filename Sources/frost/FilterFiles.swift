@@ -38,9 +38,7 @@ struct FilterFiles: ParsableArguments {
         let target = OutputTarget(output)
         switch target {
         case .file(let path): _ = try encode.format(writing: path, chosen: format)
-        case .standardOutput:
-            guard isatty(1) == 0 else { throw ValidationError("image data is not written to a terminal: redirect standard output, or name a file") }
-            if let format { try encode.check(format) }
+        case .standardOutput: if let format { _ = try encode.format(writing: "-", chosen: format) } else { _ = try encode.format(writing: "-", chosen: .png) }
         case .pattern(let pattern) where ImageFormat(pathExtension: pattern) != nil: _ = try encode.format(writing: pattern, chosen: format)
         case .folder, .pattern: if let format { try encode.check(format) }
         }

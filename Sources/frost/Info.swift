@@ -18,7 +18,7 @@ struct Info: ParsableCommand {
     @Flag(help: "One JSON object per file.")
     var json = false
 
-    @Argument(help: "Image files, cache folders, or folders of them.")
+    @Argument(help: "Image files (- for standard input), cache folders, or folders of them.")
     var files: [String] = []
 
     @Option(name: .customLong("inputs-from"), help: ArgumentHelp(
@@ -49,7 +49,7 @@ struct Info: ParsableCommand {
                     failed = try !showCache(file) || failed
                     continue
                 }
-                let info = try ImageInfo(contentsOfFile: file)
+                let info = file == "-" ? try ImageInfo(bytes: try FileIO.readStandardInput()) : try ImageInfo(contentsOfFile: file)
                 print(json ? jsonLine(file, info) : textLine(file, info))
             } catch {
                 report(file, error)

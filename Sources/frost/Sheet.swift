@@ -17,7 +17,7 @@ struct Sheet: ParsableCommand {
     @Argument(help: "A cache folder.")
     var folder: String
 
-    @Option(name: .customShort("o"), help: "Output image.")
+    @Option(name: .customShort("o"), help: "Output image, or - (PNG on standard output).")
     var output: String
 
     static let columnsRange = OptionRange(1, 64)
@@ -45,11 +45,13 @@ struct Sheet: ParsableCommand {
         let cache = CrossfadeCache(loaded), count = cache.levels.count
         // The load verified every level file; the captions need nothing more from disk.
         let captions = labels ? zip(loaded.manifest.levels, loaded.fileBytes).map(Self.caption) : []
-        let sheet = try attempt(output) {
+        var sheet = try attempt(output) {
             try Image.contactSheet((0..<count).map { cache.level($0) }, labels: captions, columns: columns,
                                    cellWidth: min(cellWidth, cache.width))
         }
-        try attempt(output) { try sheet.write(toFile: output, options: encode.options) }
+        // The levels' pixels are in the source's colour space: so is the sheet.
+        sheet.iccProfile = loaded.levels.lazy.compactMap { $0?.iccProfile }.first
+        try attempt(output) { try write(sheet, to: output, options: encode.options) }
         print("\(output): \(count) levels, \(columns) per row")
     }
 

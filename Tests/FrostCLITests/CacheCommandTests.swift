@@ -179,4 +179,34 @@ import Testing
             #expect(verify.status == 0, "cache \(i): \(verify.stderr)")
         }
     }
+
+    /// A rebuild into the same folder with fewer levels, in another format, leaves exactly the new
+    /// cache: no level file of the old one.
+    @Test func aRebuildLeavesNoStaleLevels() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let cache = folder.file("c")
+        #expect(try FrostRun.run(["cache", Self.photo, "-o", cache, "--levels", "4", "--max-sigma", "6"]).status == 0)
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: cache + "/level-notes.txt"))
+        let again = try FrostRun.run(["cache", Self.photo, "-o", cache, "--levels", "2", "--max-sigma", "6", "--format", "webp"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache).sorted()
+        #expect(files == ["level-00.webp", "level-01.webp", "level-02.webp", "level-notes.txt", "manifest.json"], "\(files)")
+        #expect(try FrostRun.run(["info", cache]).status == 0)
+    }
+
+    /// The sheet of a cache whose source has an ICC profile carries that profile (its colours are
+    /// the source's colours).
+    @Test func theSheetKeepsTheSourcesICCProfile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let source = Corpus.path("image-png/bugfixes/F-exif-chunk-early.png")
+        let profile = try #require(try Image(contentsOfFile: source).iccProfile)
+        #expect(try FrostRun.run(["cache", source, "-o", folder.file("c"), "--levels", "2", "--max-sigma", "4"]).status == 0)
+        for name in ["sheet.png", "sheet.jpg"] {
+            let sheet = try FrostRun.run(["sheet", folder.file("c"), "-o", folder.file(name), "--no-labels"])
+            #expect(sheet.status == 0, "\(sheet.stderr)")
+            #expect(try Image(contentsOfFile: folder.file(name)).iccProfile == profile, "\(name)")
+        }
+    }
 }

@@ -1,0 +1,125 @@
+import Foundation
+import FrostCodecs
+import FrostCore
+import FrostTestSupport
+import Testing
+
+/// What users of vips, ImageMagick and sharp expect of a command line: mistakes named before
+/// anything is read, outputs bounded like inputs, options that do not apply refused, standard
+/// output for image data only, `-` wherever one image is read or written.
+@Suite struct CommandLineContractTests {
+    static let photo = Corpus.repository + "/SampleImages/rocket.jpg"
+
+    @Test func misspeltNamesAreReportedFirstWithTheNearestOne() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let cases: [([String], String)] = [
+            (["blurr", Self.photo, folder.file("a.png")], "frost: unknown verb 'blurr' (did you mean blur?)"),
+            (["blur", "--sigam", "2", Self.photo, folder.file("a.png")], "frost: blur: unknown option '--sigam' (did you mean --sigma?)"),
+            // The unknown key, not the missing --width, is the mistake to name.
+            (["run", Self.photo, folder.file("a.png"), "resize:widht=100"], "frost: resize:widht=100: resize has no key 'widht' (did you mean width?)"),
+            (["run", Self.photo, "-o", folder.file("rr/%s.jpg"), "blur:sigma=2", "adjst:gamma=2"],
+             "frost: adjst:gamma=2: unknown step 'adjst' (did you mean adjust?)"),
+            (["blur", "--sigma", "-1", Self.photo, folder.file("a.png")], "frost: --sigma must be between 0 and 250"),
+        ]
+        for (arguments, message) in cases {
+            let run = try FrostRun.run(arguments)
+            #expect(run.status == 64, "\(arguments)")
+            #expect(run.stderr.hasPrefix(message) && run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        }
+        #expect(folder.contents().isEmpty, "a typo writes nothing")
+    }
+
+    @Test func versionIsPrinted() throws {
+        let run = try FrostRun.run(["--version"])
+        #expect(run.status == 0)
+        #expect(run.stdout.split(separator: ".").count == 3, "\(run.stdout)")
+    }
+
+    /// A resize target beyond --max-pixels is refused before its memory exists: under a 1 GiB
+    /// address-space limit the refusal is the message, not an abort.
+    @Test func outputsAreBoundedLikeInputs() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let huge = try FrostRun.run(["-c", "ulimit -v 1048576 && exec \"$0\" resize \"$1\" \"$2\" --width 65535",
+                                     FrostRun.binary, Self.photo, folder.file("big.jpg")], executable: "/bin/sh")
+        #expect(huge.status == 1)
+        #expect(huge.stderr.contains("the result would be 65535×43724, more than the limit of 256000000 pixels (see --max-pixels)"), "\(huge.stderr)")
+        let limited = try FrostRun.run(["resize", Self.photo, folder.file("b.jpg"), "--width", "2000", "--max-pixels", "1000000"])
+        #expect(limited.status == 1 && limited.stderr.contains("the result would be 2000×1334"), "\(limited.stderr)")
+        let scene = folder.file("s.json")
+        try Data(#"{"width": 2000, "height": 1000, "layers": []}"#.utf8).write(to: URL(fileURLWithPath: scene))
+        let canvas = try FrostRun.run(["compose", scene, "-o", folder.file("s.png"), "--max-pixels", "1000000"])
+        #expect(canvas.status == 1 && canvas.stderr.contains("the canvas would be 2000×1000"), "\(canvas.stderr)")
+        #expect(folder.contents() == ["s.json"])
+    }
+
+    @Test func resizeCanNeverEnlarge() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let source = try Image(contentsOfFile: Self.photo)
+        for (arguments, expected) in [(["--width", "2000"], (source.width, source.height)),
+                                      (["--width", "320"], (320, 214)),
+                                      (["--width", "320", "--height", "2000", "--fit", "cover"], (source.width, source.height))] {
+            let run = try FrostRun.run(["resize", Self.photo, folder.file("r.png"), "--no-enlarge"] + arguments)
+            #expect(run.status == 0, "\(run.stderr)")
+            let out = try Image(contentsOfFile: folder.file("r.png"))
+            #expect(out.width == expected.0 && out.height == expected.1, "\(arguments): \(out.width)x\(out.height)")
+        }
+    }
+
+    @Test func optionsTheOutputDoesNotUseAreRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let cases: [([String], String)] = [
+            (["convert", Self.photo, folder.file("a.png"), "--quality", "50"], "--quality does not apply to PNG output"),
+            (["convert", Self.photo, folder.file("a.jpg"), "--compression", "9"], "--compression does not apply to JPEG output"),
+            (["convert", Self.photo, folder.file("a.webp"), "--progressive"], "--progressive does not apply to WebP output"),
+            (["convert", Self.photo, folder.file("a.png"), "--format", "jpg"], "--format jpg disagrees with the output's name"),
+            (["convert", Self.photo, folder.file("a.gif")], "must end in .png, .jpg, .jpeg or .webp"),
+            (["animate", Corpus.repository + "/SampleImages/motion/secret-viewer.json", "-o", folder.file("v.gif")],
+             ".gif is not an animation Frost writes"),
+            (["animate", Corpus.repository + "/SampleImages/motion/secret-viewer.json", "-o", folder.file("v.png"), "--quality", "80"],
+             "--quality does not apply to PNG output"),
+        ]
+        for (arguments, message) in cases {
+            let run = try FrostRun.run(arguments)
+            #expect(run.status == 64 && run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
+        #expect(folder.contents().isEmpty)
+    }
+
+    /// `-` reads or writes the one image of info, fade, compose and sheet as of the filters.
+    @Test func standardInputAndOutputForEveryOneImageVerb() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.photo))
+        let info = try FrostRun.run(["info", "-"], stdin: bytes)
+        #expect(info.status == 0 && info.stdout.hasPrefix("-: jpeg 640x427"), "\(info.stdout) \(info.stderr)")
+
+        let cache = folder.file("c")
+        #expect(try FrostRun.run(["cache", Self.photo, "-o", cache, "--levels", "2", "--max-sigma", "4"]).status == 0)
+        let fade = try FrostRun.run(["fade", cache, "--fraction", "0.5", "-o", "-"])
+        #expect(fade.status == 0, "\(fade.stderr)")
+        #expect(try Image(decoding: fade.stdoutBytes).width == 640)
+        let blend = try FrostRun.run(["fade", "-", Self.photo, "--fraction", "0.5", "-o", "-"], stdin: bytes)
+        #expect(blend.status == 0, "\(blend.stderr)")
+        #expect(try Image(decoding: blend.stdoutBytes).height == 427)
+        let sheet = try FrostRun.run(["sheet", cache, "-o", "-", "--no-labels"])
+        #expect(sheet.status == 0 && ImageFormat(sniffing: sheet.stdoutBytes) == .png, "\(sheet.stderr)")
+        let scene = Data(#"{"width": 20, "height": 10, "background": "white", "layers": []}"#.utf8)
+        let compose = try FrostRun.run(["compose", "-", "-o", "-"], stdin: scene)
+        #expect(compose.status == 0, "\(compose.stderr)")
+        #expect(try Image(decoding: compose.stdoutBytes).width == 20)
+    }
+
+    /// Image data never goes to a terminal (`script` gives the command one).
+    @Test func imageDataIsNotWrittenToATerminal() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        let command = "'\(FrostRun.binary)' convert '\(Self.photo)' -; echo \"exit $?\""
+        let run = try FrostRun.run(["-qec", command, "/dev/null"], executable: "/usr/bin/script")
+        #expect(run.stdout.contains("image data is not written to a terminal"), "\(run.stdout)")
+        #expect(run.stdout.contains("exit 64"), "\(run.stdout)")
+        #expect(!run.stdout.contains("JFIF"))
+    }
+}
