@@ -42,7 +42,7 @@ struct Cache: ParsableCommand {
     @Option(help: "geometric (default) or linear.")
     var spacing: CachePlan.Spacing = .geometric
 
-    @Option(help: "Tint drawn over each level: #RRGGBB, #RRGGBBAA, white:W@A or a palette name.")
+    @Option(help: ArgumentHelp("Tint drawn over each level: \(colorHelp).", valueName: "color"))
     var tint: Color?
 
     @Option(parsing: .unconditional, help: "Saturation delta factor for each level, \(EffectStep.saturationRange) (1 leaves color alone).")

@@ -17,7 +17,7 @@ struct EffectStep: ImageStep {
     @Option(parsing: .unconditional, help: "Blur radius in points (× --scale pixels), \(radiusRange).")
     var radius: Double = 0
 
-    @Option(help: "Tint color drawn over the result: #RRGGBB, #RRGGBBAA, white:W@A or a palette name.")
+    @Option(help: ArgumentHelp("Tint color drawn over the result: \(colorHelp).", valueName: "color"))
     var tint: Color?
 
     @Option(parsing: .unconditional, help: "Saturation delta factor, \(saturationRange) (1 leaves color alone; negative inverts hue).")

@@ -24,12 +24,18 @@ struct Page: ParsableCommand {
     @Option(parsing: .unconditional, help: "Pixels of scrolling over which the fade runs, \(heightRange) (default: the image's height).")
     var height: Double?
 
+    /// The fade modes a page can show: each frame is a blend of stored levels (`exact` needs a
+    /// blur per frame, which a page does not do).
+    enum Mode: String, CaseIterable, ExpressibleByArgument {
+        case blend, nearest, alpha
+        var fadeMode: FadeMode { FadeMode(rawValue: rawValue)! }
+    }
+
     @Option(help: "blend (variance-matched, default), nearest (Twitter's buckets) or alpha (Secret's fade).")
-    var mode: FadeMode = .blend
+    var mode: Mode = .blend
 
     func validate() throws {
         try Self.heightRange.check(height, "--height")
-        guard mode != .exact else { throw ValidationError("--mode exact needs a blur per frame: a page shows blend, nearest or alpha") }
     }
 
     func run() throws {
@@ -40,7 +46,7 @@ struct Page: ParsableCommand {
         let relative = relativePath(from: (absolute(output) as NSString).deletingLastPathComponent, to: absolute(folder))
         let html = CachePage.html(manifest, source: { file in
             (relative.isEmpty ? file : relative + "/" + file).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? file
-        }, scrollHeight: height ?? Double(manifest.source.height), mode: mode)
+        }, scrollHeight: height ?? Double(manifest.source.height), mode: mode.fadeMode)
         try attempt(output) { try FileIO.writeAtomically(Array(html.utf8), to: output) }
         print("\(output): \(manifest.levels.count) levels of \(manifest.source.width)x\(manifest.source.height), \(mode.rawValue)")
     }

@@ -49,6 +49,23 @@ import Testing
         }
     }
 
+    /// The "(values: a, b, c; …)" lists of the option rows of `help`.
+    static func valueLists(in help: String) -> [(option: String, values: [String])] {
+        var rows: [(String, String)] = []
+        for line in help.split(separator: "\n") {
+            if line.hasPrefix("  --") {
+                rows.append((String(line.dropFirst(2).prefix { $0 != " " }), String(line)))
+            } else if line.hasPrefix("      "), !rows.isEmpty {
+                rows[rows.count - 1].1 += " " + line.trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return rows.compactMap { name, text in
+            guard let start = text.range(of: "(values: ") else { return nil }
+            let list = text[start.upperBound...].prefix { $0 != ";" && $0 != ")" }
+            return (name, list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        }
+    }
+
     /// The files the verbs read: a small image with alpha, a cache of it, a scene and a motion.
     struct Inputs {
         let folder: TemporaryFolder
@@ -75,8 +92,9 @@ import Testing
     /// A verb's command line around the option under test (which it may need instead of a default).
     static func commandLine(_ verb: String, _ option: String, _ value: String, _ inputs: Inputs, _ out: String) -> [String] {
         let tested = [option, value]
-        // A quality is for JPEG (and WebP); PNG output refuses it.
-        let image = option == "--quality" ? ".jpg" : ".png"
+        // A quality is for JPEG (and WebP); PNG output refuses it. --format chooses the format of
+        // a folder's files (a name's extension would contradict it).
+        let image = option == "--quality" ? ".jpg" : option == "--format" ? "/" : ".png"
         switch verb {
         case "blur": return ["blur", inputs.image, out + image] + (["--sigma", "--box"].contains(option) ? [] : ["--sigma", "1"]) + tested
         case "resize": return ["resize", inputs.image, out + image] + (["--width", "--height"].contains(option) ? [] : ["--width", "8"]) + tested
@@ -176,6 +194,21 @@ import Testing
         }
     }
 
+    /// Every value a help lists for an option is one the verb accepts: never a usage error.
+    @Test(arguments: verbs)
+    func everyListedValueIsAccepted(verb: String) throws {
+        let inputs = try Inputs()
+        defer { inputs.folder.remove() }
+        for (n, list) in Self.valueLists(in: try FrostRun.run([verb, "--help"]).stdout).enumerated() {
+            for (k, value) in list.values.enumerated() {
+                let arguments = Self.commandLine(verb, list.option, value, inputs, inputs.folder.file("v-\(n)-\(k)"))
+                let run = try FrostRun.run(arguments)
+                Self.expectClean(run, arguments)
+                #expect(run.status != 64, "\(arguments.joined(separator: " ")): \(run.stderr)")
+            }
+        }
+    }
+
     /// The parser of this test reads what the help prints.
     @Test func rangesAreReadFromTheHelp() throws {
         let ranges = Self.ranges(in: try FrostRun.run(["effect", "--help"]).stdout)
@@ -184,5 +217,7 @@ import Testing
         #expect(text.contains("--scale above 0.0 to 4.0"))
         #expect(text.contains("--saturation -100.0 to 100.0"))
         #expect(text.contains("--quality 1.0 to 100.0"))
+        let lists = Self.valueLists(in: try FrostRun.run(["page", "--help"]).stdout)
+        #expect(lists.map(\.option) == ["--mode"] && lists[0].values == ["blend", "nearest", "alpha"])
     }
 }
