@@ -2,7 +2,7 @@ import ArgumentParser
 import FrostCore
 
 /// How a COLOR option's help names what it accepts.
-let colorHelp = "#RRGGBB, #RRGGBBAA, white:W@A (gray W and alpha A, 0 to 1) or a name: " + Color.palette.keys.sorted().joined(separator: ", ")
+let colorHelp = "#RRGGBB, #RRGGBBAA, white:W@A (gray W and alpha A in 0…1) or a name: " + Color.palette.keys.sorted().joined(separator: ", ")
 
 /// COLOR on the command line: #RRGGBB, #RRGGBBAA, white:W@A or a palette name.
 extension Color: ExpressibleByArgument {
