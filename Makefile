@@ -106,7 +106,7 @@ run: build
 	@$(FROST) run SampleImages/rocket.jpg $(OUT)/rocket-chain.webp blur:sigma=4 adjust:brightness=-0.1,gamma=1.2 \
 	  effect:preset=light resize:width=480 --quality 85
 	@echo "wrote $(OUT)/rocket-chain.webp (a chain: blur, adjust, light effect, resize in one decode and one encode)"
-	@$(FROST) resize SampleImages/*.jpg SampleImages/*.png -o '$(OUT)/thumbs/%s-320.webp' --width 320 --jobs 2 | tail -1
+	@$(FROST) resize SampleImages/*.jpg SampleImages/*.png -o '$(OUT)/thumbs/%s-320.webp' --width 320 --jobs 2 2>&1 | tail -1
 	@$(FROST) page $(OUT)/caches/UNIS_EV0.jpg.frost -o $(OUT)/UNIS_EV0-page.html --height 600
 	@$(FROST) cache SampleImages/rocket.jpg -o $(OUT)/rocket-twitter --preset twitter | head -1
 	@$(FROST) fade $(OUT)/rocket-twitter --offset 130 --start 100 --end 160 --mode nearest -o $(OUT)/rocket-twitter-scrolled.png
@@ -127,9 +127,9 @@ run: build
 # cache's contact sheet, a scene and a chain's result.
 gallery: build
 	@mkdir -p $(OUT)/strips docs/images
-	@for s in secret-viewer twitter-profile appstore-press vesper-transition; do \
+	@for s in secret-viewer twitter-profile appstore-press appstore-tilt vesper-transition; do \
 	  $(FROST) animate SampleImages/motion/$$s.json -o $(OUT)/strips/$$s --scale 0.5 --compression 9 \
-	    --strip docs/images/$$s.png --strip-every $$(case $$s in secret*) echo 12;; twitter*) echo 10;; appstore*) echo 8;; *) echo 4;; esac) || exit 1; \
+	    --strip docs/images/$$s.png --strip-every $$(case $$s in secret*) echo 12;; twitter*) echo 10;; appstore-tilt) echo 12;; appstore*) echo 8;; *) echo 4;; esac) || exit 1; \
 	done
 	@$(FROST) cache SampleImages/UNIS_EV0.jpg -o $(OUT)/gallery-cache --levels 7 > /dev/null
 	@$(FROST) sheet $(OUT)/gallery-cache -o docs/images/cache-sheet.jpg --columns 4 --cell-width 200 --quality 80

@@ -10,7 +10,8 @@ public enum AnimatedProperty: String, Sendable, CaseIterable {
     case translate = "transform.translate"
     case translateX = "transform.translate.x", translateY = "transform.translate.y"
     case cornerRadius
-    case shadowOffset = "shadow.offset", shadowOpacity = "shadow.opacity", shadowRadius = "shadow.radius"
+    case shadowOffset = "shadow.offset", shadowOffsetX = "shadow.offset.x", shadowOffsetY = "shadow.offset.y"
+    case shadowOpacity = "shadow.opacity", shadowRadius = "shadow.radius"
     /// A color layer's color or a text layer's text color.
     case color
     /// A blurred layer's place between sharp (0) and its last cache level (1).
@@ -47,6 +48,8 @@ public enum AnimatedProperty: String, Sendable, CaseIterable {
         case .translateY: layer.transform.translateY = v[0]
         case .cornerRadius: layer.cornerRadius = max(0, v[0])
         case .shadowOffset: (layer.shadow!.offsetX, layer.shadow!.offsetY) = (v[0], v[1])
+        case .shadowOffsetX: layer.shadow!.offsetX = v[0]
+        case .shadowOffsetY: layer.shadow!.offsetY = v[0]
         case .shadowOpacity: layer.shadow!.opacity = min(max(v[0], 0), 1)
         case .shadowRadius: layer.shadow!.radius = max(0, v[0])
         case .color:

@@ -1,4 +1,5 @@
 import Foundation
+import FrostCodecs
 import FrostCompose
 import FrostCore
 import FrostCrossfade
@@ -12,8 +13,10 @@ extension MotionScene {
     /// The keys this module adds to the scene format.
     public static let extensionKeys = SceneExtensionKeys(scene: ["timeline"], layer: ["animate", "blur"])
 
-    /// Parses a scene with or without motion from JSON bytes.
-    public init(json: [UInt8]) throws(ComposeError) {
+    /// Parses a scene with or without motion from JSON bytes. A tilt timeline's trace file is read
+    /// relative to `directory` (the scene file's folder) with `options`' limits and assets folder;
+    /// without a directory only a trace written inline is accepted.
+    public init(json: [UInt8], directory: String? = nil, options: DecodeOptions = DecodeOptions()) throws(ComposeError) {
         let scene = try Scene(json: json, extensionKeys: Self.extensionKeys)
         let root: JSONValue
         do {
@@ -23,7 +26,9 @@ extension MotionScene {
         }
         let object = try root.object("scene")
         self.init(scene: scene)
-        if let timeline = object["timeline"] { self.timeline = try Timeline(json: timeline, path: "timeline") }
+        if let timeline = object["timeline"] {
+            self.timeline = try Timeline(json: timeline, path: "timeline", directory: directory, options: options)
+        }
         try readMotions(object["layers"]?.array("layers") ?? [], prefix: [], insideBlur: nil)
     }
 
@@ -84,7 +89,7 @@ extension AnimatedProperty {
     /// Rejects a property the layer does not have.
     func check(on layer: Layer, blur: LayerBlur?, path: String) throws(ComposeError) {
         switch self {
-        case .shadowOffset, .shadowOpacity, .shadowRadius:
+        case .shadowOffset, .shadowOffsetX, .shadowOffsetY, .shadowOpacity, .shadowRadius:
             if layer.shadow == nil { throw ComposeError(path, "the layer has no shadow to animate (give it \"shadow\")") }
         case .color:
             if ![.color, .text].contains(LayerKind(layer.content)) { throw ComposeError(path, "only color and text layers have a color") }
@@ -97,10 +102,10 @@ extension AnimatedProperty {
 }
 
 extension Timeline {
-    init(json: JSONValue, path: String) throws(ComposeError) {
+    init(json: JSONValue, path: String, directory: String?, options: DecodeOptions) throws(ComposeError) {
         let o = try json.object(path)
         let driver = try o.required("driver", path).string("\(path).driver")
-        switch Driver(rawValue: driver) {
+        switch Kind(rawValue: driver) {
         case .scroll:
             try o.allowOnly(["driver", "from", "to", "frames"], path)
             let frames = try o.required("frames", path).number("\(path).frames")
@@ -124,8 +129,55 @@ extension Timeline {
                 throw ComposeError("\(path).fps", "expected frames per second above 0 and at most 1000, and at most 100000 frames in all")
             }
             self = .time(duration: duration, fps: fps)
+        case .tilt:
+            try o.allowOnly(["driver", "trace", "fps"], path)
+            let trace = try TiltTrace(json: try o.required("trace", path), path: "\(path).trace", directory: directory, options: options)
+            let fps = try o["fps"]?.number("\(path).fps") ?? 60
+            guard fps > 0, fps <= 1000, trace.duration * fps <= 100_000 else {
+                throw ComposeError("\(path).fps", "expected frames per second above 0 and at most 1000, and at most 100000 frames in all")
+            }
+            self = .tilt(trace: trace, fps: fps)
         case nil:
-            throw ComposeError("\(path).driver", "expected scroll or time")
+            throw ComposeError("\(path).driver", "expected scroll, time or tilt")
+        }
+    }
+
+    /// The timeline drivers: scroll and time, and tilt (a trace of pitch and roll).
+    private enum Kind: String { case scroll, time, tilt }
+}
+
+extension TiltTrace {
+    /// `"trace": "FILE.csv"` (relative to the scene's folder) or `"trace": [[t, pitch, roll], …]`.
+    init(json: JSONValue, path: String, directory: String?, options: DecodeOptions) throws(ComposeError) {
+        if case .string(let file) = json {
+            guard let directory else { throw ComposeError(path, "a trace file is read relative to a scene file; give the rows inline") }
+            let bytes: [UInt8]
+            do {
+                bytes = try FileIO.read(try options.assetPath(file, relativeTo: directory), maxBytes: min(options.maxFileBytes, 64 << 20))
+            } catch {
+                throw ComposeError(path, "\(file): \((error as? CodecError)?.message ?? "\(error)")")
+            }
+            do {
+                try self.init(csv: bytes)
+            } catch {
+                throw ComposeError(path, "\(file) \(error.description)")
+            }
+            return
+        }
+        let rows = try json.array(path)
+        var samples: [Sample] = []
+        for (i, row) in rows.enumerated() {
+            let cells = try row.array("\(path)[\(i)]")
+            guard cells.count == 3 else { throw ComposeError("\(path)[\(i)]", "expected [t, pitch, roll]") }
+            samples.append(Sample(time: try cells[0].number("\(path)[\(i)][0]"), pitch: try cells[1].number("\(path)[\(i)][1]"),
+                                  roll: try cells[2].number("\(path)[\(i)][2]")))
+        }
+        do {
+            try self.init(samples)
+        } catch {
+            // "row N" counts from 1; the JSON path counts from 0.
+            let row = Int(error.subject.dropFirst(4)).map { "[\($0 - 1)]" } ?? ""
+            throw ComposeError(path + row, error.message)
         }
     }
 }
@@ -133,12 +185,24 @@ extension Timeline {
 extension PropertyAnimation {
     init(json: JSONValue, property: AnimatedProperty, path: String) throws(ComposeError) {
         let o = try json.object(path)
-        try o.allowOnly(["keys", "ease", "by"], path)
+        try o.allowOnly(["keys", "ease", "by", "factor", "offset"], path)
         var driver: Driver?
         if let by = o["by"] {
-            guard let d = Driver(rawValue: try by.string("\(path).by")) else { throw ComposeError("\(path).by", "expected scroll or time") }
+            guard let d = Driver(rawValue: try by.string("\(path).by")) else {
+                throw ComposeError("\(path).by", "expected scroll, time, pitch or roll")
+            }
             driver = d
         }
+        if let factor = o["factor"] {
+            // value = offset + factor × driver value, per component: no keys, no ease.
+            guard o["keys"] == nil, o["ease"] == nil else { throw ComposeError(path, "give keys (with ease) or factor (with offset), not both") }
+            guard property != .color else { throw ComposeError("\(path).factor", "a color follows keys, not a factor") }
+            let offset = try o["offset"].map { v throws(ComposeError) in try property.value(v, path: "\(path).offset") }
+            self.init(property, driver: driver, factor: try property.value(factor, path: "\(path).factor", broadcast: true),
+                      offset: offset ?? Array(repeating: 0, count: property.arity))
+            return
+        }
+        if o["offset"] != nil { throw ComposeError("\(path).offset", "an offset goes with a factor") }
         let list = try o.required("keys", path).array("\(path).keys")
         guard !list.isEmpty else { throw ComposeError("\(path).keys", "expected at least one key") }
         var keys: [Keyframes.Key] = []
@@ -163,8 +227,9 @@ extension PropertyAnimation {
 }
 
 extension AnimatedProperty {
-    /// A key's value: `arity` numbers (one may be written bare), or a color string.
-    func value(_ json: JSONValue, path: String) throws(ComposeError) -> [Double] {
+    /// A key's value: `arity` numbers (one may be written bare), or a color string. With
+    /// `broadcast`, one number stands for every component (a factor).
+    func value(_ json: JSONValue, path: String, broadcast: Bool = false) throws(ComposeError) -> [Double] {
         if self == .color, case .string = json {
             let c = try json.color(path)
             return [c.red, c.green, c.blue, c.alpha]
@@ -183,6 +248,7 @@ extension AnimatedProperty {
             throw ComposeError(path, "expected numbers from -\(Int(Scene.maximumCoordinate)) to \(Int(Scene.maximumCoordinate))")
         }
         if self == .color && values.count == 3 { return values + [1] }
+        if broadcast, values.count == 1 { return Array(repeating: values[0], count: arity) }
         guard values.count == arity else {
             let what = self == .color ? "a COLOR or 3 or 4 numbers from 0 to 1" : arity == 1 ? "a number" : "\(arity) numbers"
             throw ComposeError(path, "expected \(what)")

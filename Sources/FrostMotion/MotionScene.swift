@@ -45,7 +45,7 @@ public struct MotionScene: Sendable {
 
     /// An animation's value at `state`, read off the driver it follows.
     private func value(of animation: PropertyAnimation, at state: DriverState) -> [Double] {
-        animation.keyframes.value(at: state[animation.driver ?? defaultDriver])
+        animation.curve.value(at: state[animation.driver ?? defaultDriver])
     }
 
     /// The layers whose look never changes (nothing in them animates but where they are, how
@@ -93,15 +93,42 @@ public struct LayerMotion: Sendable, Equatable {
     }
 }
 
-/// One animated property: its keys and the driver they follow (nil: the timeline's).
+/// One animated property: how its value follows a driver (nil: the timeline's), by keyframes or
+/// linearly.
 public struct PropertyAnimation: Sendable, Equatable {
+    public enum Curve: Sendable, Equatable {
+        case keyframes(Keyframes)
+        /// offset + factor × the driver's value, per component, unbounded (the App Store seed's
+        /// shadow: roll × 10 points), clamped only to the coordinates a scene may hold.
+        case linear(factor: [Double], offset: [Double])
+
+        public func value(at d: Double) -> [Double] {
+            switch self {
+            case .keyframes(let keyframes): return keyframes.value(at: d)
+            case .linear(let factor, let offset):
+                let limit = Scene.maximumCoordinate
+                return zip(factor, offset).map { min(max($1 + $0 * d, -limit), limit) }
+            }
+        }
+    }
+
     public let property: AnimatedProperty
     public let driver: Driver?
-    public let keyframes: Keyframes
+    public let curve: Curve
+
     public init(_ property: AnimatedProperty, driver: Driver? = nil, keyframes: Keyframes) {
-        self.property = property
-        self.driver = driver
-        self.keyframes = keyframes
+        (self.property, self.driver, self.curve) = (property, driver, .keyframes(keyframes))
+    }
+
+    /// A property that follows `driver` linearly: `factor` and `offset` hold `property.arity` numbers.
+    public init(_ property: AnimatedProperty, driver: Driver? = nil, factor: [Double], offset: [Double]) {
+        precondition(factor.count == property.arity && offset.count == property.arity, "one factor and offset per component")
+        (self.property, self.driver, self.curve) = (property, driver, .linear(factor: factor, offset: offset))
+    }
+
+    /// The keyframes, for an animation that has them.
+    public var keyframes: Keyframes? {
+        if case .keyframes(let keyframes) = curve { keyframes } else { nil }
     }
 }
 

@@ -124,21 +124,22 @@ struct Animate: ParsableCommand {
             + "rendering, \(perFrame(encodeNanoseconds)) ms writing\(strip.map { "; strip \($0)" } ?? "")")
     }
 
-    /// A filmstrip picture's caption: the frame and where its driver is ("frame 12 · scroll 120 pt").
+    /// A filmstrip picture's caption: the frame and where its drivers are ("frame 12 · scroll 120 pt",
+    /// "frame 40 · 0.8 s", "frame 40 · pitch 0.21 · roll -0.3").
     static func stripLabel(_ k: Int, _ timeline: Timeline, _ state: DriverState) -> String {
-        if case .time = timeline { return "frame \(k) · \(decimal(state.time)) s" }
-        return "frame \(k) · scroll \(decimal(state.scroll)) pt"
+        switch timeline {
+        case .scroll: "frame \(k) · scroll \(decimal(state.scroll)) pt"
+        case .time: "frame \(k) · \(decimal(state.time)) s"
+        case .tilt: "frame \(k) · pitch \(decimal(state.pitch)) · roll \(decimal(state.roll))"
+        }
     }
 
-    /// How fast frames play: a time timeline's own rate, else --fps.
-    private func timelineFPS(_ timeline: Timeline) -> Double {
-        if case .time(_, let rate) = timeline { return rate }
-        return fps
-    }
+    /// How fast frames play: a time or trace timeline's own rate, else --fps.
+    private func timelineFPS(_ timeline: Timeline) -> Double { timeline.fps ?? fps }
 
     /// How long frame k shows: until the next frame's time, or one frame's time.
     private func delay(_ timeline: Timeline, _ states: [DriverState], _ k: Int) -> Double {
-        if case .time = timeline, k + 1 < states.count { return states[k + 1].time - states[k].time }
+        if timeline.fps != nil, k + 1 < states.count { return states[k + 1].time - states[k].time }
         return 1 / timelineFPS(timeline)
     }
 }

@@ -15,6 +15,14 @@ struct SceneFlags: ParsableArguments {
 
     static let scaleRange = OptionRange(0, 16, excludingLower: true)
 
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Device pitch in radians (Core Motion's attitude): the still's, or the one held while another driver runs.", valueName: "P"))
+    var pitch: Double = 0
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Device roll in radians: the still's, or the one held while another driver runs.", valueName: "R"))
+    var roll: Double = 0
+
     @Option(parsing: .unconditional, help: "Pixels per point, instead of the scene's scale, \(scaleRange).")
     var scale: Double?
 
@@ -33,12 +41,12 @@ struct SceneFlags: ParsableArguments {
         return options
     }
 
-    /// Both drivers at the values given.
-    var state: DriverState { DriverState(scroll: scroll, time: time) }
+    /// Every driver at the values given.
+    var state: DriverState { DriverState(scroll: scroll, time: time, pitch: pitch, roll: roll) }
 
     func validate() throws {
         try Self.scaleRange.check(scale, "--scale")
-        guard scroll.isFinite, time.isFinite else { throw ValidationError("--scroll and --time must be numbers") }
+        guard [scroll, time, pitch, roll].allSatisfy(\.isFinite) else { throw ValidationError("--scroll, --time, --pitch and --roll must be numbers") }
     }
 }
 
@@ -54,10 +62,12 @@ struct SceneFile {
     init(_ path: String, flags: SceneFlags) throws {
         name = path == "-" ? "<stdin>" : path
         let options = flags.options
-        var motion = try attempt(name) { try MotionScene(json: try FileIO.readInput(path, maxBytes: options.maxFileBytes)) }
+        let folder = path == "-" ? "" : String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        var motion = try attempt(name) {
+            try MotionScene(json: try FileIO.readInput(path, maxBytes: options.maxFileBytes), directory: folder, options: options)
+        }
         if let scale = flags.scale { motion.scene.scale = scale }
         if flags.clearBackground { motion.scene.background = .clear }
-        let folder = path == "-" ? "" : String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         let scene = motion.scene
         try attempt(name) { try options.checkPixels(width: scene.pixelWidth, height: scene.pixelHeight, of: "the canvas would be") }
         assets = try attempt(name) { try SceneAssets(for: scene, relativeTo: folder, options: options) }

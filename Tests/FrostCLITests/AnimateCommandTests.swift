@@ -209,11 +209,11 @@ import Testing
     }
 
     /// The seed samples render as stills at any offset (a quick look at each at scale 0.5).
-    @Test(arguments: ["secret-viewer.json", "twitter-profile.json", "twitter-profile-blend.json", "appstore-press.json", "vesper-transition.json"])
+    @Test(arguments: ["secret-viewer.json", "twitter-profile.json", "twitter-profile-blend.json", "appstore-press.json", "appstore-tilt.json", "vesper-transition.json"])
     func samplesRenderAsStills(_ name: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let run = try FrostRun.run(["compose", "\(Self.samples)/\(name)", "--scroll", "-40", "--time", "0.7", "--scale", "0.5", "-o", folder.file("s.png")])
+        let run = try FrostRun.run(["compose", "\(Self.samples)/\(name)", "--scroll", "-40", "--time", "0.7", "--pitch", "0.2", "--roll", "-0.1", "--scale", "0.5", "-o", folder.file("s.png")])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try ImageInfo(contentsOfFile: folder.file("s.png")).width > 100)
     }

@@ -22,8 +22,8 @@ import Testing
         #expect(motion.timeline == .scroll(from: 0, to: 100, frames: 5))
         let animations = try #require(motion.motions[[0]]).animations
         #expect(animations.map(\.property) == [.frameY, .opacity, .scale])
-        #expect(animations[1].keyframes.easing == .cubicBezier(.easeInOut))
-        #expect(animations[2].driver == .time && animations[2].keyframes.easing == .spring(Spring(response: 0.5, dampingFraction: 0.8)))
+        #expect(animations[1].keyframes?.easing == .cubicBezier(.easeInOut))
+        #expect(animations[2].driver == .time && animations[2].keyframes?.easing == .spring(Spring(response: 0.5, dampingFraction: 0.8)))
         let seen = motion.resolved(at: DriverState(scroll: 150, time: 0.25))
         #expect(seen.layers[0].frame == Rect(x: 0, y: 75, width: 390, height: 320))
         #expect(seen.layers[0].opacity == 0)
@@ -51,7 +51,7 @@ import Testing
         (#"{"type": "color", "color": "white", "animate": {"frame": {"keys": [[0, [1, 2, 3]]]}}}"#,
          "layers[0].animate.frame.keys[0][1]: expected 4 numbers"),
         (#"{"type": "color", "color": "white", "animate": {"opacity": {"keys": []}}}"#, "layers[0].animate.opacity.keys: expected at least one key"),
-        (#"{"type": "color", "color": "white", "animate": {"opacity": {"keys": [[0, 1]], "by": "tilt"}}}"#, "layers[0].animate.opacity.by: expected scroll or time"),
+        (#"{"type": "color", "color": "white", "animate": {"opacity": {"keys": [[0, 1]], "by": "tilt"}}}"#, "layers[0].animate.opacity.by: expected scroll, time, pitch or roll"),
         (#"{"type": "color", "color": "white", "animate": {"opacity": {"keys": [[0, 1]], "speed": 2}}}"#, "layers[0].animate.opacity.speed: unknown key"),
         (#"{"type": "color", "color": "white", "animate": {"shadow.offset": {"keys": [[0, [1, 2]]]}}}"#,
          "layers[0].animate.shadow.offset: the layer has no shadow to animate"),
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"driver": "swipe"}"#, "timeline.driver: expected scroll or time"),
+        (#"{"driver": "swipe"}"#, "timeline.driver: expected scroll, time or tilt"),
         (#"{"driver": "scroll", "from": 0, "to": 10}"#, "timeline.frames: missing"),
         (#"{"driver": "scroll", "from": 0, "to": 10, "frames": 2.5}"#, "timeline.frames: expected a whole number"),
         (#"{"driver": "time", "duration": 1, "fps": 0}"#, "timeline.fps: expected frames per second"),
@@ -99,9 +99,9 @@ import Testing
                "transform.scale": {"keys": [[0, 1, {"spring": {"duration": 0.5, "dampingRatio": 0.4, "velocity": 2}}], [1, 0.95]], "by": "time"}}}
             """#))
         let animations = try #require(motion.motions[[0]]).animations
-        #expect(animations[0].keyframes.keys.map(\.value) == [[1, 1, 1, 1], [1, 0, 0, 1], [0, 1, 0, 128.0 / 255]])
-        #expect(animations[0].keyframes.keys[0].easing == .step)
-        #expect(animations[1].keyframes.keys[0].easing == .spring(Spring(duration: 0.5, dampingRatio: 0.4, velocity: 2)))
+        #expect(animations[0].keyframes?.keys.map(\.value) == [[1, 1, 1, 1], [1, 0, 0, 1], [0, 1, 0, 128.0 / 255]])
+        #expect(animations[0].keyframes?.keys[0].easing == .step)
+        #expect(animations[1].keyframes?.keys[0].easing == .spring(Spring(duration: 0.5, dampingRatio: 0.4, velocity: 2)))
         guard case .text(let text) = motion.resolved(at: DriverState(scroll: 15)).layers[0].content else { Issue.record("not text"); return }
         #expect(text.color == Color(red: 0.5, green: 0.5, blue: 0, alpha: (1 + 128.0 / 255) / 2))
     }

@@ -14,7 +14,7 @@ import Testing
     static let samples = Corpus.repository + "/SampleImages/motion"
 
     static func load(_ name: String, scale: Double = 1) throws -> MotionRenderer {
-        var motion = try MotionScene(json: try FileIO.read("\(samples)/\(name)"))
+        var motion = try MotionScene(json: try FileIO.read("\(samples)/\(name)"), directory: samples)
         motion.scene.scale = scale
         return try MotionRenderer(motion, assets: try SceneAssets(for: motion.scene, relativeTo: samples), directory: samples)
     }

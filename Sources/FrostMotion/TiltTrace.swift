@@ -1,0 +1,82 @@
+import Foundation
+import FrostCompose
+
+/// A recorded device attitude: rows of time (seconds), pitch and roll (radians), as an app logs
+/// Core Motion's `CMAttitude` (the App Store seed read it every 0.02 s), at any rate. Played by a
+/// tilt timeline, which samples it with linear interpolation between the rows around each frame.
+public struct TiltTrace: Sendable, Equatable {
+    public struct Sample: Sendable, Equatable {
+        public let time: Double
+        public let pitch: Double
+        public let roll: Double
+        public init(time: Double, pitch: Double, roll: Double) {
+            (self.time, self.pitch, self.roll) = (time, pitch, roll)
+        }
+    }
+
+    public let samples: [Sample]
+
+    /// The most rows a trace may have (an hour at 50 Hz is 180000).
+    public static let maximumRows = 200_000
+
+    /// Times strictly ascending, finite values; at least one sample.
+    public init(_ samples: [Sample]) throws(ComposeError) {
+        guard !samples.isEmpty else { throw ComposeError("", "a trace needs at least one row of t,pitch,roll") }
+        guard samples.count <= Self.maximumRows else { throw ComposeError("", "more than \(Self.maximumRows) rows") }
+        for (i, s) in samples.enumerated() {
+            guard s.time.isFinite, s.pitch.isFinite, s.roll.isFinite else {
+                throw ComposeError("row \(i + 1)", "t, pitch and roll must be finite numbers")
+            }
+            if i > 0, s.time <= samples[i - 1].time {
+                throw ComposeError("row \(i + 1)", "times must ascend (\(s.time) comes after \(samples[i - 1].time))")
+            }
+        }
+        self.samples = samples
+    }
+
+    /// Parses CSV text: `t,pitch,roll` per line, an optional header line of those names, blank
+    /// lines and `#` comments skipped. Errors name the line: "line 7: 'abc' is not a number".
+    public init(csv bytes: [UInt8]) throws(ComposeError) {
+        var samples: [Sample] = []
+        let text = String(decoding: bytes, as: UTF8.self)
+        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: CharacterSet(charactersIn: " \t\r"))
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t")) }
+            if samples.isEmpty, cells.map({ $0.lowercased() }) == ["t", "pitch", "roll"] { continue }
+            guard cells.count == 3 else {
+                throw ComposeError("line \(n + 1)", "expected 3 cells t,pitch,roll, found \(cells.count)")
+            }
+            var numbers: [Double] = []
+            for cell in cells {
+                guard let x = Double(cell), x.isFinite else { throw ComposeError("line \(n + 1)", "'\(cell)' is not a number") }
+                numbers.append(x)
+            }
+            if let last = samples.last, numbers[0] <= last.time {
+                throw ComposeError("line \(n + 1)", "times must ascend (\(cells[0]) comes after \(last.time))")
+            }
+            guard samples.count < Self.maximumRows else { throw ComposeError("line \(n + 1)", "more than \(Self.maximumRows) rows") }
+            samples.append(Sample(time: numbers[0], pitch: numbers[1], roll: numbers[2]))
+        }
+        try self.init(samples)
+    }
+
+    /// Seconds from the first row to the last.
+    public var duration: Double { samples[samples.count - 1].time - samples[0].time }
+
+    /// Pitch and roll at `elapsed` seconds from the first row: linear between the rows around it,
+    /// held before the first and after the last.
+    public func attitude(at elapsed: Double) -> (pitch: Double, roll: Double) {
+        let t = samples[0].time + elapsed
+        guard t > samples[0].time else { return (samples[0].pitch, samples[0].roll) }
+        guard t < samples[samples.count - 1].time else { return (samples[samples.count - 1].pitch, samples[samples.count - 1].roll) }
+        // The last row at or before t (binary search: traces have thousands of rows).
+        var low = 0, high = samples.count - 1
+        while high - low > 1 {
+            let mid = (low + high) / 2
+            if samples[mid].time <= t { low = mid } else { high = mid }
+        }
+        let a = samples[low], b = samples[high], f = (t - a.time) / (b.time - a.time)
+        return (a.pitch + (b.pitch - a.pitch) * f, a.roll + (b.roll - a.roll) * f)
+    }
+}
