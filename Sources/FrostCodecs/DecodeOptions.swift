@@ -1,3 +1,5 @@
+import FrostCore
+
 /// How files are read, and the limits on untrusted input, in one place: pixels, file size, and the
 /// folder that the files a scene or motion names must lie in.
 public struct DecodeOptions: Sendable, Equatable {
@@ -76,6 +78,8 @@ public struct EncodeOptions: Sendable, Equatable {
     public var pngFilter: Int?
     /// WebP: lossy at this quality 0...100, or lossless when nil.
     public var webpQuality: Int?
+    /// What transparent pixels are flattened onto for a format without alpha (JPEG).
+    public var background: Color
 
     /// PNG defaults measured on the sample photos (README, "PNG settings"): level 2 with the Up
     /// filter (libdeflate) writes at several times libpng's default speed for a few percent more
@@ -85,11 +89,17 @@ public struct EncodeOptions: Sendable, Equatable {
 
     public init(quality: Int = 90, progressive: Bool = false,
                 compressionLevel: Int = EncodeOptions.defaultCompressionLevel,
-                pngFilter: Int? = EncodeOptions.defaultPNGFilter, webpQuality: Int? = nil) {
+                pngFilter: Int? = EncodeOptions.defaultPNGFilter, webpQuality: Int? = nil,
+                background: Color = EncodeOptions.defaultBackground) {
         self.quality = quality
         self.progressive = progressive
         self.compressionLevel = compressionLevel
         self.pngFilter = pngFilter
         self.webpQuality = webpQuality
+        self.background = background
     }
+
+    /// White, as ImageMagick's -flatten and a page behind a transparent image show it. (libvips
+    /// and sharp flatten onto black, which makes a cut-out's background a black box; Frost did too.)
+    public static let defaultBackground = Color.white
 }

@@ -50,7 +50,7 @@ extension Image {
         guard (1...100).contains(options.quality) else {
             throw CodecError(.encode, "JPEG quality \(options.quality) is not in 1...100")
         }
-        let flat = premultiplied()  // over black
+        let flat = flattened(onto: options.background)
         var jpegOptions = frost_jpeg_write_options()
         jpegOptions.quality = Int32(options.quality)
         jpegOptions.progressive = options.progressive ? 1 : 0

@@ -35,4 +35,17 @@ extension Image {
             }
         }
     }
+
+    /// The image placed at (x, y) on a w × h canvas of `padding` (sharp's embed with a background):
+    /// the image's own pixels, alpha included, are copied, not composited.
+    public func embedded(width w: Int, height h: Int, x: Int, y: Int, padding: Color) -> Image {
+        let c = isPremultiplied ? padding.premultiplied255 : SIMD4(padding.red, padding.green, padding.blue, padding.alpha) * 255
+        func byte(_ v: Double) -> UInt8 { UInt8(min(max(v.rounded(), 0), 255)) }
+        var out = Image(width: w, height: h, filledWith: (byte(c[0]), byte(c[1]), byte(c[2]), byte(c[3])), isPremultiplied: isPremultiplied)
+        out.paste(self, x: x, y: y)
+        out.hasAlpha = hasAlpha || padding.alpha < 1
+        out.isGray = isGray && padding.red == padding.green && padding.green == padding.blue
+        out.iccProfile = iccProfile
+        return out
+    }
 }

@@ -8,6 +8,9 @@ public enum ResizeFit: String, Sendable, CaseIterable {
     case cover
     /// Exactly the box, stretched.
     case fill
+    /// The whole box: the image inside it, aspect kept, centred, the rest filled with a padding
+    /// colour (sharp's `contain`, vips's `--crop` none with an embed).
+    case pad
 }
 
 extension Image {
@@ -21,9 +24,15 @@ extension Image {
     }
 
     /// The image resized to a width, a height or a box (`fit`); a missing size follows the aspect
-    /// ratio, rounded to the nearest pixel (at least 1).
-    public func resized(width w: Int?, height h: Int?, fit: ResizeFit, threads: Int? = nil) -> Image {
+    /// ratio, rounded to the nearest pixel (at least 1). `.pad` fills the box around the image
+    /// with `padding`.
+    public func resized(width w: Int?, height h: Int?, fit: ResizeFit, padding: Color = .clear, threads: Int? = nil) -> Image {
         let size = resizedSize(width: w, height: h, fit: fit)
+        if fit == .pad, let w, let h {
+            let inside = resizedSize(width: w, height: h, fit: .contain)
+            return resized(width: inside.width, height: inside.height, threads: threads)
+                .embedded(width: w, height: h, x: (w - inside.width) / 2, y: (h - inside.height) / 2, padding: padding)
+        }
         guard fit == .cover, let w, let h else { return resized(width: size.width, height: size.height, threads: threads) }
         let s = max(Double(w) / Double(width), Double(h) / Double(height))
         let scaledWidth = Double(width) * s, scaledHeight = Double(height) * s

@@ -33,6 +33,6 @@ struct Compose: ParsableCommand {
             let renderer = try file.renderer(threads: threads.threads)
             image = try attempt(file.name) { try renderer.frame(at: scene.state) }
         }
-        try attempt(output) { try write(image, to: output, options: encode.options) }
+        try attempt(output) { try write(image, to: output, encode: encode) }
     }
 }

@@ -62,12 +62,22 @@ struct EncodeFlags: ParsableArguments {
     @Option(parsing: .unconditional, help: "PNG zlib level, or lossless WebP effort, \(compressionRange) (default \(EncodeOptions.defaultCompressionLevel)). Not for JPEG.")
     var compression: Int?
 
+    @Option(help: ArgumentHelp("What transparency is flattened onto in a JPEG, and the padding of resize --fit pad: \(colorHelp) (default: white for a JPEG, with a note on standard error when an image had transparency; clear padding).", valueName: "color"))
+    var background: Color?
+
     var options: EncodeOptions {
         let level = compression ?? EncodeOptions.defaultCompressionLevel
         // An explicit level above the fast default also asks for libpng's adaptive filtering.
         let filter = level > EncodeOptions.defaultCompressionLevel ? nil : EncodeOptions.defaultPNGFilter
         return EncodeOptions(quality: quality ?? 90, progressive: progressive, compressionLevel: level,
-                             pngFilter: filter, webpQuality: quality)
+                             pngFilter: filter, webpQuality: quality, background: background ?? EncodeOptions.defaultBackground)
+    }
+
+    /// Says on standard error when `image`'s transparency is flattened onto the default background
+    /// because `format` has no alpha (a JPEG) and no --background was given.
+    func noteFlattening(_ image: Image, as format: ImageFormat, for file: String) {
+        guard format == .jpeg, background == nil, image.hasAlpha, image.containsTransparency else { return }
+        writeError("frost: \(file): note: transparency flattened onto white in the JPEG (--background COLOR chooses)\n")
     }
 
     func validate() throws {
@@ -114,7 +124,8 @@ extension ImageFormat: ExpressibleByArgument {
 }
 
 /// Writes one image: to a file atomically, or for `-` to standard output as PNG.
-func write(_ image: Image, to output: String, options: EncodeOptions) throws {
-    guard output != "-" else { return try FileIO.writeStandardOutput(try image.encoded(as: .png, options: options)) }
-    try image.write(toFile: output, options: options)
+func write(_ image: Image, to output: String, encode: EncodeFlags) throws {
+    guard output != "-" else { return try FileIO.writeStandardOutput(try image.encoded(as: .png, options: encode.options)) }
+    if let format = ImageFormat(pathExtension: output) { encode.noteFlattening(image, as: format, for: output) }
+    try image.write(toFile: output, options: encode.options)
 }

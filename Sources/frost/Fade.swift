@@ -74,7 +74,7 @@ struct Fade: ParsableCommand {
                 report(inputs[1], CodecError(.corrupt, "is \(b.width)x\(b.height), \(inputs[0]) is \(a.width)x\(a.height): blending needs one size"))
                 throw ExitCode.failure
             }
-            return try attempt(output) { try write(a.blended(with: b, fraction: fraction!, threads: threads.threads), to: output, options: encode.options) }
+            return try attempt(output) { try write(a.blended(with: b, fraction: fraction!, threads: threads.threads), to: output, encode: encode) }
         }
         let folder = inputs[0]
         if mode == .exact {
@@ -100,7 +100,7 @@ struct Fade: ParsableCommand {
         let cache = CrossfadeCache(try attempt(folder) {
             try CacheStore.load(folder, only: { $0.levelsNeeded(at: p, mode: mode) })
         })
-        try attempt(output) { try write(cache.frame(at: p, mode: mode, threads: threads.threads), to: output, options: encode.options) }
+        try attempt(output) { try write(cache.frame(at: p, mode: mode, threads: threads.threads), to: output, encode: encode) }
     }
 }
 

@@ -54,7 +54,7 @@ struct FilterFiles: ParsableArguments {
         try checkDistinctOutputs(inputs, target)
 
         let many = inputs.count > 1
-        var context = StepContext(threads: threads.threads, limits: decode.options)
+        var context = StepContext(threads: threads.threads, limits: decode.options, background: encode.background)
         for path in Set(steps.flatMap(\.auxiliaryFiles)) {
             context.images[path] = try attempt(path) { try Image(contentsOfFile: path, options: decode.options) }
         }
@@ -108,6 +108,7 @@ struct FilterFiles: ParsableArguments {
         }
         do {
             let encoded = try image.encoded(as: format, options: encode.options, threads: context.threads)
+            encode.noteFlattening(image, as: format, for: name)
             guard let path else {
                 try FileIO.writeStandardOutput(encoded)
                 return nil

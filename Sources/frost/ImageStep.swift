@@ -26,6 +26,8 @@ struct StepContext: Sendable {
     var threads: Int?
     /// The reading limits, which bound what a step makes as well (`DecodeOptions.checkPixels`).
     var limits = DecodeOptions()
+    /// `--background`: the padding of `resize --fit pad` (nil: clear).
+    var background: Color?
     /// The steps' `auxiliaryFiles`, decoded.
     var images: [String: Image] = [:]
 }

@@ -15,7 +15,7 @@ struct ResizeStep: ImageStep {
     @Option(parsing: .unconditional, help: "Height in pixels, \(sideRange) (alone: the width follows the aspect ratio).")
     var height: Int?
 
-    @Option(help: "With both sizes: contain (inside the box, aspect kept, one side may come out shorter: sharp's inside), cover (fill, aspect kept, centre cropped) or fill (stretch).")
+    @Option(help: "With both sizes: contain (inside the box, aspect kept, one side may come out shorter: sharp's inside), cover (fill, aspect kept, centre cropped) or fill (stretch) or pad (inside the box, centred on the rest filled with --background, else clear: sharp's contain).")
     var fit: ResizeFit = .contain
 
     func validate() throws {
@@ -31,7 +31,7 @@ struct ResizeStep: ImageStep {
         let size = image.resizedSize(width: width, height: height, fit: fit)
         if noEnlarge, size.width > image.width || size.height > image.height { return image }
         try context.limits.checkPixels(width: size.width, height: size.height, of: "the result would be")
-        return image.resized(width: width, height: height, fit: fit, threads: context.threads)
+        return image.resized(width: width, height: height, fit: fit, padding: context.background ?? .clear, threads: context.threads)
     }
 }
 

@@ -51,7 +51,7 @@ struct Sheet: ParsableCommand {
         }
         // The levels' pixels are in the source's colour space: so is the sheet.
         sheet.iccProfile = loaded.levels.lazy.compactMap { $0?.iccProfile }.first
-        try attempt(output) { try write(sheet, to: output, options: encode.options) }
+        try attempt(output) { try write(sheet, to: output, encode: encode) }
         print("\(output): \(count) levels, \(columns) per row")
     }
 

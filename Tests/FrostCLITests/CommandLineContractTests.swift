@@ -122,4 +122,39 @@ import Testing
         #expect(run.stdout.contains("exit 64"), "\(run.stdout)")
         #expect(!run.stdout.contains("JFIF"))
     }
+
+    /// Transparency into a JPEG: onto white by default, with a note; onto --background, silently.
+    @Test func alphaIntoAJPEGIsFlattenedOntoTheBackground() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let cutout = Corpus.repository + "/SampleImages/coffee-cutout.png"
+        let plain = try FrostRun.run(["convert", cutout, folder.file("w.jpg")])
+        #expect(plain.status == 0)
+        #expect(plain.stderr == "frost: \(cutout): note: transparency flattened onto white in the JPEG (--background COLOR chooses)\n")
+        #expect(try Image(contentsOfFile: folder.file("w.jpg")).pixels[0..<3].allSatisfy { $0 >= 250 }, "a corner is white")
+        let black = try FrostRun.run(["convert", cutout, folder.file("b.jpg"), "--background", "black"])
+        #expect(black.status == 0 && black.stderr.isEmpty, "\(black.stderr)")
+        #expect(try Image(contentsOfFile: folder.file("b.jpg")).pixels[0..<3].allSatisfy { $0 <= 5 }, "a corner is black")
+        let png = try FrostRun.run(["convert", cutout, folder.file("c.png")])
+        #expect(png.status == 0 && png.stderr.isEmpty, "PNG keeps the alpha: nothing to say")
+    }
+
+    /// --fit pad is sharp's contain: the box filled, the image centred on --background (else clear);
+    /// --fit contain keeps its meaning (sharp's inside).
+    @Test func resizePadFillsTheBox() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let coffee = Corpus.repository + "/SampleImages/coffee.png"   // 600 × 400
+        #expect(try FrostRun.run(["resize", coffee, folder.file("p.png"), "--width", "200", "--height", "200", "--fit", "pad"]).status == 0)
+        let padded = try Image(contentsOfFile: folder.file("p.png"))
+        #expect(padded.width == 200 && padded.height == 200 && padded.hasAlpha)
+        #expect(padded.pixels[3] == 0 && padded.pixels[(100 * 200 + 100) * 4 + 3] == 255, "clear above, the photo in the middle")
+        let run = try FrostRun.run(["run", coffee, folder.file("r.jpg"), "resize:width=200,height=200,fit=pad", "--background", "#ff0000"])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
+        let red = try Image(contentsOfFile: folder.file("r.jpg"))
+        #expect(red.pixels[0] > 240 && red.pixels[1] < 15 && red.pixels[2] < 15)
+        #expect(try FrostRun.run(["resize", coffee, folder.file("c.png"), "--width", "200", "--height", "200"]).status == 0)
+        let contained = try Image(contentsOfFile: folder.file("c.png"))
+        #expect(contained.width == 200 && contained.height == 133)
+    }
 }
