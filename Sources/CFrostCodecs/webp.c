@@ -30,9 +30,9 @@ frost_status frost_webp_read_header(const uint8_t *data, size_t size, frost_webp
     info->has_alpha = features.has_alpha;
     info->animated = features.has_animation;
     info->lossless = features.format == 2;
-    // The ICC profile sits in its own chunk of the extended (VP8X) container; the demuxer points
-    // into `data` without copying. A file too short for the demuxer simply has no profile here:
-    // reading its pixels reports the truncation.
+    // The ICC profile and the EXIF block sit in chunks of their own in the extended (VP8X)
+    // container; the demuxer points into `data` without copying. A file too short for the demuxer
+    // simply has neither here: reading its pixels reports the truncation.
     WebPData whole = {data, size};
     WebPDemuxer *demux = WebPDemux(&whole);
     if (demux) {
@@ -42,6 +42,18 @@ frost_status frost_webp_read_header(const uint8_t *data, size_t size, frost_webp
             if (WebPDemuxGetChunk(demux, "ICCP", 1, &chunk)) {
                 info->icc = chunk.chunk.bytes;
                 info->icc_length = (uint32_t)chunk.chunk.size;
+                WebPDemuxReleaseChunkIterator(&chunk);
+            }
+        }
+        if (WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS) & EXIF_FLAG) {
+            WebPChunkIterator chunk;
+            if (WebPDemuxGetChunk(demux, "EXIF", 1, &chunk)) {
+                const uint8_t *exif = chunk.chunk.bytes;
+                size_t length = chunk.chunk.size;
+                // The container holds TIFF data; some writers (exiftool among them) keep JPEG's prefix.
+                if (length >= 6 && memcmp(exif, "Exif\0\0", 6) == 0) { exif += 6; length -= 6; }
+                info->exif = exif;
+                info->exif_length = (uint32_t)length;
                 WebPDemuxReleaseChunkIterator(&chunk);
             }
         }

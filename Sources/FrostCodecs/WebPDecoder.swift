@@ -2,7 +2,8 @@ import CFrostCodecs
 import FrostCore
 
 /// Reads still WebP files through CFrostCodecs (libwebp): lossy with or without alpha, lossless,
-/// the ICC profile of the extended container. Animated files are refused.
+/// the ICC profile and the EXIF orientation of the extended container (applied as a JPEG's is).
+/// Animated files are refused.
 enum WebPDecoder {
     private struct Header {
         let raw: frost_webp_info
@@ -18,7 +19,8 @@ enum WebPDecoder {
             let alpha = raw.has_alpha != 0
             return ImageInfo(format: .webp, width: Int(raw.width), height: Int(raw.height),
                              channels: alpha ? 4 : 3, bitDepth: 8, hasAlpha: alpha,
-                             hasICCProfile: raw.icc_length > 0, orientation: 1,
+                             hasICCProfile: raw.icc_length > 0,
+                             orientation: EXIFOrientation.read(raw.exif, count: Int(raw.exif_length)),
                              colorModel: raw.animated != 0 ? "animated" : raw.lossless != 0 ? "lossless" : "lossy",
                              interlaced: false, frames: max(Int(raw.frames), 1))
         }
@@ -43,7 +45,8 @@ enum WebPDecoder {
             try check(frost_webp_read_pixels(bytes.baseAddress, bytes.count, buffer.baseAddress, info.width * 4,
                                              UInt32(info.height), &error), error, .webp)
         }
-        return Image(width: info.width, height: info.height, pixels: pixels, isPremultiplied: false,
-                     hasAlpha: info.hasAlpha, isGray: false, iccProfile: header.iccProfile)
+        let image = Image(width: info.width, height: info.height, pixels: pixels, isPremultiplied: false,
+                          hasAlpha: info.hasAlpha, isGray: false, iccProfile: header.iccProfile)
+        return options.autoOrient ? image.oriented(Orientation(exifValue: info.orientation)) : image
     }
 }

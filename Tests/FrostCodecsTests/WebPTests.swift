@@ -15,6 +15,27 @@ import Testing
         try #require(run.status == 0, "\(name) failed: \(run.stderr)")
     }
 
+    /// An EXIF orientation in the container (set by webpmux, with and without JPEG's "Exif\0\0"
+    /// prefix) is read and applied as a JPEG's is; --no-auto-orient keeps the pixels as stored.
+    @Test(arguments: [false, true])
+    func exifOrientationIsApplied(prefixed: Bool) throws {
+        guard Self.tools else { return }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let image = noiseImage(width: 13, height: 7, opaque: true)
+        try image.write(toFile: folder.file("plain.webp"))
+        // Big-endian TIFF, one IFD entry: Orientation (0x0112), SHORT, 1, value 6 (turn 90° clockwise).
+        let tiff: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0]
+        try Data((prefixed ? Array("Exif\0\0".utf8) : []) + tiff).write(to: URL(fileURLWithPath: folder.file("o.exif")))
+        try Self.tool("webpmux", ["-set", "exif", folder.file("o.exif"), folder.file("plain.webp"), "-o", folder.file("turned.webp")])
+        #expect(try ImageInfo(contentsOfFile: folder.file("turned.webp")).orientation == 6)
+        let turned = try Image(contentsOfFile: folder.file("turned.webp"))
+        #expect(turned.width == 7 && turned.height == 13)
+        #expect(turned.pixels == image.oriented(.right).pixels)
+        let stored = try Image(contentsOfFile: folder.file("turned.webp"), options: DecodeOptions(autoOrient: false))
+        #expect(stored.pixels == image.pixels)
+    }
+
     @Test func losslessRoundTripIsBitExactWithAlpha() throws {
         // Straight RGBA noise with every alpha, the color under alpha 0 included.
         let image = noiseImage(width: 97, height: 61)

@@ -125,6 +125,8 @@ typedef struct {
     uint32_t frames;           // an animation's frame count (1 for a still; 0 when the container is cut short)
     const uint8_t *icc;        // points into the file's bytes
     uint32_t icc_length;
+    const uint8_t *exif;       // the EXIF chunk's TIFF data ("Exif\0\0" skipped when a writer put it there)
+    uint32_t exif_length;
 } frost_webp_info;
 
 frost_status frost_webp_read_header(const uint8_t *data, size_t size, frost_webp_info *info, frost_error *err);
