@@ -32,7 +32,8 @@ public enum AnimatedProperty: String, Sendable, CaseIterable {
     var changesContent: Bool { [.cornerRadius, .color, .blurProgress].contains(self) }
 
     /// Sets the property of `layer` to `v` (`arity` numbers); `parent` is the size a frameless
-    /// layer fills.
+    /// layer fills. A property the layer lacks (a shadow's on a layer without one, a colour on an
+    /// image) is left alone: the JSON reader refuses those, a scene built in Swift may have them.
     func apply(_ v: [Double], to layer: inout Layer, parent: (width: Double, height: Double)) {
         var frame = layer.frame ?? Rect(x: 0, y: 0, width: parent.width, height: parent.height)
         switch self {
@@ -47,11 +48,11 @@ public enum AnimatedProperty: String, Sendable, CaseIterable {
         case .translateX: layer.transform.translateX = v[0]
         case .translateY: layer.transform.translateY = v[0]
         case .cornerRadius: layer.cornerRadius = max(0, v[0])
-        case .shadowOffset: (layer.shadow!.offsetX, layer.shadow!.offsetY) = (v[0], v[1])
-        case .shadowOffsetX: layer.shadow!.offsetX = v[0]
-        case .shadowOffsetY: layer.shadow!.offsetY = v[0]
-        case .shadowOpacity: layer.shadow!.opacity = min(max(v[0], 0), 1)
-        case .shadowRadius: layer.shadow!.radius = max(0, v[0])
+        case .shadowOffset: layer.shadow?.offsetX = v[0]; layer.shadow?.offsetY = v[1]
+        case .shadowOffsetX: layer.shadow?.offsetX = v[0]
+        case .shadowOffsetY: layer.shadow?.offsetY = v[0]
+        case .shadowOpacity: layer.shadow?.opacity = min(max(v[0], 0), 1)
+        case .shadowRadius: layer.shadow?.radius = max(0, v[0])
         case .color:
             let color = Color(red: v[0], green: v[1], blue: v[2], alpha: v[3])
             switch layer.content {
@@ -59,7 +60,7 @@ public enum AnimatedProperty: String, Sendable, CaseIterable {
             case .text(var text):
                 text.color = color
                 layer.content = .text(text)
-            default: preconditionFailure("color on a layer without one (rejected when the scene is read)")
+            default: break
             }
         case .blurProgress: break   // read by the renderer, which swaps in the cache's frame
         }
