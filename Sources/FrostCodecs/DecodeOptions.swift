@@ -80,6 +80,8 @@ public struct EncodeOptions: Sendable, Equatable {
     public var webpQuality: Int?
     /// What transparent pixels are flattened onto for a format without alpha (JPEG).
     public var background: Color
+    /// EXIF, XMP, IPTC and resolution to write where the format keeps them (nil: none).
+    public var metadata: ImageMetadata?
 
     /// PNG defaults measured on the sample photos (README, "PNG settings"): level 2 with the Up
     /// filter (libdeflate) writes at several times libpng's default speed for a few percent more

@@ -6,18 +6,21 @@ extension Image {
     ///
     /// Premultiplied pixels are un-premultiplied first. PNG keeps the image's kind: gray stays gray
     /// while every pixel is gray, alpha is written when the source had it or some pixel is not
-    /// opaque. JPEG has no alpha: a transparent image is written as if over black (its
-    /// premultiplied colors), the convention libvips uses. WebP is lossless unless
+    /// opaque. JPEG has no alpha: a transparent image is flattened onto `options.background`. WebP is lossless unless
     /// `options.webpQuality` is set, and keeps alpha where some pixel is not opaque.
     /// A baseline JPEG of more than a few hundred rows is encoded in horizontal strips on `threads`
     /// threads and joined (`JPEGStrips`): the same pixels when decoded, in about half the time on
     /// two cores.
+    /// `options.metadata` goes where the format keeps it (`ImageMetadata`).
     public func encoded(as format: ImageFormat, options: EncodeOptions = EncodeOptions(), threads: Int? = nil) throws -> [UInt8] {
+        let bytes: [UInt8]
         switch format {
-        case .png: return try encodedPNG(options)
-        case .jpeg: return try encodedJPEG(options, threads: RowBands.threads(threads))
-        case .webp: return try encodedWebP(options)
+        case .png: bytes = try encodedPNG(options)
+        case .jpeg: bytes = try encodedJPEG(options, threads: RowBands.threads(threads))
+        case .webp: bytes = try encodedWebP(options)
         }
+        guard let metadata = options.metadata else { return bytes }
+        return metadata.inserted(into: bytes, as: format, hasAlpha: hasAlpha, width: width, height: height)
     }
 
     private func encodedPNG(_ options: EncodeOptions) throws -> [UInt8] {

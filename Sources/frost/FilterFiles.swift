@@ -107,7 +107,13 @@ struct FilterFiles: ParsableArguments {
             return Failure(file: input.path, reason: describe(error))
         }
         do {
-            let encoded = try image.encoded(as: format, options: encode.options, threads: context.threads)
+            var options = encode.options
+            if !encode.strip {
+                // Pixels turned upright by their EXIF orientation are written with orientation 1.
+                let metadata = ImageMetadata(reading: bytes)
+                options.metadata = decode.noAutoOrient ? metadata : metadata.uprighted()
+            }
+            let encoded = try image.encoded(as: format, options: options, threads: context.threads)
             encode.noteFlattening(image, as: format, for: name)
             guard let path else {
                 try FileIO.writeStandardOutput(encoded)

@@ -157,4 +157,34 @@ import Testing
         let contained = try Image(contentsOfFile: folder.file("c.png"))
         #expect(contained.width == 200 && contained.height == 133)
     }
+
+    /// Metadata as vips keeps it: EXIF (its orientation 1 once the pixels are turned), XMP, IPTC
+    /// and the resolution go on into every format that holds them; --no-auto-orient keeps the
+    /// stored pixels and their tag; --strip writes none.
+    @Test func metadataIsKeptUnlessStripped() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let camera = Corpus.path("exif-orientation-examples/Landscape_6.jpg")
+        for format in ["jpg", "png", "webp"] {
+            let turned = try FrostRun.run(["resize", camera, folder.file("t.\(format)"), "--width", "300"])
+            #expect(turned.status == 0, "\(turned.stderr)")
+            let info = try ImageInfo(contentsOfFile: folder.file("t.\(format)"))
+            #expect(info.width == 300 && info.height == 200 && info.orientation == 1, "\(format)")
+            #expect(ImageMetadata(reading: try FileIO.read(folder.file("t.\(format)"))).exif != nil, "\(format): the EXIF goes on")
+            #expect(try FrostRun.run(["resize", camera, folder.file("k.\(format)"), "--width", "300", "--no-auto-orient"]).status == 0)
+            let kept = try ImageInfo(contentsOfFile: folder.file("k.\(format)"))
+            #expect(kept.width == 300 && kept.height == 450 && kept.orientation == 6, "\(format): stored pixels, tag kept")
+            #expect(try FrostRun.run(["resize", camera, folder.file("s.\(format)"), "--width", "300", "--strip"]).status == 0)
+            #expect(ImageMetadata(reading: try FileIO.read(folder.file("s.\(format)"))).isEmpty, "\(format): stripped")
+        }
+        // XMP, IPTC and the resolution of a file that has them.
+        var options = EncodeOptions()
+        options.metadata = ImageMetadata(xmp: Array("<x:xmpmeta/>".utf8), iptc: Array("Photoshop 3.0\0".utf8) + [1, 2, 3, 4], density: (240, 240))
+        try Image(contentsOfFile: Self.photo).write(toFile: folder.file("tagged.jpg"), options: options)
+        #expect(try FrostRun.run(["blur", folder.file("tagged.jpg"), folder.file("b.jpg"), "--sigma", "1"]).status == 0)
+        let blurred = ImageMetadata(reading: try FileIO.read(folder.file("b.jpg")))
+        #expect(blurred.xmp == options.metadata?.xmp && blurred.iptc == options.metadata?.iptc && blurred.density?.x == 240)
+        #expect(try FrostRun.run(["convert", folder.file("tagged.jpg"), folder.file("c.png")]).status == 0)
+        #expect(ImageMetadata(reading: try FileIO.read(folder.file("c.png"))).xmp == options.metadata?.xmp)
+    }
 }
