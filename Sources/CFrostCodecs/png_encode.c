@@ -171,6 +171,18 @@ static int has_transparency(const uint8_t *rgba, uint32_t width, uint32_t height
     return alpha != 255;
 }
 
+// After libpng's error jump: everything freed, the sink's message reported.
+static frost_status write_failed(png_structp png, png_infop info, uint8_t *row, png_sink *sink, frost_error *err) {
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    frost_status status = sink->out_of_memory ? FROST_ERR_MEMORY : FROST_ERR_ENCODE;
+    frost_fail(err, status, "%s", sink->message);
+    free(sink->deflated);
+    free(sink->data);
+    free(sink);
+    return status;
+}
+
 frost_status frost_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
                               const frost_png_write_options *options, uint8_t **out, size_t *out_size,
                               frost_error *err) {
@@ -206,16 +218,7 @@ frost_status frost_png_encode(const uint8_t *rgba, uint32_t width, uint32_t heig
         free(sink);
         return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
     }
-    if (setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, &info);
-        free(row);
-        frost_status status = sink->out_of_memory ? FROST_ERR_MEMORY : FROST_ERR_ENCODE;
-        frost_fail(err, status, "%s", sink->message);
-        free(sink->deflated);
-        free(sink->data);
-        free(sink);
-        return status;
-    }
+    if (setjmp(png_jmpbuf(png))) return write_failed(png, info, row, sink, err);
     png_set_write_fn(png, sink, write_memory, flush_memory);
     if (!deflated) {
         // libpng's own rows only: the deflated path writes its IDAT chunks itself.
@@ -246,6 +249,56 @@ frost_status frost_png_encode(const uint8_t *rgba, uint32_t width, uint32_t heig
     }
     png_destroy_write_struct(&png, &info);
     free(sink->deflated);
+    free(row);
+    *out = sink->data;
+    *out_size = sink->size;
+    free(sink);
+    return FROST_OK;
+}
+
+frost_status frost_png_encode16(const uint16_t *rgba, uint32_t width, uint32_t height, int channels, int compression_level,
+                                const uint8_t *icc, uint32_t icc_length, uint8_t **out, size_t *out_size, frost_error *err) {
+    static const int color_types[5] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
+                                       PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA};
+    if (channels < 1 || channels > 4) return frost_fail(err, FROST_ERR_ENCODE, "bad channel count %d", channels);
+    // As in frost_png_encode: what the error path reads lives on the heap.
+    png_sink *sink = calloc(1, sizeof *sink);
+    uint8_t *row = malloc((size_t)width * channels * 2);
+    png_structp png = sink ? png_create_write_struct(PNG_LIBPNG_VER_STRING, sink, on_error, on_warning) : NULL;
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!info || !row) {
+        png_destroy_write_struct(&png, &info);
+        free(row);
+        free(sink);
+        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    }
+    if (setjmp(png_jmpbuf(png))) return write_failed(png, info, row, sink, err);
+    png_set_write_fn(png, sink, write_memory, flush_memory);
+    png_set_compression_level(png, compression_level);
+    png_set_filter(png, 0, PNG_ALL_FILTERS);
+    png_set_IHDR(png, info, width, height, 16, color_types[channels], PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (icc && icc_length > 0) {
+        png_set_benign_errors(png, 1);
+        png_set_iCCP(png, info, "ICC Profile", 0, icc, icc_length);
+    }
+    png_write_info(png, info);
+    // Gray is R, gray with alpha R and A; samples big-endian, as PNG stores them.
+    static const int picks[5][4] = {{0}, {0}, {0, 3}, {0, 1, 2}, {0, 1, 2, 3}};
+    for (uint32_t y = 0; y < height; y++) {
+        const uint16_t *source = rgba + (size_t)y * width * 4;
+        uint8_t *target = row;
+        for (uint32_t x = 0; x < width; x++) {
+            for (int c = 0; c < channels; c++) {
+                uint16_t v = source[4 * x + picks[channels][c]];
+                *target++ = (uint8_t)(v >> 8);
+                *target++ = (uint8_t)(v & 0xFF);
+            }
+        }
+        png_write_row(png, row);
+    }
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
     free(row);
     *out = sink->data;
     *out_size = sink->size;

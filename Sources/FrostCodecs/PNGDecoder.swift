@@ -84,14 +84,14 @@ enum PNGDecoder {
         return (options.autoOrient ? image.oriented(Orientation(exifValue: info.orientation)) : image, session.readDirect)
     }
 
-    /// 16-bit files as native RGBA16, before the reduction to 8 bits (tests compare these with
-    /// the reference decodings; an operation that keeps 16 bits would start here).
-    static func decode16(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> (ImageInfo, [UInt16]) {
+    /// 16-bit files as native RGBA16, before the reduction to 8 bits, with their ICC profile
+    /// (tests compare these with the reference decodings; `SixteenBitPNG` keeps them).
+    static func decode16(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> (ImageInfo, [UInt16], [UInt8]?) {
         let session = try Session(bytes)
         let info = session.info
         guard info.bitDepth == 16 else { throw CodecError(.unsupported, "not a 16-bit PNG") }
         try options.checkBudget(width: info.width, height: info.height)
-        return (info, try readWide(session, count: info.width * info.height * 4))
+        return (info, try readWide(session, count: info.width * info.height * 4), session.iccProfile)
     }
 
     private static func readWide(_ session: Session, count: Int) throws -> [UInt16] {

@@ -1,3 +1,5 @@
+import CFrostCodecs
+
 /// 16 → 8 bit sample reduction by rounding, v8 = (v16 · 255 + 32767) / 65535 (docs/design.md, Pixels),
 /// rather than libpng's strip (high byte) which is biased upward by up to half a level.
 @inlinable @inline(__always)
@@ -8,4 +10,42 @@ func reduceSample16(_ v: UInt16) -> UInt8 {
 /// Reduces RGBA16 samples to RGBA8.
 func reduce16To8(_ wide: UnsafeBufferPointer<UInt16>, into narrow: UnsafeMutableBufferPointer<UInt8>) {
     for i in 0..<wide.count { narrow[i] = reduceSample16(wide[i]) }
+}
+
+/// A 16-bit PNG's samples kept at 16 bits, for a conversion to PNG that changes no pixel
+/// (`frost convert`): Frost's operations work on 8 bits, and any of them reduces the samples by
+/// rounding (`reduceSample16`); a PNG that only changes its container need not lose the low byte.
+public struct SixteenBitPNG: Sendable {
+    public let width: Int
+    public let height: Int
+    /// PNG channels: 1 gray, 2 gray and alpha, 3 RGB, 4 RGBA.
+    public let channels: Int
+    /// RGBA16, straight alpha, native-endian, rows packed.
+    public let samples: [UInt16]
+    public let iccProfile: [UInt8]?
+
+    /// The file's samples when `bytes` are a 16-bit PNG stored upright (or read with
+    /// `autoOrient` off), else nil: those go through the 8-bit image.
+    public init?(bytes: [UInt8], options: DecodeOptions) throws {
+        guard ImageFormat(sniffing: bytes) == .png, let info = try? ImageInfo(bytes: bytes), info.bitDepth == 16,
+              info.orientation == 1 || !options.autoOrient else { return nil }
+        let (_, samples, icc) = try bytes.withUnsafeBufferPointer { try PNGDecoder.decode16($0, options: options) }
+        (width, height, channels, self.samples, iccProfile) = (info.width, info.height, info.channels, samples, icc)
+    }
+
+    /// A 16-bit PNG of the same channels, at `options.compressionLevel` (zlib, libpng's adaptive
+    /// filters), with `options.metadata`.
+    public func encoded(options: EncodeOptions = EncodeOptions()) throws -> [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>?, size = 0, error = frost_error()
+        let status = samples.withUnsafeBufferPointer { wide in
+            (iccProfile ?? []).withUnsafeBufferPointer { icc in
+                frost_png_encode16(wide.baseAddress, UInt32(width), UInt32(height), Int32(channels), Int32(options.compressionLevel),
+                                   iccProfile == nil ? nil : icc.baseAddress, UInt32(icc.count), &out, &size, &error)
+            }
+        }
+        defer { frost_free(out) }
+        try check(status, error, .png)
+        let bytes = Array(UnsafeBufferPointer(start: out, count: size))
+        return options.metadata?.inserted(into: bytes, as: .png, hasAlpha: channels % 2 == 0, width: width, height: height) ?? bytes
+    }
 }

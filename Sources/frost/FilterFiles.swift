@@ -86,11 +86,14 @@ struct FilterFiles: ParsableArguments {
     /// Reads, runs the steps, writes: the whole of one input.
     private func filter(_ input: FileBatch.Input, target: OutputTarget, steps: [any ImageStep], context: StepContext) -> Failure? {
         let name = input.isStandardInput ? "<stdin>" : input.path
-        let bytes: [UInt8], image: Image
+        let bytes: [UInt8], image: Image?, wide: SixteenBitPNG?
         do {
             _ = try expectedPath(input, target)   // refused before reading if it would leave -o
             bytes = try input.read(maxBytes: decode.options.maxFileBytes)
-            image = try steps.reduce(try Image(decoding: bytes, options: decode.options)) { image, step in
+            // A 16-bit PNG converted to PNG keeps its 16 bits; every operation works on 8.
+            let toPNG = ImageFormat(sniffing: bytes) == .png && target.format(chosen: format, source: .png) == .png
+            wide = steps.isEmpty && toPNG ? try SixteenBitPNG(bytes: bytes, options: decode.options) : nil
+            image = wide != nil ? nil : try steps.reduce(try Image(decoding: bytes, options: decode.options)) { image, step in
                 // Between steps the image goes as a file would carry it: straight alpha, so a
                 // chain equals its steps run one by one through PNG files, bit for bit.
                 try step.apply(to: image.isPremultiplied && image.hasAlpha ? image.unpremultiplied() : image, context)
@@ -113,8 +116,13 @@ struct FilterFiles: ParsableArguments {
                 let metadata = ImageMetadata(reading: bytes)
                 options.metadata = decode.noAutoOrient ? metadata : metadata.uprighted()
             }
-            let encoded = try image.encoded(as: format, options: options, threads: context.threads)
-            encode.noteFlattening(image, as: format, for: name)
+            let encoded: [UInt8]
+            if let image {
+                encoded = try image.encoded(as: format, options: options, threads: context.threads)
+                encode.noteFlattening(image, as: format, for: name)
+            } else {
+                encoded = try wide!.encoded(options: options)
+            }
             guard let path else {
                 try FileIO.writeStandardOutput(encoded)
                 return nil

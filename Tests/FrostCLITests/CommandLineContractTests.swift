@@ -187,4 +187,20 @@ import Testing
         #expect(try FrostRun.run(["convert", folder.file("tagged.jpg"), folder.file("c.png")]).status == 0)
         #expect(ImageMetadata(reading: try FileIO.read(folder.file("c.png"))).xmp == options.metadata?.xmp)
     }
+
+    /// A 16-bit PNG converted to PNG keeps its 16-bit samples, channels and profile; an operation
+    /// works on 8 bits (the samples rounded) and writes 8.
+    @Test(arguments: ["basn0g16.png", "basn4a16.png", "basn2c16.png", "basn6a16.png"])
+    func sixteenBitPNGsStaySixteenBitThroughConvert(_ name: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let source = Corpus.path("pngsuite/\(name)")
+        #expect(try FrostRun.run(["convert", source, folder.file("c.png"), "--compression", "9"]).status == 0)
+        let (before, after) = (try ImageInfo(contentsOfFile: source), try ImageInfo(contentsOfFile: folder.file("c.png")))
+        #expect(after.bitDepth == 16 && after.channels == before.channels && after.hasAlpha == before.hasAlpha, "\(after)")
+        let samples = { (path: String) in try SixteenBitPNG(bytes: try FileIO.read(path), options: DecodeOptions())!.samples }
+        #expect(try samples(folder.file("c.png")) == samples(source))
+        #expect(try FrostRun.run(["blur", source, folder.file("b.png"), "--sigma", "1"]).status == 0)
+        #expect(try ImageInfo(contentsOfFile: folder.file("b.png")).bitDepth == 8)
+    }
 }

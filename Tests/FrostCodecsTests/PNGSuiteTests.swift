@@ -32,7 +32,7 @@ import Testing
         var samples: [UInt8] = []
         if info.bitDepth == 16 {
             // Raw 16-bit samples in the file's channels (tRNS not applied), big-endian.
-            let (_, wide) = try bytes.withUnsafeBufferPointer {
+            let (_, wide, _) = try bytes.withUnsafeBufferPointer {
                 try PNGDecoder.decode16($0, options: DecodeOptions(autoOrient: false))
             }
             let picks: [Int] = [0: [0], 2: [0, 1, 2], 4: [0, 3], 6: [0, 1, 2, 3]][colorType]!

@@ -76,6 +76,11 @@ typedef struct {
 frost_status frost_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
                               const frost_png_write_options *options, uint8_t **out, size_t *out_size,
                               frost_error *err);
+// Encodes RGBA16 samples (native-endian, straight alpha, rows packed) as a 16-bit PNG of `channels`
+// (1 gray from R, 2 gray and alpha, 3 RGB, 4 RGBA), libpng's adaptive filters at zlib level
+// `compression_level`; the caller frees *out with frost_free.
+frost_status frost_png_encode16(const uint16_t *rgba, uint32_t width, uint32_t height, int channels, int compression_level,
+                                const uint8_t *icc, uint32_t icc_length, uint8_t **out, size_t *out_size, frost_error *err);
 
 // ---------------------------------------------------------------- JPEG
 
