@@ -144,7 +144,8 @@ man: deps
 	$(SWIFT) package --allow-writing-to-package-directory generate-manual --multi-page --configuration debug
 	@mkdir -p $(OUT)/man && cp .build/plugins/GenerateManual/outputs/frost/*.1 $(OUT)/man/
 	@grep -q 'contain' $(OUT)/man/frost.resize.1 && grep -q 'NAME:key=value' $(OUT)/man/frost.run.1 && \
-	  grep -q 'Exit status' $(OUT)/man/frost.1 && grep -q 'inputs-from' $(OUT)/man/frost.convert.1
+	  grep -q 'Exit status' $(OUT)/man/frost.1 && grep -q 'inputs-from' $(OUT)/man/frost.convert.1 && \
+	  grep -q 'strip' $(OUT)/man/frost.convert.1 && grep -q 'background' $(OUT)/man/frost.convert.1
 	@echo "wrote $(OUT)/man/ ($$(ls $(OUT)/man | wc -l) pages)"
 
 # Regression benchmarks (package-benchmark, its own package under Benchmarks/).

@@ -59,9 +59,6 @@ struct EncodeFlags: ParsableArguments {
     @Flag(help: "Write a progressive JPEG.")
     var progressive = false
 
-    @Flag(help: "Write no EXIF, XMP, IPTC or resolution (by default a filter keeps its input's where the output format holds them; the ICC profile is always kept).")
-    var strip = false
-
     @Option(parsing: .unconditional, help: "PNG zlib level, or lossless WebP effort, \(compressionRange) (default \(EncodeOptions.defaultCompressionLevel)). Not for JPEG.")
     var compression: Int?
 

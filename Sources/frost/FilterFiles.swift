@@ -22,6 +22,9 @@ struct FilterFiles: ParsableArguments {
         valueName: "LIST"))
     var inputsFrom: [String] = []
 
+    @Flag(help: "Write no EXIF, XMP, IPTC or resolution (by default each input's are kept where the output format holds them; the ICC profile is always kept).")
+    var strip = false
+
     @OptionGroup var batch: BatchFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
@@ -111,7 +114,7 @@ struct FilterFiles: ParsableArguments {
         }
         do {
             var options = encode.options
-            if !encode.strip {
+            if !strip {
                 // Pixels turned upright by their EXIF orientation are written with orientation 1.
                 let metadata = ImageMetadata(reading: bytes)
                 options.metadata = decode.noAutoOrient ? metadata : metadata.uprighted()
