@@ -103,7 +103,7 @@ extension EncodeFlags {
     /// PNG unless `chosen` says otherwise, refused when it is a terminal.
     func format(writing path: String, chosen: ImageFormat? = nil) throws -> ImageFormat {
         if path == "-" {
-            guard isatty(1) == 0 else { throw ValidationError("image data is not written to a terminal: redirect standard output, or name a file") }
+            try refuseTerminal()
             try check(chosen ?? .png)
             return chosen ?? .png
         }
@@ -121,6 +121,11 @@ extension EncodeFlags {
 extension ImageFormat: ExpressibleByArgument {
     public init?(argument: String) { self.init(name: argument.lowercased()) }
     public static var allValueStrings: [String] { ["png", "jpg", "webp"] }
+}
+
+/// Image data is not written to a terminal (as gzip refuses): a usage error when standard output is one.
+func refuseTerminal() throws {
+    guard isatty(1) == 0 else { throw ValidationError("image data is not written to a terminal: redirect standard output, or name a file") }
 }
 
 /// Writes one image: to a file atomically, or for `-` to standard output as PNG.

@@ -41,7 +41,10 @@ struct FilterFiles: ParsableArguments {
         let target = OutputTarget(output)
         switch target {
         case .file(let path): _ = try encode.format(writing: path, chosen: format)
-        case .standardOutput: if let format { _ = try encode.format(writing: "-", chosen: format) } else { _ = try encode.format(writing: "-", chosen: .png) }
+        case .standardOutput:
+            // Without --format each input's own format is written, checked as it is read.
+            try refuseTerminal()
+            if let format { try encode.check(format) }
         case .pattern(let pattern) where ImageFormat(pathExtension: pattern) != nil: _ = try encode.format(writing: pattern, chosen: format)
         case .folder, .pattern: if let format { try encode.check(format) }
         }

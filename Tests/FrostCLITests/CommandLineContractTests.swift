@@ -94,6 +94,9 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.photo))
+        // A JPEG in, a JPEG out at a quality: the input's format, so the quality applies.
+        let piped = try FrostRun.run(["blur", "-", "-", "--sigma", "1", "--quality", "80"], stdin: bytes)
+        #expect(piped.status == 0 && ImageFormat(sniffing: piped.stdoutBytes) == .jpeg, "\(piped.stderr)")
         let info = try FrostRun.run(["info", "-"], stdin: bytes)
         #expect(info.status == 0 && info.stdout.hasPrefix("-: jpeg 640x427"), "\(info.stdout) \(info.stderr)")
 
