@@ -54,12 +54,10 @@ public struct DecodeOptions: Sendable, Equatable {
     /// Outputs are bounded like inputs: a resize target, a canvas, a sheet is refused before its
     /// memory exists when it has more than `maxPixels` pixels. `subject` begins the message
     /// ("the result would be").
-    public func checkPixels(width: Int, height: Int, count: Int = 1, of subject: String) throws(CodecError) {
+    public func checkPixels(width: Int, height: Int, of subject: String) throws(CodecError) {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        let (total, overflowAll) = pixels.multipliedReportingOverflow(by: max(count, 1))
-        if overflow || overflowAll || total > maxPixels {
-            let size = count > 1 ? "\(count) × \(width)×\(height)" : "\(width)×\(height)"
-            throw CodecError(.tooLarge, "\(subject) \(size), more than the limit of \(maxPixels) pixels (see --max-pixels)")
+        if overflow || pixels > maxPixels {
+            throw CodecError(.tooLarge, "\(subject) \(width)×\(height), more than the limit of \(maxPixels) pixels (see --max-pixels)")
         }
     }
 }

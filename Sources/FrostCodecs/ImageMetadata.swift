@@ -63,9 +63,9 @@ public struct ImageMetadata: Sendable, Equatable {
             let payload = b[(i + 4)..<(i + 2 + length)]
             switch marker {
             case 0xE0 where payload.starts(with: Array("JFIF\0".utf8)) && payload.count >= 12:
-                let p = Array(payload)
-                density = Self.density(unit: p[7], x: Int(p[8]) << 8 | Int(p[9]), y: Int(p[10]) << 8 | Int(p[11]),
-                                       unitsPerInch: 1, unitsPerCentimetre: 2)
+                // Units 1: dots per inch, 2: per centimetre (0: an aspect ratio only).
+                let p = Array(payload), units: [UInt8: Double] = [1: 1, 2: 2.54]
+                density = Self.density(x: Int(p[8]) << 8 | Int(p[9]), y: Int(p[10]) << 8 | Int(p[11]), unitsPerInch: units[p[7]])
             case 0xE1 where payload.starts(with: Self.exifPrefix) && exif == nil:
                 exif = Array(payload.dropFirst(6))
             case 0xE1 where payload.starts(with: Self.xmpNamespace) && xmp == nil:
@@ -88,10 +88,10 @@ public struct ImageMetadata: Sendable, Equatable {
             switch type {
             case "eXIf" where exif == nil: exif = data
             case "pHYs" where length == 9:
-                // Unit 1: pixels per metre.
+                // Unit 1: pixels per metre (0: an aspect ratio only).
                 let data = data
-                density = Self.density(unit: data[8], x: Int(Self.bigEndian32(data, 0)), y: Int(Self.bigEndian32(data, 4)),
-                                       unitsPerInch: nil, unitsPerCentimetre: nil, perMetre: 1)
+                density = Self.density(x: Int(Self.bigEndian32(data, 0)), y: Int(Self.bigEndian32(data, 4)),
+                                       unitsPerInch: data[8] == 1 ? 0.0254 : nil)
             case "iTXt" where b[(i + 8)...].starts(with: Self.xmpKeyword + [0]) && xmp == nil:
                 // keyword \0, compression flag, method, language \0, translated keyword \0, text.
                 let data = data
@@ -122,19 +122,11 @@ public struct ImageMetadata: Sendable, Equatable {
         }
     }
 
-    /// Pixels per inch from a container's density fields (units: 0 none, then per inch or per cm
-    /// or per metre as the format numbers them); nil when the unit is not absolute or a value is 0.
-    private static func density(unit: UInt8, x: Int, y: Int, unitsPerInch: UInt8?, unitsPerCentimetre: UInt8?,
-                                perMetre: UInt8? = nil) -> (x: Double, y: Double)? {
-        guard x > 0, y > 0 else { return nil }
-        let scale: Double
-        switch unit {
-        case unitsPerInch: scale = 1
-        case unitsPerCentimetre: scale = 2.54
-        case perMetre: scale = 0.0254
-        default: return nil
-        }
-        return (Double(x) * scale, Double(y) * scale)
+    /// Pixels per inch from pixels per unit (a unit being 1/unitsPerInch of an inch); nil without an
+    /// absolute unit or for a 0.
+    private static func density(x: Int, y: Int, unitsPerInch: Double?) -> (x: Double, y: Double)? {
+        guard let unitsPerInch, x > 0, y > 0 else { return nil }
+        return (Double(x) * unitsPerInch, Double(y) * unitsPerInch)
     }
 
     // MARK: Writing

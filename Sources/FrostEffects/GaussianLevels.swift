@@ -80,26 +80,35 @@ public struct GaussianLevels: Sendable {
 
     /// The full-resolution levels, at full size, in order.
     private func chainLevels(_ source: Image) -> [Image] {
-        let steps = chainWeights().compactMap { $0 }
-        let kernels = steps.compactMap { $0.map { SeparableKernel(weights: $0, threads: threads) } }
+        let steps = chainSteps()
+        let kernels = steps.compactMap { step in
+            if case .blur(let weights) = step { SeparableKernel(weights: weights, threads: threads) } else { nil }
+        }
         var blurred = GaussianChain(kernels: kernels, threads: threads).levels(of: source).makeIterator()
         var levels: [Image] = []
         for step in steps {
-            levels.append(step == nil ? levels.last! : blurred.next()!)
+            levels.append(step == .repeatPrevious ? levels.last! : blurred.next()!)
         }
         return levels
     }
 
-    /// For each full-resolution level, the kernel taking the previous one to it (σ_inc), or nil
-    /// inside when σ_inc < 0.3 (the level repeats the one before); nil outside for the others.
-    private func chainWeights() -> [[Float]??] {
+    /// How a full-resolution level comes from the one before.
+    private enum ChainStep: Equatable {
+        /// Blurred by σ_inc, these weights.
+        case blur([Float])
+        /// σ_inc < 0.3: the same pixels.
+        case repeatPrevious
+    }
+
+    /// The chain's step for each full-resolution level, in order (other levels have none).
+    private func chainSteps() -> [ChainStep] {
         var last = 0.0
-        return sigmas.map { sigma -> [Float]?? in
-            guard sigma >= 0.3, GaussianPlan.storageFactor(sigma: sigma) == 1 else { return .none }
+        return sigmas.compactMap { sigma -> ChainStep? in
+            guard sigma >= 0.3, GaussianPlan.storageFactor(sigma: sigma) == 1 else { return nil }
             let increment = (sigma * sigma - last * last).squareRoot()
-            guard increment >= 0.3 else { return .some(nil) }
+            guard increment >= 0.3 else { return .repeatPrevious }
             last = sigma
-            return .some(GaussianPlan.kernelWeights(sigma: increment))
+            return .blur(GaussianPlan.kernelWeights(sigma: increment))
         }
     }
 

@@ -27,13 +27,15 @@ extension Image {
     /// ratio, rounded to the nearest pixel (at least 1). `.pad` fills the box around the image
     /// with `padding`.
     public func resized(width w: Int?, height h: Int?, fit: ResizeFit, padding: Color = .clear, threads: Int? = nil) -> Image {
-        let size = resizedSize(width: w, height: h, fit: fit)
         if fit == .pad, let w, let h {
             let inside = resizedSize(width: w, height: h, fit: .contain)
             return resized(width: inside.width, height: inside.height, threads: threads)
                 .embedded(width: w, height: h, x: (w - inside.width) / 2, y: (h - inside.height) / 2, padding: padding)
         }
-        guard fit == .cover, let w, let h else { return resized(width: size.width, height: size.height, threads: threads) }
+        guard fit == .cover, let w, let h else {
+            let size = resizedSize(width: w, height: h, fit: fit)
+            return resized(width: size.width, height: size.height, threads: threads)
+        }
         let s = max(Double(w) / Double(width), Double(h) / Double(height))
         let scaledWidth = Double(width) * s, scaledHeight = Double(height) * s
         let rect = Rect(x: (Double(w) - scaledWidth) / 2, y: (Double(h) - scaledHeight) / 2, width: scaledWidth, height: scaledHeight)

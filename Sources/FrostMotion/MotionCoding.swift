@@ -105,6 +105,13 @@ extension Timeline {
     init(json: JSONValue, path: String, directory: String?, options: DecodeOptions) throws(ComposeError) {
         let o = try json.object(path)
         let driver = try o.required("driver", path).string("\(path).driver")
+        /// A time's or a trace's rate: at most 1000 frames per second and 100000 frames over `duration`.
+        func checked(fps: Double, over duration: Double) throws(ComposeError) -> Double {
+            guard fps > 0, fps <= 1000, duration * fps <= 100_000 else {
+                throw ComposeError("\(path).fps", "expected frames per second above 0 and at most 1000, and at most 100000 frames in all")
+            }
+            return fps
+        }
         switch Kind(rawValue: driver) {
         case .scroll:
             try o.allowOnly(["driver", "from", "to", "frames"], path)
@@ -125,18 +132,12 @@ extension Timeline {
             let duration = try o.required("duration", path).number("\(path).duration")
             let fps = try o["fps"]?.number("\(path).fps") ?? 60
             guard duration >= 0, duration <= 3600 else { throw ComposeError("\(path).duration", "expected seconds from 0 to 3600") }
-            guard fps > 0, fps <= 1000, duration * fps <= 100_000 else {
-                throw ComposeError("\(path).fps", "expected frames per second above 0 and at most 1000, and at most 100000 frames in all")
-            }
-            self = .time(duration: duration, fps: fps)
+            self = .time(duration: duration, fps: try checked(fps: fps, over: duration))
         case .tilt:
             try o.allowOnly(["driver", "trace", "fps"], path)
             let trace = try TiltTrace(json: try o.required("trace", path), path: "\(path).trace", directory: directory, options: options)
             let fps = try o["fps"]?.number("\(path).fps") ?? 60
-            guard fps > 0, fps <= 1000, trace.duration * fps <= 100_000 else {
-                throw ComposeError("\(path).fps", "expected frames per second above 0 and at most 1000, and at most 100000 frames in all")
-            }
-            self = .tilt(trace: trace, fps: fps)
+            self = .tilt(trace: trace, fps: try checked(fps: fps, over: trace.duration))
         case nil:
             throw ComposeError("\(path).driver", "expected scroll, time or tilt")
         }
@@ -169,15 +170,15 @@ extension TiltTrace {
         for (i, row) in rows.enumerated() {
             let cells = try row.array("\(path)[\(i)]")
             guard cells.count == 3 else { throw ComposeError("\(path)[\(i)]", "expected [t, pitch, roll]") }
-            samples.append(Sample(time: try cells[0].number("\(path)[\(i)][0]"), pitch: try cells[1].number("\(path)[\(i)][1]"),
-                                  roll: try cells[2].number("\(path)[\(i)][2]")))
+            let sample = Sample(time: try cells[0].number("\(path)[\(i)][0]"), pitch: try cells[1].number("\(path)[\(i)][1]"),
+                                roll: try cells[2].number("\(path)[\(i)][2]"))
+            if let problem = Self.problem(sample, after: samples.last) { throw ComposeError("\(path)[\(i)]", problem) }
+            samples.append(sample)
         }
         do {
-            try self.init(samples)
+            try self.init(checked: samples)
         } catch {
-            // "row N" counts from 1; the JSON path counts from 0.
-            let row = Int(error.subject.dropFirst(4)).map { "[\($0 - 1)]" } ?? ""
-            throw ComposeError(path + row, error.message)
+            throw ComposeError(path, error.message)
         }
     }
 }

@@ -21,17 +21,25 @@ public struct TiltTrace: Sendable, Equatable {
 
     /// Times strictly ascending, finite values; at least one sample.
     public init(_ samples: [Sample]) throws(ComposeError) {
+        for (i, sample) in samples.enumerated() {
+            if let problem = Self.problem(sample, after: i > 0 ? samples[i - 1] : nil) { throw ComposeError("row \(i + 1)", problem) }
+        }
+        try self.init(checked: samples)
+    }
+
+    /// Samples each already checked against the one before (`problem`): at least one, and not
+    /// more than `maximumRows`. The readers check as they go, naming a line or a JSON path.
+    init(checked samples: [Sample]) throws(ComposeError) {
         guard !samples.isEmpty else { throw ComposeError("", "a trace needs at least one row of t,pitch,roll") }
         guard samples.count <= Self.maximumRows else { throw ComposeError("", "more than \(Self.maximumRows) rows") }
-        for (i, s) in samples.enumerated() {
-            guard s.time.isFinite, s.pitch.isFinite, s.roll.isFinite else {
-                throw ComposeError("row \(i + 1)", "t, pitch and roll must be finite numbers")
-            }
-            if i > 0, s.time <= samples[i - 1].time {
-                throw ComposeError("row \(i + 1)", "times must ascend (\(s.time) comes after \(samples[i - 1].time))")
-            }
-        }
         self.samples = samples
+    }
+
+    /// Why `sample` cannot follow `previous` in a trace, or nil.
+    static func problem(_ sample: Sample, after previous: Sample?) -> String? {
+        guard sample.time.isFinite, sample.pitch.isFinite, sample.roll.isFinite else { return "t, pitch and roll must be finite numbers" }
+        if let previous, sample.time <= previous.time { return "times must ascend (\(sample.time) comes after \(previous.time))" }
+        return nil
     }
 
     /// Parses CSV text: `t,pitch,roll` per line, an optional header line of those names, blank
@@ -52,13 +60,12 @@ public struct TiltTrace: Sendable, Equatable {
                 guard let x = Double(cell), x.isFinite else { throw ComposeError("line \(n + 1)", "'\(cell)' is not a number") }
                 numbers.append(x)
             }
-            if let last = samples.last, numbers[0] <= last.time {
-                throw ComposeError("line \(n + 1)", "times must ascend (\(cells[0]) comes after \(last.time))")
-            }
+            let sample = Sample(time: numbers[0], pitch: numbers[1], roll: numbers[2])
+            if let problem = Self.problem(sample, after: samples.last) { throw ComposeError("line \(n + 1)", problem) }
             guard samples.count < Self.maximumRows else { throw ComposeError("line \(n + 1)", "more than \(Self.maximumRows) rows") }
-            samples.append(Sample(time: numbers[0], pitch: numbers[1], roll: numbers[2]))
+            samples.append(sample)
         }
-        try self.init(samples)
+        try self.init(checked: samples)
     }
 
     /// Seconds from the first row to the last.

@@ -92,17 +92,22 @@ struct FilterFiles: ParsableArguments {
     /// Reads, runs the steps, writes: the whole of one input.
     private func filter(_ input: FileBatch.Input, target: OutputTarget, steps: [any ImageStep], context: StepContext) -> Failure? {
         let name = input.isStandardInput ? "<stdin>" : input.path
-        let bytes: [UInt8], image: Image?, wide: SixteenBitPNG?
+        /// What is encoded: the image the steps made, or a 16-bit PNG's own samples.
+        enum Picture { case image(Image), sixteenBit(SixteenBitPNG) }
+        let bytes: [UInt8], picture: Picture
         do {
             _ = try expectedPath(input, target)   // refused before reading if it would leave -o
             bytes = try input.read(maxBytes: decode.options.maxFileBytes)
             // A 16-bit PNG converted to PNG keeps its 16 bits; every operation works on 8.
             let toPNG = ImageFormat(sniffing: bytes) == .png && target.format(chosen: format, source: .png) == .png
-            wide = steps.isEmpty && toPNG ? try SixteenBitPNG(bytes: bytes, options: decode.options) : nil
-            image = wide != nil ? nil : try steps.reduce(try Image(decoding: bytes, options: decode.options)) { image, step in
-                // Between steps the image goes as a file would carry it: straight alpha, so a
-                // chain equals its steps run one by one through PNG files, bit for bit.
-                try step.apply(to: image.isPremultiplied && image.hasAlpha ? image.unpremultiplied() : image, context)
+            if steps.isEmpty, toPNG, let wide = try SixteenBitPNG(bytes: bytes, options: decode.options) {
+                picture = .sixteenBit(wide)
+            } else {
+                picture = .image(try steps.reduce(try Image(decoding: bytes, options: decode.options)) { image, step in
+                    // Between steps the image goes as a file would carry it: straight alpha, so a
+                    // chain equals its steps run one by one through PNG files, bit for bit.
+                    try step.apply(to: image.isPremultiplied && image.hasAlpha ? image.unpremultiplied() : image, context)
+                })
             }
         } catch {
             return Failure(file: name, reason: describe(error))
@@ -123,11 +128,12 @@ struct FilterFiles: ParsableArguments {
                 options.metadata = decode.noAutoOrient ? metadata : metadata.uprighted()
             }
             let encoded: [UInt8]
-            if let image {
+            switch picture {
+            case .image(let image):
                 encoded = try image.encoded(as: format, options: options, threads: context.threads)
                 encode.noteFlattening(image, as: format, for: name)
-            } else {
-                encoded = try wide!.encoded(options: options)
+            case .sixteenBit(let wide):
+                encoded = try wide.encoded(options: options)
             }
             guard let path else {
                 try FileIO.writeStandardOutput(encoded)

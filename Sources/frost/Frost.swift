@@ -16,9 +16,11 @@ struct Frost: ParsableCommand {
             guard let command = configuration.subcommands.first(where: { $0._commandName == verb }) else {
                 exitWithUsageError("unknown verb '\(verb)'\(suggestion(for: verb, in: verbs)); 'frost --help' lists them")
             }
-            // Before any check of values: a misspelt option is the mistake to name.
-            let known = optionNames(in: helpMessage(for: command))
-            for argument in arguments.dropFirst().prefix(while: { $0 != "--" }) where argument.hasPrefix("--") {
+            // Before any check of values: a misspelt option is the mistake to name. (The help is
+            // made only when there are options to look up in it.)
+            let options = arguments.dropFirst().prefix(while: { $0 != "--" }).filter { $0.hasPrefix("--") }
+            let known = options.isEmpty ? [] : optionNames(in: helpMessage(for: command))
+            for argument in options {
                 let name = String(argument.prefix(while: { $0 != "=" }))
                 if !known.contains(name) {
                     exitWithUsageError("\(verb): unknown option '\(name)'\(suggestion(for: name, in: known)); 'frost \(verb) --help' lists them")

@@ -49,7 +49,7 @@ struct Info: ParsableCommand {
                     failed = try !showCache(file) || failed
                     continue
                 }
-                let info = file == "-" ? try ImageInfo(bytes: try FileIO.readStandardInput()) : try ImageInfo(contentsOfFile: file)
+                let info = try ImageInfo(bytes: try FileIO.readInput(file))
                 print(json ? jsonLine(file, info) : textLine(file, info))
             } catch {
                 report(file, error)

@@ -14,7 +14,7 @@ struct OptionRange: CustomStringConvertible, Sendable {
     }
 
     var description: String {
-        excludesLower ? "above \(Self.text(lower)) up to \(Self.text(upper))" : "\(Self.text(lower)) to \(Self.text(upper))"
+        excludesLower ? "above \(decimal(lower)) up to \(decimal(upper))" : "\(decimal(lower)) to \(decimal(upper))"
     }
 
     func contains(_ value: Double) -> Bool {
@@ -25,17 +25,13 @@ struct OptionRange: CustomStringConvertible, Sendable {
     func check(_ value: Double?, _ option: String) throws {
         guard let value else { return }
         guard contains(value) else {
-            let range = excludesLower ? "above \(Self.text(lower)) and at most \(Self.text(upper))"
-                : "between \(Self.text(lower)) and \(Self.text(upper))"
+            let range = excludesLower ? "above \(decimal(lower)) and at most \(decimal(upper))"
+                : "between \(decimal(lower)) and \(decimal(upper))"
             throw ValidationError("\(option) must be \(range)")
         }
     }
 
     func check(_ value: Int?, _ option: String) throws {
         try check(value.map(Double.init), option)
-    }
-
-    private static func text(_ x: Double) -> String {
-        x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
     }
 }
