@@ -23,24 +23,45 @@ extension Image {
     }
 }
 
-/// Executes a GaussianPlan on RGBA8 planes.
+/// Executes a GaussianPlan on RGBA8 planes: all of them, or a strip of output rows from a window
+/// of source rows (`sourceRows` says which), bit for bit the same rows either way.
 struct GaussianBlur {
     let plan: GaussianPlan
     let threads: Int
 
+    /// The margin of reduced blocks around the reduced image: the blur's reach plus the
+    /// interpolation's one sample.
+    private var margin: Int { plan.padding + 1 }
+
+    /// The source rows (of `height`) that output rows `rows` read.
+    func sourceRows(for rows: Range<Int>, height: Int) -> Range<Int> {
+        let r = plan.padding, f = plan.factor
+        guard f > 1 else { return clampedRows(rows.lowerBound - r, rows.upperBound - 1 + r, height) }
+        let reduced = reducedRows(for: rows, height: height)
+        return clampedRows((reduced.lowerBound - margin) * f, (reduced.upperBound - margin) * f - 1, height)
+    }
+
+    /// The reduced rows the blurred rows behind output rows `rows` read.
+    private func reducedRows(for rows: Range<Int>, height: Int) -> Range<Int> {
+        let rh = Resample.reducedCount(height, factor: plan.factor, margin: margin)
+        let enlarged = Resample.enlargedRows(rows, factor: plan.factor, margin: margin, limit: rh)
+        return max(enlarged.lowerBound - plan.padding, 0)..<min(enlarged.upperBound + plan.padding, rh)
+    }
+
     /// An `opaque` source (every alpha 255) is blurred in its colors only (SeparableKernel.run).
-    func run<Source: RowSource<UInt8>>(_ src: Source, _ dst: Plane<UInt8>, opaque: Bool = false) {
+    /// `rows` picks the output rows to make (all by default); `src` must then hold `sourceRows(for:)`.
+    func run<Source: RowSource<UInt8>>(_ src: Source, _ dst: Plane<UInt8>, opaque: Bool = false, rows: Range<Int>? = nil) {
         guard case .kernel(let weights) = plan.method else { return }
         let kernel = SeparableKernel(weights: weights, threads: threads)
-        if plan.factor == 1 {
-            kernel.run(src, dst, opaque: opaque)
-        } else {
-            // The margin covers the blur's reach plus the interpolation's one sample.
-            let margin = plan.padding + 1
-            let reduced = Resample.boxReduce(src, factor: plan.factor, margin: margin, threads: threads)
-            let blurred = PlaneStorage<UInt16>(width: reduced.width, height: reduced.height)
-            kernel.run(reduced.plane, blurred.plane)
-            Resample.bilinearEnlarge(blurred.plane, factor: plan.factor, margin: margin, into: dst, threads: threads)
-        }
+        let f = plan.factor
+        guard f > 1 else { return kernel.run(src, dst, opaque: opaque, rows: rows) }
+        let made = rows ?? 0..<dst.height
+        let rh = Resample.reducedCount(src.height, factor: f, margin: margin)
+        let reduced = Resample.boxReduce(src, factor: f, margin: margin, threads: threads,
+                                         rows: rows.map { reducedRows(for: $0, height: src.height) })
+        let enlarged = rows.map { Resample.enlargedRows($0, factor: f, margin: margin, limit: rh) } ?? 0..<rh
+        let blurred = PlaneStorage<UInt16>(width: reduced.width, height: rh, rows: enlarged)
+        kernel.run(reduced.plane, blurred.plane, rows: enlarged)
+        Resample.bilinearEnlarge(blurred.plane, factor: f, margin: margin, into: dst, threads: threads, rows: made)
     }
 }

@@ -18,22 +18,31 @@ enum Resample {
     /// Float. The Float row of sums this replaced spilled to L2 and its per-pixel loop clamped
     /// every coordinate (together 18% of a σ = 20 blur, perf); the Float plane it wrote was twice
     /// the bytes and had to be converted to 8.7 by every kernel reading it.
-    static func boxReduce<Source: RowSource<UInt8>>(_ src: Source, factor f: Int, margin m: Int, threads: Int) -> PlaneStorage<UInt16> {
+    ///
+    /// `rows` picks the reduced rows to make (all by default): a strip, which reads source rows
+    /// f·(j − m) … f·(j − m) + f − 1 of each of its rows j.
+    static func boxReduce<Source: RowSource<UInt8>>(_ src: Source, factor f: Int, margin m: Int, threads: Int,
+                                                    rows: Range<Int>? = nil) -> PlaneStorage<UInt16> {
         precondition(f >= 1 && m >= 0)
         return f <= UInt16.columnSumWindow
-            ? boxReduce(src, factor: f, margin: m, threads: threads, sums: UInt16.self)
-            : boxReduce(src, factor: f, margin: m, threads: threads, sums: UInt32.self)
+            ? boxReduce(src, factor: f, margin: m, threads: threads, rows: rows, sums: UInt16.self)
+            : boxReduce(src, factor: f, margin: m, threads: threads, rows: rows, sums: UInt32.self)
     }
 
+    /// The reduced plane's height for an image `height` rows tall (`boxReduce`).
+    static func reducedCount(_ count: Int, factor f: Int, margin m: Int) -> Int { (count + f - 1) / f + 2 * m }
+
     private static func boxReduce<Source: RowSource<UInt8>, Sum: ColumnSum>(_ src: Source, factor f: Int, margin m: Int, threads: Int,
-                                                                           sums _: Sum.Type) -> PlaneStorage<UInt16> {
-        let rw = (src.width + f - 1) / f + 2 * m, rh = (src.height + f - 1) / f + 2 * m
-        let out = PlaneStorage<UInt16>(width: rw, height: rh)
+                                                                           rows made: Range<Int>?, sums _: Sum.Type) -> PlaneStorage<UInt16> {
+        let rw = reducedCount(src.width, factor: f, margin: m), rh = reducedCount(src.height, factor: f, margin: m)
+        let out = PlaneStorage<UInt16>(width: rw, height: rh, rows: made)
+        let first = out.rows.lowerBound
         let dst = out.plane
         let scale = 128 / Float(f * f)
         let n = src.width * 4
         let inside = f * f * 255 < 1 << 23 ? m..<(m + src.width / f) : m..<m
-        RowBands.run(rh, threads: threads) { rows in
+        RowBands.run(out.rows.count, threads: threads) { band in
+            let rows = (band.lowerBound + first)..<(band.upperBound + first)
             let sums = UnsafeMutablePointer<Sum>.allocate(capacity: n + 16)
             let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
             defer { sums.deallocate(); scratch.deallocate() }
@@ -87,16 +96,26 @@ enum Resample {
 
     /// Bilinear enlargement of a reduced plane (with its margin) into `dst`: output pixel x
     /// samples the reduced grid at u = (x + ½)/f − ½ + m, pixel centers aligned; beyond the
-    /// outermost centers the edge pixel repeats.
-    static func bilinearEnlarge<S: FixedPointSource>(_ src: Plane<S>, factor f: Int, margin m: Int, into dst: Plane<UInt8>, threads: Int) {
+    /// outermost centers the edge pixel repeats. Only the output rows `outputRows` are made (all
+    /// by default; `enlargedRows` says which reduced rows they read).
+    static func bilinearEnlarge<S: FixedPointSource>(_ src: Plane<S>, factor f: Int, margin m: Int, into dst: Plane<UInt8>, threads: Int,
+                                                     rows outputRows: Range<Int>? = nil) {
         let rows = EnlargedRows(src, factor: f, margin: m, width: dst.width)
-        RowBands.run(dst.height, threads: threads) { band in
+        let made = outputRows ?? 0..<dst.height
+        RowBands.run(made.count, threads: threads) { band in
             let scratch = rows.makeScratch()
             defer { scratch.deallocate() }
-            for y in band {
+            for y in (band.lowerBound + made.lowerBound)..<(band.upperBound + made.lowerBound) {
                 rows.row(y, scratch, into: EnlargedByteRow(out: dst.row(y)))
             }
         }
+    }
+
+    /// The reduced rows (of `limit`) that output rows `rows` of `bilinearEnlarge` read.
+    static func enlargedRows(_ rows: Range<Int>, factor f: Int, margin m: Int, limit: Int) -> Range<Int> {
+        let first = position(rows.lowerBound, factor: f, margin: m, limit: limit).0
+        let last = position(rows.upperBound - 1, factor: f, margin: m, limit: limit).0
+        return first..<min(last + 2, limit)
     }
 
     /// Reduced index i and weight t (of i + 1) for output coordinate x, clamped to the edges.

@@ -32,30 +32,15 @@ extension Image {
             return resized(width: inside.width, height: inside.height, threads: threads)
                 .embedded(width: w, height: h, x: (w - inside.width) / 2, y: (h - inside.height) / 2, padding: padding)
         }
-        guard fit == .cover, let w, let h else {
-            let size = resizedSize(width: w, height: h, fit: fit)
-            return resized(width: size.width, height: size.height, threads: threads)
-        }
-        let s = max(Double(w) / Double(width), Double(h) / Double(height))
-        let scaledWidth = Double(width) * s, scaledHeight = Double(height) * s
-        let rect = Rect(x: (Double(w) - scaledWidth) / 2, y: (Double(h) - scaledHeight) / 2, width: scaledWidth, height: scaledHeight)
-        return resized(over: rect, width: w, height: h, threads: threads)
+        let placement = ResizePlacement(sourceWidth: width, sourceHeight: height, width: w, height: h, fit: fit)
+        guard fit == .cover else { return resized(width: placement.width, height: placement.height, threads: threads) }
+        return resized(over: placement.rect, width: placement.width, height: placement.height, threads: threads)
     }
 
     /// The size `resized(width:height:fit:)` gives, known before any pixel is made (so that a
     /// caller can check it against a limit first).
     public func resizedSize(width w: Int?, height h: Int?, fit: ResizeFit) -> (width: Int, height: Int) {
-        let sourceWidth = Double(width), sourceHeight = Double(height)
-        func side(_ x: Double) -> Int { max(1, Int(x.rounded())) }
-        switch (w, h) {
-        case (nil, nil): return (width, height)
-        case (let w?, nil): return (w, side(sourceHeight * Double(w) / sourceWidth))
-        case (nil, let h?): return (side(sourceWidth * Double(h) / sourceHeight), h)
-        case (let w?, let h?):
-            guard fit == .contain else { return (w, h) }
-            let s = min(Double(w) / sourceWidth, Double(h) / sourceHeight)
-            return (side(sourceWidth * s), side(sourceHeight * s))
-        }
+        ResizePlacement.size(sourceWidth: width, sourceHeight: height, width: w, height: h, fit: fit)
     }
 
     /// The w × h pixels of the image stretched over `rect`, in the image's alpha convention.
@@ -83,40 +68,12 @@ extension Image {
             out.iccProfile = nil
             return out
         }
-        // Shrinking by f ≥ 2 on both axes: an f×f box average first (the reducing step Pillow calls
-        // reducing_gap), so the triangle taps stay short. The box grid covers f·⌈n/f⌉ source pixels.
-        // (Capped at the image's size: beyond that the reduction is one pixel either way.)
-        let f = Int(min(Double(width) / rect.width, Double(height) / rect.height, Double(max(width, height))))
-        if f >= 2 {
-            let small = reduced(by: f, threads: threads)
-            let covered = Rect(x: rect.x, y: rect.y, width: rect.width * Double(small.width * f) / Double(width),
-                               height: rect.height * Double(small.height * f) / Double(height))
-            return small.resampled(over: covered, region: region, threads: threads)
-        }
-        let source = premultiplied()
-        let xs = ResampleAxis(sourceCount: width, origin: rect.x, length: rect.width, outputStart: region.x, outputCount: region.width)
-        let ys = ResampleAxis(sourceCount: height, origin: rect.y, length: rect.height, outputStart: region.y, outputCount: region.height)
-        let threads = RowBands.threads(threads)
-        let rowFloats = region.width * 4, span = ys.span
-        // Each band streams: the horizontal pass fills a ring of `span` Float rows just before the
-        // vertical taps need them (tap windows only move down), so the intermediate stays in cache.
+        let plan = ResamplePlan(width: width, height: height, over: rect, region: region)
+        let source = premultiplied(), threads = RowBands.threads(threads)
         let pixels = [UInt8](unsafeUninitializedCapacity: region.width * region.height * 4) { out, count in
-            source.pixels.withUnsafeBufferPointer { src in
-                RowBands.run(region.height, threads: threads) { band in
-                    let ring = UnsafeMutablePointer<Float>.allocate(capacity: span * rowFloats)
-                    let window = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: span)
-                    defer { ring.deallocate(); window.deallocate() }
-                    var computedEnd = Int.min
-                    for y in band {
-                        let top = ys.first[y]
-                        for r in max(top, computedEnd)..<(top + span) {
-                            xs.apply(src.baseAddress! + r * width * 4, into: ring + (r % span) * rowFloats, count: region.width)
-                        }
-                        computedEnd = top + span
-                        for k in 0..<span { window[k] = ring + ((top + k) % span) * rowFloats }
-                        ys.applyVertically(window, output: y, samples: rowFloats, into: out.baseAddress! + y * rowFloats)
-                    }
-                }
+            let dst = Plane(base: out.baseAddress!, width: region.width, height: region.height)
+            source.withPlane { src in
+                RowBands.run(region.height, threads: threads) { band in plan.run(src, rows: band, into: dst) }
             }
             count = region.width * region.height * 4
         }
@@ -124,124 +81,113 @@ extension Image {
     }
 }
 
-/// The taps of one resampling axis: for each output index a run of `span` source indices from
-/// `first`, with weights summing to 1 (a triangle of half-width max(1, shrink factor), clamped
-/// at the edges by folding outside weights onto the edge sample).
-struct ResampleAxis {
-    let first: [Int]
-    let span: Int
-    let weights: [Float]
+/// How `resampled(over:region:)` makes its rows, any strip of them from a window of source rows:
+/// where both axes shrink by f ≥ 2, an f×f box average first (the reducing step Pillow calls
+/// reducing_gap, `Resample.boxReduce` rounded to bytes), so that the triangle taps stay short;
+/// then a triangle per axis (`ResampleAxis`), horizontal into a ring of Float rows, vertical to
+/// bytes.
+struct ResamplePlan {
+    let width: Int
+    let height: Int
+    /// The box reduction's factor (1: none).
+    let factor: Int
+    /// The axes over the reduced image.
+    let xs: ResampleAxis
+    let ys: ResampleAxis
+    let outputWidth: Int
 
-    init(sourceCount n: Int, origin: Double, length: Double, outputStart: Int, outputCount m: Int) {
-        let scale = Double(n) / length
-        let support = max(1, scale)
-        var runs: [(Int, [Double])] = []
-        for o in 0..<m {
-            let center = (Double(outputStart + o) + 0.5 - origin) * scale - 0.5
-            let lo = Int((center - support).rounded(.up)), hi = Int((center + support).rounded(.down))
-            var taps: [Int: Double] = [:]
-            for s in lo...max(lo, hi) {
-                let weight = max(0, 1 - abs(Double(s) - center) / support)
-                if weight > 0 { taps[min(max(s, 0), n - 1), default: 0] += weight }
-            }
-            if taps.isEmpty { taps[min(max(Int(center.rounded()), 0), n - 1)] = 1 }
-            let start = taps.keys.min()!, end = taps.keys.max()!
-            let total = taps.values.reduce(0, +)
-            runs.append((start, (start...end).map { (taps[$0] ?? 0) / total }))
-        }
-        span = runs.map(\.1.count).max() ?? 1
-        // Every run lies inside 0..<n and is at most span ≤ n long, so this keeps it inside too.
-        let span = self.span
-        let firsts = runs.map { min($0.0, n - span) }
-        var w = [Float](repeating: 0, count: m * span)
-        for (o, run) in runs.enumerated() {
-            // Runs shorter than `span` are placed inside [first, first + span) at their offset.
-            let shift = run.0 - firsts[o]
-            for (k, weight) in run.1.enumerated() { w[o * span + shift + k] = Float(weight) }
-        }
-        first = firsts
-        weights = w
+    init(width: Int, height: Int, over rect: Rect, region: PixelBounds) {
+        self.width = width
+        self.height = height
+        // Capped at the image's size: beyond that the reduction is one pixel either way.
+        let f = max(1, Int(min(Double(width) / rect.width, Double(height) / rect.height, Double(max(width, height)))))
+        factor = f
+        // The box grid covers f·⌈n/f⌉ source pixels.
+        let rw = (width + f - 1) / f, rh = (height + f - 1) / f
+        let covered = Rect(x: rect.x, y: rect.y, width: rect.width * Double(rw * f) / Double(width),
+                           height: rect.height * Double(rh * f) / Double(height))
+        xs = ResampleAxis(sourceCount: rw, origin: covered.x, length: covered.width, outputStart: region.x, outputCount: region.width)
+        ys = ResampleAxis(sourceCount: rh, origin: covered.y, length: covered.height, outputStart: region.y, outputCount: region.height)
+        outputWidth = region.width
     }
 
-    /// One output row from a source row of RGBA samples. Spans of two to four taps (every
-    /// enlargement, and shrinks below 1.5×) are unrolled into independent products summed in
-    /// pairs: the loop over a runtime span left each pixel one long add chain (perf annotate).
-    func apply(_ src: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<Float>, count: Int) {
-        let raw = UnsafeRawPointer(src)
-        @inline(__always) func pixel(_ i: Int) -> SIMD4<Float> {
-            LaneConversion.floats(raw.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD4<UInt8>.self))
-        }
-        @inline(__always) func store(_ v: SIMD4<Float>, _ o: Int) {
-            UnsafeMutableRawPointer(dst + 4 &* o).storeBytes(of: v, as: SIMD4<Float>.self)
-        }
-        first.withUnsafeBufferPointer { first in
-            weights.withUnsafeBufferPointer { w in
-                let taps = w.baseAddress!
-                switch span {
-                case 2:
-                    for o in 0..<count {
-                        let i = first[o], t = taps + 2 &* o
-                        store(pixel(i) * t[0] + pixel(i &+ 1) * t[1], o)
-                    }
-                case 3:
-                    for o in 0..<count {
-                        let i = first[o], t = taps + 3 &* o
-                        store((pixel(i) * t[0] + pixel(i &+ 1) * t[1]) + pixel(i &+ 2) * t[2], o)
-                    }
-                case 4:
-                    for o in 0..<count {
-                        let i = first[o], t = taps + 4 &* o
-                        let near = pixel(i) * t[0] + pixel(i &+ 1) * t[1], far = pixel(i &+ 2) * t[2] + pixel(i &+ 3) * t[3]
-                        store(near + far, o)
-                    }
-                default:
-                    for o in 0..<count {
-                        let i = first[o], t = taps + span &* o
-                        var acc = pixel(i) * t[0]
-                        for k in 1..<span { acc += pixel(i &+ k) * t[k] }
-                        store(acc, o)
-                    }
-                }
+    /// The rows of the reduced image that output rows `rows` read.
+    private func reducedRows(for rows: Range<Int>) -> Range<Int> {
+        ys.first[rows.lowerBound]..<(ys.first[rows.upperBound - 1] + ys.span)
+    }
+
+    /// The source rows that output rows `rows` read.
+    func sourceRows(for rows: Range<Int>) -> Range<Int> {
+        let reduced = reducedRows(for: rows)
+        return clampedRows(reduced.lowerBound * factor, reduced.upperBound * factor - 1, height)
+    }
+
+    /// Output rows `rows` (premultiplied) into `dst` from the premultiplied rows of `src`, which
+    /// holds at least `sourceRows(for: rows)`; on the calling thread.
+    func run<Source: RowSource<UInt8>>(_ src: Source, rows: Range<Int>, into dst: Plane<UInt8>) {
+        guard !rows.isEmpty else { return }
+        guard factor > 1 else { return resample(src, rows: rows, into: dst) }
+        let needed = reducedRows(for: rows)
+        let reduced = Resample.boxReduce(src, factor: factor, margin: 0, threads: 1, rows: needed)
+        let bytes = PlaneStorage<UInt8>(width: reduced.width, height: reduced.height, rows: needed)
+        let fixed = reduced.plane, small = bytes.plane
+        for y in needed { UInt8.store(fixedPointRow: fixed.row(y), pixels: small.width, channels: 4, into: small.row(y)) }
+        resample(small, rows: rows, into: dst)
+    }
+
+    /// The triangle passes: the horizontal one fills a ring of `span` Float rows just before the
+    /// vertical taps need them (tap windows only move down), so the intermediate stays in cache.
+    private func resample<Source: RowSource<UInt8>>(_ src: Source, rows: Range<Int>, into dst: Plane<UInt8>) {
+        let rowFloats = outputWidth * 4, span = ys.span
+        let ring = UnsafeMutablePointer<Float>.allocate(capacity: span * rowFloats)
+        let window = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: span)
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 4 * src.width)
+        defer { ring.deallocate(); window.deallocate(); scratch.deallocate() }
+        var computedEnd = Int.min
+        for y in rows {
+            let top = ys.first[y]
+            for r in max(top, computedEnd)..<(top + span) {
+                xs.apply(src.row(r, scratch: scratch), into: ring + (r % span) * rowFloats, count: outputWidth)
             }
+            computedEnd = top + span
+            for k in 0..<span { window[k] = ring + ((top + k) % span) * rowFloats }
+            ys.applyVertically(window, output: y, samples: rowFloats, into: dst.row(y))
+        }
+    }
+}
+
+/// Where `resized(width:height:fit:)` draws an image: the result's size and the rectangle of it
+/// the image is stretched over (`.cover` overflows it; `.pad` places `.contain`'s result).
+package struct ResizePlacement: Sendable, Equatable {
+    package let rect: Rect
+    package let width: Int
+    package let height: Int
+
+    package init(sourceWidth: Int, sourceHeight: Int, width w: Int?, height h: Int?, fit: ResizeFit) {
+        if fit == .cover, let w, let h {
+            let s = max(Double(w) / Double(sourceWidth), Double(h) / Double(sourceHeight))
+            let scaledWidth = Double(sourceWidth) * s, scaledHeight = Double(sourceHeight) * s
+            rect = Rect(x: (Double(w) - scaledWidth) / 2, y: (Double(h) - scaledHeight) / 2, width: scaledWidth, height: scaledHeight)
+            (width, height) = (w, h)
+        } else {
+            (width, height) = Self.size(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: w, height: h,
+                                        fit: fit == .pad ? .contain : fit)
+            rect = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         }
     }
 
-    /// Output row `output` of the vertical pass from its `span` horizontally resampled rows
-    /// (`rows[k]` is source row first[output] + k): eight samples per step, rounded to bytes.
-    /// Spans of two to four are unrolled as in `apply`.
-    func applyVertically(_ rows: UnsafePointer<UnsafeMutablePointer<Float>>, output: Int, samples: Int, into dst: UnsafeMutablePointer<UInt8>) {
-        let raw = UnsafeMutableRawPointer(dst)
-        weights.withUnsafeBufferPointer { w in
-            let taps = w.baseAddress! + output * span
-            @inline(__always) func row(_ k: Int, _ i: Int) -> SIMD8<Float> {
-                UnsafeRawPointer(rows[k] + i).loadUnaligned(as: SIMD8<Float>.self)
-            }
-            @inline(__always) func store(_ v: SIMD8<Float>, _ i: Int) {
-                raw.storeBytes(of: LaneConversion.bytes(v), toByteOffset: i, as: SIMD8<UInt8>.self)
-            }
-            let t0 = taps[0], t1 = span > 1 ? taps[1] : 0, t2 = span > 2 ? taps[2] : 0, t3 = span > 3 ? taps[3] : 0
-            var i = 0
-            switch span {
-            case 2:
-                while i + 8 <= samples { store(row(0, i) * t0 + row(1, i) * t1, i); i += 8 }
-            case 3:
-                while i + 8 <= samples { store((row(0, i) * t0 + row(1, i) * t1) + row(2, i) * t2, i); i += 8 }
-            case 4:
-                while i + 8 <= samples { store((row(0, i) * t0 + row(1, i) * t1) + (row(2, i) * t2 + row(3, i) * t3), i); i += 8 }
-            default:
-                while i + 8 <= samples {
-                    var acc = row(0, i) * t0
-                    for k in 1..<span { acc += row(k, i) * taps[k] }
-                    store(acc, i)
-                    i += 8
-                }
-            }
-            while i < samples {
-                var acc: Float = 0
-                for k in 0..<span { acc += rows[k][i] * taps[k] }
-                dst[i] = LaneConversion.byte(acc)
-                i += 1
-            }
+    /// A missing side follows the aspect ratio, rounded to the nearest pixel (at least 1).
+    static func size(sourceWidth: Int, sourceHeight: Int, width w: Int?, height h: Int?, fit: ResizeFit) -> (width: Int, height: Int) {
+        let sourceWidth = Double(sourceWidth), sourceHeight = Double(sourceHeight)
+        func side(_ x: Double) -> Int { max(1, Int(x.rounded())) }
+        switch (w, h) {
+        case (nil, nil): return (Int(sourceWidth), Int(sourceHeight))
+        case (let w?, nil): return (w, side(sourceHeight * Double(w) / sourceWidth))
+        case (nil, let h?): return (side(sourceWidth * Double(h) / sourceHeight), h)
+        case (let w?, let h?):
+            guard fit == .contain else { return (w, h) }
+            let s = min(Double(w) / sourceWidth, Double(h) / sourceHeight)
+            return (side(sourceWidth * s), side(sourceHeight * s))
         }
     }
 }

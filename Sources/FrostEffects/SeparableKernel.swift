@@ -31,16 +31,19 @@ struct SeparableKernel {
     /// Runs the kernel over `src` into `dst`, which is `src` less `crop` pixels on every side (a
     /// margin the kernel reads but nobody keeps: a reduced level's is cropped as it is written).
     /// An `opaque` source (every alpha 255) is blurred in its three colors only and its output
-    /// given alpha 255: the same bytes for a quarter less arithmetic.
-    func run<Source: RowSource, D: FixedPointTarget>(_ src: Source, _ dst: Plane<D>, crop c: Int = 0, opaque: Bool = false)
+    /// given alpha 255: the same bytes for a quarter less arithmetic. Only the output rows
+    /// `outputRows` are made (all by default), reading source rows within R of them: a strip.
+    func run<Source: RowSource, D: FixedPointTarget>(_ src: Source, _ dst: Plane<D>, crop c: Int = 0, opaque: Bool = false,
+                                                     rows outputRows: Range<Int>? = nil)
     where Source.Sample: FixedPointSource {
         precondition(dst.width == src.width - 2 * c && dst.height == src.height - 2 * c)
         let w = src.width, h = src.height, r = radius
         let layout = RowLayout(width: w, radius: r, channels: opaque ? 3 : 4)
         let sweep = Self.rowsPerSweep
         let slots = 2 * r + sweep, stride = layout.stride
-        RowBands.run(dst.height, threads: threads, minimumBand: 16) { band in
-            let rows = (band.lowerBound + c)..<(band.upperBound + c)
+        let made = outputRows ?? 0..<dst.height
+        RowBands.run(made.count, threads: threads, minimumBand: 16) { band in
+            let rows = (band.lowerBound + made.lowerBound + c)..<(band.upperBound + made.lowerBound + c)
             // Cache-line aligned: every ring load of the vertical pass is then a whole-line load.
             // A cropped output starts its blocks 4·crop samples into a row, so its last block reads
             // up to a block past the row's samples: into the next ring row (values it discards),
