@@ -1,4 +1,4 @@
-// JPEG decoding over libjpeg-turbo, from a memory buffer. See CFrostCodecs.h.
+// JPEG decoding over libjpeg-turbo, from a memory buffer or a file. See CFrostCodecs.h.
 #include "CFrostCodecs.h"
 #include "error.h"
 #include <jpeglib.h>
@@ -20,6 +20,7 @@ struct frost_jpeg_decoder {
     error_manager error;
     const uint8_t *data;
     size_t size;
+    FILE *file;          // read as it decodes, instead of data
     uint8_t *icc;        // from jpeg_read_icc_profile (malloc'd)
     uint8_t *cmyk_row;   // scratch row for CMYK conversion
     int started;
@@ -64,11 +65,12 @@ static frost_status status_for(const error_manager *e, int jump_code) {
     }
 }
 
-frost_jpeg_decoder *frost_jpeg_decoder_create(const uint8_t *data, size_t size) {
+static frost_jpeg_decoder *create(const uint8_t *data, size_t size, FILE *file) {
     frost_jpeg_decoder *d = calloc(1, sizeof *d);
     if (!d) return NULL;
     d->data = data;
     d->size = size;
+    d->file = file;
     d->cinfo.err = jpeg_std_error(&d->error.base);
     d->error.base.error_exit = on_error_exit;
     d->error.base.emit_message = on_message;
@@ -76,6 +78,10 @@ frost_jpeg_decoder *frost_jpeg_decoder_create(const uint8_t *data, size_t size) 
     jpeg_create_decompress(&d->cinfo);
     return d;
 }
+
+frost_jpeg_decoder *frost_jpeg_decoder_create(const uint8_t *data, size_t size) { return create(data, size, NULL); }
+
+frost_jpeg_decoder *frost_jpeg_decoder_create_file(FILE *file) { return create(NULL, 0, file); }
 
 // Finds the first APP1 "Exif\0\0" marker among the saved ones.
 static void find_exif(frost_jpeg_decoder *d, frost_jpeg_info *info) {
@@ -91,10 +97,16 @@ static void find_exif(frost_jpeg_decoder *d, frost_jpeg_info *info) {
 frost_status frost_jpeg_read_header(frost_jpeg_decoder *d, frost_jpeg_info *info, frost_error *err) {
     int code = setjmp(d->error.jump);
     if (code) return frost_fail(err, status_for(&d->error, code), "%s", d->error.message);
-    if (d->size == 0) return frost_fail(err, FROST_ERR_CORRUPT, "empty file");
-    jpeg_mem_src(&d->cinfo, d->data, (unsigned long)d->size);
+    if (d->file) {
+        jpeg_stdio_src(&d->cinfo, d->file);
+    } else {
+        if (d->size == 0) return frost_fail(err, FROST_ERR_CORRUPT, "empty file");
+        jpeg_mem_src(&d->cinfo, d->data, (unsigned long)d->size);
+    }
+    jpeg_save_markers(&d->cinfo, JPEG_APP0, 0xFFFF);
     jpeg_save_markers(&d->cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_save_markers(&d->cinfo, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_save_markers(&d->cinfo, JPEG_APP0 + 13, 0xFFFF);
     jpeg_read_header(&d->cinfo, TRUE);
 
     memset(info, 0, sizeof *info);
@@ -127,28 +139,56 @@ static void cmyk_to_rgba(const uint8_t *cmyk, uint8_t *rgba, uint32_t width, int
     }
 }
 
-frost_status frost_jpeg_read_pixels(frost_jpeg_decoder *d, uint8_t *rgba, size_t row_bytes,
-                                    int allow_truncated, frost_error *err) {
+int frost_jpeg_saved_marker(const frost_jpeg_decoder *d, int index, int *marker, const uint8_t **data, uint32_t *length) {
+    jpeg_saved_marker_ptr m = d->cinfo.marker_list;
+    for (int i = 0; m && i < index; i++) m = m->next;
+    if (!m) return 0;
+    *marker = m->marker;
+    *data = m->data;
+    *length = m->data_length;
+    return 1;
+}
+
+frost_status frost_jpeg_start(frost_jpeg_decoder *d, int scale_denom, int allow_truncated,
+                              uint32_t *width, uint32_t *height, frost_error *err) {
     struct jpeg_decompress_struct *cinfo = &d->cinfo;
     d->error.abort_on_eof = !allow_truncated;
     int code = setjmp(d->error.jump);
     if (code) return frost_fail(err, status_for(&d->error, code), "%s", d->error.message);
-
+    if (scale_denom != 1 && scale_denom != 2 && scale_denom != 4 && scale_denom != 8) {
+        return frost_fail(err, FROST_ERR_UNSUPPORTED, "JPEG scale 1/%d is not 1, 1/2, 1/4 or 1/8", scale_denom);
+    }
     int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
     cinfo->out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    cinfo->scale_num = 1;
+    cinfo->scale_denom = (unsigned int)scale_denom;
     jpeg_start_decompress(cinfo);
     d->started = 1;
     if (cmyk) {
         d->cmyk_row = malloc((size_t)cinfo->output_width * 4);
         if (!d->cmyk_row) return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
     }
-    while (cinfo->output_scanline < cinfo->output_height) {
-        uint8_t *row = rgba + (size_t)cinfo->output_scanline * row_bytes;
-        JSAMPROW target = cmyk ? d->cmyk_row : row;
+    *width = cinfo->output_width;
+    *height = cinfo->output_height;
+    return FROST_OK;
+}
+
+frost_status frost_jpeg_read_rows(frost_jpeg_decoder *d, uint8_t *const *rows, uint32_t count, frost_error *err) {
+    struct jpeg_decompress_struct *cinfo = &d->cinfo;
+    int code = setjmp(d->error.jump);
+    if (code) return frost_fail(err, status_for(&d->error, code), "%s", d->error.message);
+    for (uint32_t i = 0; i < count && cinfo->output_scanline < cinfo->output_height; i++) {
+        JSAMPROW target = d->cmyk_row ? d->cmyk_row : rows[i];
         jpeg_read_scanlines(cinfo, &target, 1);
-        if (cmyk) cmyk_to_rgba(d->cmyk_row, row, cinfo->output_width, cinfo->saw_Adobe_marker);
+        if (d->cmyk_row) cmyk_to_rgba(d->cmyk_row, rows[i], cinfo->output_width, cinfo->saw_Adobe_marker);
     }
-    jpeg_finish_decompress(cinfo);
+    return FROST_OK;
+}
+
+frost_status frost_jpeg_finish(frost_jpeg_decoder *d, frost_error *err) {
+    int code = setjmp(d->error.jump);
+    if (code) return frost_fail(err, status_for(&d->error, code), "%s", d->error.message);
+    jpeg_finish_decompress(&d->cinfo);
     d->started = 0;
     return FROST_OK;
 }

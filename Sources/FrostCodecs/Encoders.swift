@@ -9,8 +9,8 @@ extension Image {
     /// opaque. JPEG has no alpha: a transparent image is flattened onto `options.background`. WebP is lossless unless
     /// `options.webpQuality` is set, and keeps alpha where some pixel is not opaque.
     /// A baseline JPEG of more than a few hundred rows is encoded in horizontal strips on `threads`
-    /// threads and joined (`JPEGStrips`): the same pixels when decoded, in about half the time on
-    /// two cores.
+    /// threads and joined (`JPEGStrips`): the same bytes on any number of threads, in about half
+    /// the time on two cores.
     /// `options.metadata` goes where the format keeps it (`ImageMetadata`).
     public func encoded(as format: ImageFormat, options: EncodeOptions = EncodeOptions(), threads: Int? = nil) throws -> [UInt8] {
         let bytes: [UInt8]
@@ -50,27 +50,16 @@ extension Image {
     }
 
     private func encodedJPEG(_ options: EncodeOptions, threads: Int) throws -> [UInt8] {
-        guard (1...100).contains(options.quality) else {
-            throw CodecError(.encode, "JPEG quality \(options.quality) is not in 1...100")
-        }
+        try options.checkJPEG()
+        guard width > 0, height > 0 else { throw CodecError(.encode, "cannot write an empty image") }
         let flat = flattened(onto: options.background)
-        var jpegOptions = frost_jpeg_write_options()
-        jpegOptions.quality = Int32(options.quality)
-        jpegOptions.progressive = options.progressive ? 1 : 0
-        jpegOptions.gray = isGray && flat.isVisuallyGray ? 1 : 0
-        jpegOptions.subsample_420 = options.quality < 90 ? 1 : 0
-        let strips = JPEGStrips(height: height, mcuRows: jpegOptions.subsample_420 != 0 && jpegOptions.gray == 0 ? 16 : 8,
-                                threads: options.progressive ? 1 : threads)
-        jpegOptions.restart_rows = strips.count > 1 ? 1 : 0
+        let gray = isGray && flat.isVisuallyGray
+        let strips = JPEGStrips(height: height, mcuRows: options.jpegMCURows(gray: gray), threads: options.progressive ? 1 : threads)
         // Rows of the image as one JPEG; the first strip carries the ICC profile.
         func encodeRows(_ rows: Range<Int>) throws -> [UInt8] {
-            var stripOptions = jpegOptions
-            return try flat.withICC { icc, length in
-                if rows.lowerBound == 0 { (stripOptions.icc, stripOptions.icc_length) = (icc, length) }
-                return try flat.encode(.jpeg) { pixels, out, size, error in
-                    frost_jpeg_encode(pixels! + rows.lowerBound * rowBytes, UInt32(width), UInt32(rows.count), rowBytes,
-                                      &stripOptions, out, size, error)
-                }
+            try flat.pixels.withUnsafeBufferPointer { pixels in
+                try encodeJPEGRows(pixels.baseAddress! + rows.lowerBound * rowBytes, width: width, rows: rows.count, rowBytes: rowBytes,
+                                   options: options, gray: gray, restarts: strips.restarts && !options.progressive, iccProfile: rows.lowerBound == 0 ? flat.iccProfile : nil)
             }
         }
         guard strips.count > 1 else { return try encodeRows(0..<height) }

@@ -7,14 +7,26 @@ import Foundation
 public enum FileIO {
     /// The bytes of a file, refused before reading when it holds more than `maxBytes`.
     public static func read(_ path: String, maxBytes: Int = .max) throws -> [UInt8] {
+        let (fd, size) = try openInput(path, maxBytes: maxBytes)
+        defer { close(fd) }
+        return try readAll(fd, sizeHint: size, maxBytes: maxBytes)
+    }
+
+    /// The file at `path` opened for reading, with its size; refused when it is a folder or
+    /// larger than `maxBytes`. The caller closes the descriptor.
+    package static func openInput(_ path: String, maxBytes: Int) throws -> (descriptor: Int32, size: Int) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ioError("cannot open") }
-        defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw ioError("cannot stat") }
-        if (st.st_mode & S_IFMT) == S_IFDIR { throw CodecError(.io, "is a directory") }
-        if Int(st.st_size) > maxBytes { throw tooLarge(maxBytes, size: Int(st.st_size)) }
-        return try readAll(fd, sizeHint: Int(st.st_size), maxBytes: maxBytes)
+        do {
+            guard fstat(fd, &st) == 0 else { throw ioError("cannot stat") }
+            if (st.st_mode & S_IFMT) == S_IFDIR { throw CodecError(.io, "is a directory") }
+            if Int(st.st_size) > maxBytes { throw tooLarge(maxBytes, size: Int(st.st_size)) }
+        } catch {
+            close(fd)
+            throw error
+        }
+        return (fd, Int(st.st_size))
     }
 
     /// Up to `count` bytes from the start of a file (to sniff its format).

@@ -4,20 +4,73 @@ import FrostCore
 /// Reads JPEG files through CFrostCodecs (libjpeg-turbo): baseline, progressive, arithmetic,
 /// gray, CMYK/YCCK (converted to RGB), EXIF orientation, APP2 ICC profiles.
 enum JPEGDecoder {
-    private final class Session {
+    /// One file's decoder: its header read, then rows in order (`start`, `read`, `finish`).
+    final class Session {
         let decoder: OpaquePointer
         var header = frost_jpeg_info()
+        /// The file it reads as it decodes (closed after the decoder), or nil for memory.
+        private let file: UnsafeMutablePointer<FILE>?
 
+        /// From memory, which must outlive the session.
         init(_ bytes: UnsafeBufferPointer<UInt8>) throws {
             guard let d = frost_jpeg_decoder_create(bytes.baseAddress, bytes.count) else {
                 throw CodecError(.outOfMemory, "out of memory")
             }
-            decoder = d
+            (decoder, file) = (d, nil)
+            try readHeader()
+        }
+
+        /// From an open file, which the session closes.
+        init(file: UnsafeMutablePointer<FILE>) throws {
+            guard let d = frost_jpeg_decoder_create_file(file) else {
+                fclose(file)
+                throw CodecError(.outOfMemory, "out of memory")
+            }
+            (decoder, self.file) = (d, file)
+            try readHeader()
+        }
+
+        private func readHeader() throws {
             var error = frost_error()
             try check(frost_jpeg_read_header(decoder, &header, &error), error, .jpeg)
         }
 
-        deinit { frost_jpeg_decoder_destroy(decoder) }
+        deinit {
+            frost_jpeg_decoder_destroy(decoder)
+            if let file { fclose(file) }
+        }
+
+        /// Starts decoding at 1/`reduction` of the size (1, 2, 4 or 8): the output's size.
+        func start(reduction: Int, allowTruncated: Bool) throws -> (width: Int, height: Int) {
+            var error = frost_error(), width: UInt32 = 0, height: UInt32 = 0
+            try check(frost_jpeg_start(decoder, Int32(reduction), allowTruncated ? 1 : 0, &width, &height, &error), error, .jpeg)
+            return (Int(width), Int(height))
+        }
+
+        /// The next `count` rows, at `rows[0]` … (RGBA8, alpha 255).
+        func read(_ rows: UnsafePointer<UnsafeMutablePointer<UInt8>?>, count: Int) throws {
+            var error = frost_error()
+            try check(frost_jpeg_read_rows(decoder, rows, UInt32(count), &error), error, .jpeg)
+        }
+
+        func finish() throws {
+            var error = frost_error()
+            try check(frost_jpeg_finish(decoder, &error), error, .jpeg)
+        }
+
+        /// The header's APPn segments as a file's first bytes (SOI, the segments, SOS): what
+        /// `ImageMetadata(reading:)` reads, without the file.
+        var headerBytes: [UInt8] {
+            var bytes: [UInt8] = [0xFF, 0xD8]
+            var index: Int32 = 0, marker: Int32 = 0, data: UnsafePointer<UInt8>?, length: UInt32 = 0
+            while frost_jpeg_saved_marker(decoder, index, &marker, &data, &length) != 0 {
+                let size = Int(length) + 2
+                bytes += [0xFF, UInt8(marker), UInt8(size >> 8), UInt8(size & 0xFF)]
+                bytes += UnsafeBufferPointer(start: data, count: Int(length))
+                index += 1
+            }
+            return bytes + [0xFF, 0xDA]
+        }
 
         var info: ImageInfo {
             // libjpeg's J_COLOR_SPACE numbering: 1 gray, 2 RGB, 3 YCbCr, 4 CMYK, 5 YCCK.
@@ -43,14 +96,13 @@ enum JPEGDecoder {
         let session = try Session(bytes)
         let info = session.info
         try options.checkBudget(width: info.width, height: info.height)
-        let count = info.width * info.height * 4
-        let pixels: [UInt8] = try decodedSamples(count: count) { buffer in
-            var error = frost_error()
-            let status = frost_jpeg_read_pixels(session.decoder, buffer.baseAddress, info.width * 4,
-                                                options.allowTruncated ? 1 : 0, &error)
-            try check(status, error, .jpeg)
+        let (width, height) = try session.start(reduction: options.reduction, allowTruncated: options.allowTruncated)
+        let pixels: [UInt8] = try decodedSamples(count: width * height * 4) { buffer in
+            var rows = (0..<height).map { Optional(buffer.baseAddress! + $0 * width * 4) }
+            try session.read(&rows, count: height)
+            try session.finish()
         }
-        let image = Image(width: info.width, height: info.height, pixels: pixels, isPremultiplied: false,
+        let image = Image(width: width, height: height, pixels: pixels, isPremultiplied: false,
                           hasAlpha: false, isGray: info.channels == 1, iccProfile: session.iccProfile)
         return options.autoOrient ? image.oriented(Orientation(exifValue: info.orientation)) : image
     }

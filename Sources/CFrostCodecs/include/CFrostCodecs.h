@@ -5,11 +5,13 @@
 // on failure, the library's own message in a frost_error.
 //
 // Decoding is two-phase: *_read_header parses the header and metadata only, the caller checks the
-// size against its limits and allocates, then *_read_pixels decodes into the caller's buffer.
+// size against its limits and allocates, then the pixels are decoded into the caller's buffer
+// (JPEG: frost_jpeg_start, frost_jpeg_read_rows, frost_jpeg_finish).
 #ifndef CFROSTCODECS_H
 #define CFROSTCODECS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 typedef enum {
@@ -101,10 +103,20 @@ typedef struct {
 } frost_jpeg_info;
 
 frost_jpeg_decoder *frost_jpeg_decoder_create(const uint8_t *data, size_t size);
+// Reads from an open file (from its current position) as it decodes, instead of from memory;
+// the caller closes it after frost_jpeg_decoder_destroy.
+frost_jpeg_decoder *frost_jpeg_decoder_create_file(FILE *file);
 frost_status frost_jpeg_read_header(frost_jpeg_decoder *d, frost_jpeg_info *info, frost_error *err);
-// Writes RGBA8 rows (alpha 255). CMYK/YCCK is converted to RGB.
-frost_status frost_jpeg_read_pixels(frost_jpeg_decoder *d, uint8_t *rgba, size_t row_bytes,
-                                    int allow_truncated, frost_error *err);
+// The header's APP0, APP1, APP2 and APP13 segments in file order (after read_header): 1 and the
+// marker and payload of segment `index`, or 0 past the last. Valid until destroyed.
+int frost_jpeg_saved_marker(const frost_jpeg_decoder *d, int index, int *marker, const uint8_t **data, uint32_t *length);
+// Decoding RGBA8 rows (alpha 255; CMYK/YCCK converted to RGB) as they are needed: start (the
+// image reduced 1/scale_denom by libjpeg's DCT scaling, 1, 2, 4 or 8; *width and *height are the
+// output's), then rows in order, `count` at a time, then finish.
+frost_status frost_jpeg_start(frost_jpeg_decoder *d, int scale_denom, int allow_truncated,
+                              uint32_t *width, uint32_t *height, frost_error *err);
+frost_status frost_jpeg_read_rows(frost_jpeg_decoder *d, uint8_t *const *rows, uint32_t count, frost_error *err);
+frost_status frost_jpeg_finish(frost_jpeg_decoder *d, frost_error *err);
 void frost_jpeg_decoder_destroy(frost_jpeg_decoder *d);
 
 typedef struct {

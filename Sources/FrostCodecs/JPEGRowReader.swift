@@ -1,0 +1,66 @@
+import CFrostCodecs
+import FrostCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A JPEG decoded a few rows at a time as they are asked for, from a file read as it decodes or
+/// from bytes in memory: what a streamed command reads (package FrostStream). The whole file and
+/// the whole image are never in memory at once.
+package final class JPEGRowReader {
+    private let session: JPEGDecoder.Session
+    /// The bytes a memory session reads from.
+    private let bytes: [UInt8]?
+    /// The file's header (its full size, orientation, color model).
+    package let info: ImageInfo
+    /// The rows' size: the file's, reduced by `reduction`.
+    package private(set) var width = 0
+    package private(set) var height = 0
+    /// Rows handed out so far.
+    package private(set) var rowsRead = 0
+    package let iccProfile: [UInt8]?
+    /// The file's EXIF, XMP, IPTC and density (read from its header segments).
+    package let metadata: ImageMetadata
+
+    /// The JPEG at `path` (refused past `options.maxFileBytes` or `options.maxPixels`).
+    package convenience init(path: String, options: DecodeOptions) throws {
+        let fd = try FileIO.openInput(path, maxBytes: options.maxFileBytes).descriptor
+        guard let file = fdopen(fd, "rb") else {
+            close(fd)
+            throw CodecError(.outOfMemory, "cannot open a stream")
+        }
+        try self.init(session: JPEGDecoder.Session(file: file), bytes: nil, options: options)
+    }
+
+    /// The JPEG in `bytes`.
+    package convenience init(bytes: [UInt8], options: DecodeOptions) throws {
+        let session = try bytes.withUnsafeBufferPointer { try JPEGDecoder.Session($0) }
+        try self.init(session: session, bytes: bytes, options: options)
+    }
+
+    private let allowTruncated: Bool
+
+    private init(session: JPEGDecoder.Session, bytes: [UInt8]?, options: DecodeOptions) throws {
+        (self.session, self.bytes) = (session, bytes)
+        info = session.info
+        try options.checkBudget(width: info.width, height: info.height)
+        iccProfile = session.iccProfile
+        metadata = ImageMetadata(reading: session.headerBytes)
+        allowTruncated = options.allowTruncated
+    }
+
+    /// Starts decoding, at 1/`reduction` of the size (1, 2, 4 or 8: `width` and `height` then say
+    /// the rows' size).
+    package func start(reduction: Int = 1) throws {
+        (width, height) = try session.start(reduction: reduction, allowTruncated: allowTruncated)
+    }
+
+    /// After `start`, the next `count` rows into `rows[0]` …, then, after the last row, the end of the file
+    /// checked (a truncated file fails here or before).
+    package func read(_ rows: UnsafePointer<UnsafeMutablePointer<UInt8>?>, count: Int) throws {
+        precondition(rowsRead + count <= height, "past the last row")
+        try session.read(rows, count: count)
+        rowsRead += count
+        if rowsRead == height { try session.finish() }
+    }
+}
