@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "FrostCrossfade", targets: ["FrostCrossfade"]),
         .library(name: "FrostCompose", targets: ["FrostCompose"]),
         .library(name: "FrostMotion", targets: ["FrostMotion"]),
+        .library(name: "FrostStream", targets: ["FrostStream"]),
         .library(name: "FrostBench", targets: ["FrostBench"]),
         .library(name: "CFrostSystem", targets: ["CFrostSystem"]),
         .library(name: "FrostFuzz", targets: ["FrostFuzz"]),
@@ -36,6 +37,8 @@ let package = Package(
         .target(name: "FrostEffects", dependencies: ["FrostCore", "CFrostSystem"]),
         .target(name: "FrostCache", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "CFrostSystem"]),
         .target(name: "FrostCrossfade", dependencies: ["FrostCore", "FrostEffects", "FrostCache", "CFrostSystem"]),
+        // Decode → operations → encode as a pipeline over strips of rows on every core (docs/design.md, Streaming).
+        .target(name: "FrostStream", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs"]),
         // FreeType 2 for text (Debian libfreetype-dev; flags from freetype2.pc).
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "FrostCompose", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "CFreeType"]),
@@ -47,7 +50,7 @@ let package = Package(
         .executableTarget(
             name: "frost",
             dependencies: [
-                "FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose", "FrostMotion", "FrostBench", "CFrostSystem",
+                "FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose", "FrostMotion", "FrostStream", "FrostBench", "CFrostSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -59,6 +62,7 @@ let package = Package(
         .testTarget(name: "FrostCacheTests", dependencies: ["FrostCache", "FrostCrossfade", "FrostEffects", "FrostCodecs", "FrostTestSupport"]),
         .testTarget(name: "FrostComposeTests", dependencies: ["FrostCompose", "FrostEffects", "FrostCodecs", "FrostTestSupport"]),
         .testTarget(name: "FrostMotionTests", dependencies: ["FrostMotion", "FrostCore", "FrostCompose", "FrostCrossfade", "FrostCodecs", "FrostTestSupport"]),
+        .testTarget(name: "FrostStreamTests", dependencies: ["FrostStream", "FrostEffects", "FrostCodecs", "FrostTestSupport"]),
         .testTarget(name: "FrostFuzzTests", dependencies: ["FrostFuzz", "FrostCodecs", "FrostCompose", "FrostTestSupport"]),
         .testTarget(name: "FrostCLITests", dependencies: ["FrostCodecs", "FrostCache", "FrostTestSupport"]),
     ],

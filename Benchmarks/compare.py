@@ -24,7 +24,22 @@ MOTION_SCENES = {"scroll-secret": "secret-viewer.json", "scroll-twitter": "twitt
                  "scroll-twitter-blend": "twitter-profile-blend.json"}
 # Whole commands (`--case cmd-…`): a 4096² JPEG in, a JPEG (quality 90) out, each tool's own command line
 # with its default threads, timed as processes (decode, work, encode, start-up). vips: its CLI (a chain
-# through .v files, its native format); ImageMagick: Debian's convert (6.9, Q16).
+# through .v files, its native format); ImageMagick: Debian's convert (6.9, Q16). "libvips 8.18": the
+# libvips users install today (PyPI's pyvips-binary), called in this process (its start-up not counted),
+# each command as one sequential pipeline from file to file, the resize as its thumbnail (shrink on load).
+def pyvips_command(case):
+    import pyvips
+    pyvips.cache_set_max(0)
+
+    def load(path):
+        return pyvips.Image.new_from_file(path, access="sequential")
+    ops = {"cmd-blur-s20": lambda i: load(i).gaussblur(20),
+           "cmd-resize-1170": lambda i: pyvips.Image.thumbnail(i, 1170),
+           "cmd-adjust": lambda i: load(i).linear(1.2, 5.1, uchar=True),
+           "cmd-chain": lambda i: pyvips.Image.thumbnail_image(load(i).gaussblur(4).linear(1, 25.5, uchar=True), 1170)}
+    return lambda i, o: ops[case](i).write_to_file(o, Q=90)
+
+
 COMMAND_CASES = {
     "cmd-blur-s20": {"Frost": ["{frost}", "blur", "{in}", "{out}", "--sigma", "20"],
                      "libvips": [["vips", "gaussblur", "{in}", "{out}[Q=90]", "20"]],
@@ -43,6 +58,10 @@ COMMAND_CASES = {
 }
 
 
+for case in COMMAND_CASES:
+    COMMAND_CASES[case]["libvips 8.18"] = pyvips_command(case)
+
+
 def command_ms(commands, runs):
     """Median wall time of `commands` run one after another as processes (one warm-up run first)."""
     def once():
@@ -53,12 +72,16 @@ def command_ms(commands, runs):
 
 def command_rows(frost, jpeg, cases, rounds, runs):
     folder = os.path.dirname(jpeg)
-    times = {name: {case: [] for case in cases} for name in ["Frost", "libvips", "ImageMagick"]}
+    names = list(COMMAND_CASES[cases[0]])
+    times = {name: {case: [] for case in cases} for name in names}
     for round in range(rounds):
         for case in cases:
-            names = list(COMMAND_CASES[case])
             for name in (names if round % 2 == 0 else names[::-1]):
                 spec = COMMAND_CASES[case][name]
+                if callable(spec):
+                    out = os.path.join(folder, f"cmd-pyvips.jpg")
+                    times[name][case].append(median_ms(lambda: spec(jpeg, out), runs))
+                    continue
                 commands = spec if isinstance(spec[0], list) else [spec]
                 fill = {"frost": frost, "in": jpeg, "out": os.path.join(folder, f"cmd-{name}.jpg"),
                         "tmp": os.path.join(folder, f"cmd-{name}-")}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FrostCore
 import FrostEffects
+import FrostStream
 
 struct AdjustStep: ImageStep {
     static let stepName = "adjust"
@@ -29,8 +30,7 @@ struct AdjustStep: ImageStep {
         try Self.gammaRange.check(gamma, "--gamma")
     }
 
-    func apply(to image: Image, _ context: StepContext) throws -> Image {
-        image.adjusted(ColorAdjustment(brightness: brightness, contrast: contrast, saturation: saturation, gamma: gamma),
-                       threads: context.threads)
+    func filterStep(_ context: StepContext) -> FilterStep? {
+        .adjust(ColorAdjustment(brightness: brightness, contrast: contrast, saturation: saturation, gamma: gamma))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FrostCore
 import FrostEffects
+import FrostStream
 
 struct BlurStep: ImageStep {
     static let stepName = "blur"
@@ -25,6 +26,8 @@ struct BlurStep: ImageStep {
         case (nil, let r?): try Self.boxRange.check(r, "--box")
         }
     }
+
+    func filterStep(_ context: StepContext) -> FilterStep? { sigma.map { .gaussian(sigma: $0) } }
 
     func apply(to image: Image, _ context: StepContext) throws -> Image {
         if let sigma { image.gaussianBlurred(sigma: sigma, threads: context.threads) }

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import FrostCodecs
 import FrostCore
+import FrostStream
 
 /// Where a filter's images come from and go to, shared by `blur`, `effect`, `adjust`, `convert`,
 /// `resize` and `run`: one file or many (files, folders, `-`, and lists through --inputs-from), `-o`
@@ -89,8 +90,15 @@ struct FilterFiles: ParsableArguments {
         let reason: String
     }
 
-    /// Reads, runs the steps, writes: the whole of one input.
+    /// Reads, runs the steps, writes: the whole of one input. A color JPEG file whose steps all
+    /// stream goes through `streamed`; where the steps begin with a shrinking resize, a JPEG is
+    /// decoded smaller either way (`ShrinkOnLoad`).
     private func filter(_ input: FileBatch.Input, target: OutputTarget, steps: [any ImageStep], context: StepContext) -> Failure? {
+        let filterSteps = steps.compactMap { $0.filterStep(context) }
+        let defined = filterSteps.count == steps.count ? filterSteps : nil
+        if let defined, defined.allSatisfy(\.streams), case .streamed(let failure) = streamed(input, target, defined, context) {
+            return failure
+        }
         let name = input.isStandardInput ? "<stdin>" : input.path
         /// What is encoded: the image the steps made, or a 16-bit PNG's own samples.
         enum Picture { case image(Image), sixteenBit(SixteenBitPNG) }
@@ -102,12 +110,17 @@ struct FilterFiles: ParsableArguments {
             let toPNG = ImageFormat(sniffing: bytes) == .png && target.format(chosen: format, source: .png) == .png
             if steps.isEmpty, toPNG, let wide = try SixteenBitPNG(bytes: bytes, options: decode.options) {
                 picture = .sixteenBit(wide)
+            } else if let defined, ImageFormat(sniffing: bytes) == .jpeg {
+                let info = try ImageInfo(bytes: bytes)
+                let turned = !decode.noAutoOrient && info.orientation >= 5
+                let plan = ShrinkOnLoad(steps: defined, width: turned ? info.height : info.width, height: turned ? info.width : info.height)
+                var options = decode.options
+                options.reduction = plan.reduction
+                picture = .image(try Self.run(plan.steps.map { step in { try step.apply(to: $0, limits: context.limits, threads: context.threads) } },
+                                              on: try Image(decoding: bytes, options: options)))
             } else {
-                picture = .image(try steps.reduce(try Image(decoding: bytes, options: decode.options)) { image, step in
-                    // Between steps the image goes as a file would carry it: straight alpha, so a
-                    // chain equals its steps run one by one through PNG files, bit for bit.
-                    try step.apply(to: image.isPremultiplied && image.hasAlpha ? image.unpremultiplied() : image, context)
-                })
+                picture = .image(try Self.run(steps.map { step in { try step.apply(to: $0, context) } },
+                                              on: try Image(decoding: bytes, options: decode.options)))
             }
         } catch {
             return Failure(file: name, reason: describe(error))
@@ -121,12 +134,7 @@ struct FilterFiles: ParsableArguments {
             return Failure(file: input.path, reason: describe(error))
         }
         do {
-            var options = encode.options
-            if !strip {
-                // Pixels turned upright by their EXIF orientation are written with orientation 1.
-                let metadata = ImageMetadata(reading: bytes)
-                options.metadata = decode.noAutoOrient ? metadata : metadata.uprighted()
-            }
+            let options = encodeOptions(ImageMetadata(reading: bytes))
             let encoded: [UInt8]
             switch picture {
             case .image(let image):
@@ -135,17 +143,90 @@ struct FilterFiles: ParsableArguments {
             case .sixteenBit(let wide):
                 encoded = try wide.encoded(options: options)
             }
-            guard let path else {
-                try FileIO.writeStandardOutput(encoded)
-                return nil
-            }
-            if target.takesMany, let folder = path.range(of: "/", options: .backwards).map({ String(path[..<$0.lowerBound]) }), !folder.isEmpty {
-                try FileIO.makeFolder(folder)
-            }
-            try FileIO.writeAtomically(encoded, to: path)
+            try write(target, path) { try $0(encoded) }
             return nil
         } catch {
             return Failure(file: path ?? "<stdout>", reason: describe(error))
+        }
+    }
+
+    /// The steps one after another. Between steps the image goes as a file would carry it:
+    /// straight alpha, so a chain equals its steps run one by one through PNG files, bit for bit.
+    private static func run(_ steps: [(Image) throws -> Image], on image: Image) throws -> Image {
+        try steps.reduce(image) { image, step in try step(image.isPremultiplied && image.hasAlpha ? image.unpremultiplied() : image) }
+    }
+
+    /// The encoder's options with the input's metadata, unless `--strip` (pixels turned upright
+    /// by their EXIF orientation are written with orientation 1).
+    private func encodeOptions(_ metadata: ImageMetadata) -> EncodeOptions {
+        var options = encode.options
+        if !strip { options.metadata = decode.noAutoOrient ? metadata : metadata.uprighted() }
+        return options
+    }
+
+    /// Writes a file's bytes, handed over in pieces by `body`: to standard output at the end (nil
+    /// `path`), or into a temporary file renamed at the end (its folder made for a many-file target).
+    private func write(_ target: OutputTarget, _ path: String?, _ body: (([UInt8]) throws -> Void) throws -> Void) throws {
+        guard let path else {
+            var bytes: [UInt8] = []
+            try body { bytes += $0 }
+            return try FileIO.writeStandardOutput(bytes)
+        }
+        if target.takesMany, let folder = path.range(of: "/", options: .backwards).map({ String(path[..<$0.lowerBound]) }), !folder.isEmpty {
+            try FileIO.makeFolder(folder)
+        }
+        let file = try AtomicFile(path)
+        try body { try file.append($0) }
+        try file.commit()
+    }
+
+    private enum Streaming { case streamed(Failure?), whole }
+
+    /// Decode → steps → encode as a pipeline over strips of rows (FrostStream), for a color JPEG
+    /// file without an EXIF turn: the whole image is never in memory (a JPEG output is written
+    /// strip by strip as well). Anything else is left to the whole-image path (`.whole`).
+    private func streamed(_ input: FileBatch.Input, _ target: OutputTarget, _ steps: [FilterStep], _ context: StepContext) -> Streaming {
+        guard !input.isStandardInput, input.refusal == nil,
+              let head = try? FileIO.readPrefix(input.path, count: 3), ImageFormat(sniffing: head) == .jpeg else { return .whole }
+        let format = target.format(chosen: self.format, source: .jpeg)
+        guard format != .jpeg || !encode.options.progressive else { return .whole }
+        let reader: JPEGRowReader, path: String?
+        do {
+            _ = try expectedPath(input, target)
+            reader = try JPEGRowReader(path: input.path, options: decode.options)
+        } catch {
+            return .streamed(Failure(file: input.path, reason: describe(error)))
+        }
+        guard reader.info.channels == 3, reader.info.orientation == 1 || decode.noAutoOrient else { return .whole }
+        do {
+            try encode.check(format)
+            path = try target.path(for: input, format: format)
+        } catch {
+            return .streamed(Failure(file: input.path, reason: describe(error)))
+        }
+        /// An error of the output, not of the input.
+        struct WriteFailure: Error { let error: any Error }
+        do {
+            let plan = ShrinkOnLoad(steps: steps, width: reader.info.width, height: reader.info.height)
+            try reader.start(reduction: plan.reduction)
+            let filter = try StreamedFilter(reader: reader, steps: plan.steps, limits: decode.options,
+                                            threads: RowBands.threads(context.threads))
+            let options = encodeOptions(reader.metadata)
+            if format == .jpeg {
+                try write(target, path) { append in
+                    try filter.writeJPEG(options: options) { piece in
+                        do { try append(piece) } catch { throw WriteFailure(error: error) }
+                    }
+                }
+            } else {
+                let encoded = try filter.image().encoded(as: format, options: options, threads: context.threads)
+                do { try write(target, path) { try $0(encoded) } } catch { throw WriteFailure(error: error) }
+            }
+            return .streamed(nil)
+        } catch let failure as WriteFailure {
+            return .streamed(Failure(file: path ?? "<stdout>", reason: describe(failure.error)))
+        } catch {
+            return .streamed(Failure(file: input.path, reason: describe(error)))
         }
     }
 

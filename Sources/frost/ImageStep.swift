@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import FrostCodecs
 import FrostCore
+import FrostStream
 
 /// One operation on a decoded image: what `blur`, `effect`, `adjust` and `resize` do alone and
 /// what `frost run` chains. Its options are declared once, as a ParsableArguments: the verb reads
@@ -15,11 +16,20 @@ protocol ImageStep: ParsableArguments, Sendable {
     /// Other images the step reads (an effect's mask): read once per run, before any input, and
     /// handed to `apply` in `StepContext.images`.
     var auxiliaryFiles: [String] { get }
+    /// The step as FrostStream defines it (so that a command of such steps can be streamed), or
+    /// nil for a step only whole images take.
+    func filterStep(_ context: StepContext) -> FilterStep?
     func apply(to image: Image, _ context: StepContext) throws -> Image
 }
 
 extension ImageStep {
     var auxiliaryFiles: [String] { [] }
+    func filterStep(_ context: StepContext) -> FilterStep? { nil }
+
+    /// A step FrostStream defines runs as it defines it.
+    func apply(to image: Image, _ context: StepContext) throws -> Image {
+        try filterStep(context)!.apply(to: image, limits: context.limits, threads: context.threads)
+    }
 }
 
 struct StepContext: Sendable {

@@ -2,6 +2,7 @@ import ArgumentParser
 import FrostCodecs
 import FrostCore
 import FrostEffects
+import FrostStream
 
 struct ResizeStep: ImageStep {
     static let stepName = "resize"
@@ -27,11 +28,8 @@ struct ResizeStep: ImageStep {
     @Flag(name: .customLong("no-enlarge"), help: "Leave an image that the resize would enlarge (along either axis) at its size, as vips --size down and sharp's withoutEnlargement.")
     var noEnlarge = false
 
-    func apply(to image: Image, _ context: StepContext) throws -> Image {
-        let size = image.resizedSize(width: width, height: height, fit: fit)
-        if noEnlarge, size.width > image.width || size.height > image.height { return image }
-        try context.limits.checkPixels(width: size.width, height: size.height, of: "the result would be")
-        return image.resized(width: width, height: height, fit: fit, padding: context.background ?? .clear, threads: context.threads)
+    func filterStep(_ context: StepContext) -> FilterStep? {
+        .resize(width: width, height: height, fit: fit, noEnlarge: noEnlarge, padding: context.background ?? .clear)
     }
 }
 

@@ -1,0 +1,55 @@
+import FrostCodecs
+import FrostCore
+import FrostEffects
+
+/// An operation of a filter command, defined once here for whole images (`apply`) and for strips
+/// (`StreamedFilter`): what `blur --sigma`, `adjust` and `resize` do.
+package enum FilterStep: Sendable, Equatable {
+    case gaussian(sigma: Double)
+    case adjust(ColorAdjustment)
+    /// `noEnlarge`: a result larger than the image leaves it as it is. `padding` fills `.pad`'s box.
+    case resize(width: Int?, height: Int?, fit: ResizeFit, noEnlarge: Bool, padding: Color)
+
+    /// Whether `StreamedFilter` runs it (all but `.pad`, whose box is drawn around a whole result).
+    package var streams: Bool {
+        if case .resize(_, _, .pad, _, _) = self { false } else { true }
+    }
+
+    /// The step on a whole image; a resize larger than `limits` allow is refused.
+    package func apply(to image: Image, limits: DecodeOptions, threads: Int?) throws -> Image {
+        switch self {
+        case .gaussian(let sigma): return image.gaussianBlurred(sigma: sigma, threads: threads)
+        case .adjust(let adjustment): return image.adjusted(adjustment, threads: threads)
+        case .resize(let w, let h, let fit, let noEnlarge, let padding):
+            let size = image.resizedSize(width: w, height: h, fit: fit)
+            if noEnlarge, size.width > image.width || size.height > image.height { return image }
+            try limits.checkPixels(width: size.width, height: size.height, of: "the result would be")
+            return image.resized(width: w, height: h, fit: fit, padding: padding, threads: threads)
+        }
+    }
+}
+
+/// Shrink on load (docs/design.md, Streaming): where a command begins with a resize that shrinks
+/// (after steps that map pixels alone), a JPEG is decoded at 1/2, 1/4 or 1/8 of its size by
+/// libjpeg's DCT scaling, the largest reduction that still leaves the resize a shrink of at
+/// least 2 on both axes, so that its area average still decides the result (as libvips's
+/// thumbnail does). The resize then names the size it would have made from the whole image.
+package struct ShrinkOnLoad: Sendable, Equatable {
+    package private(set) var reduction = 1
+    package private(set) var steps: [FilterStep]
+
+    /// For an image of `width` × `height` as the steps see it (turned upright).
+    package init(steps: [FilterStep], width: Int, height: Int) {
+        self.steps = steps
+        guard let index = steps.firstIndex(where: { if case .resize = $0 { true } else { false } }),
+              steps[..<index].allSatisfy({ if case .adjust = $0 { true } else { false } }),
+              case .resize(let w, let h, let fit, let noEnlarge, let padding) = steps[index], fit != .pad else { return }
+        let placement = ResizePlacement(sourceWidth: width, sourceHeight: height, width: w, height: h, fit: fit)
+        let shrink = min(Double(width) / placement.rect.width, Double(height) / placement.rect.height)
+        guard let r = [8, 4, 2].first(where: { shrink >= Double(2 * $0) }) else { return }
+        reduction = r
+        self.steps[index] = fit == .cover
+            ? .resize(width: placement.width, height: placement.height, fit: .cover, noEnlarge: noEnlarge, padding: padding)
+            : .resize(width: placement.width, height: placement.height, fit: .fill, noEnlarge: noEnlarge, padding: padding)
+    }
+}

@@ -1,0 +1,93 @@
+import FrostCodecs
+import FrostCore
+import FrostEffects
+
+extension JPEGRowReader: RowReader {}
+
+/// A filter command streamed (docs/design.md, Streaming): a color JPEG read as it is decoded, the
+/// steps run strip by strip, the result encoded strip by strip (a JPEG) or gathered (PNG, WebP),
+/// bit for bit what decoding the whole image, running the steps and encoding gives.
+package struct StreamedFilter {
+    let reader: JPEGRowReader
+    let operations: [any RowOperation]
+    let threads: Int
+    /// Output rows per strip, when not `stripRows(width:unit:)`'s (a JPEG's strips round it to
+    /// whole units).
+    let chosenStripRows: Int?
+
+    /// The steps (each one that `streams`) over `reader`'s rows (started: `reader.start`); a
+    /// resize larger than `limits` allow is refused as the whole-image step refuses it.
+    package init(reader: JPEGRowReader, steps: [FilterStep], limits: DecodeOptions, threads: Int, stripRows: Int? = nil) throws {
+        self.reader = reader
+        self.threads = threads
+        chosenStripRows = stripRows
+        var operations: [any RowOperation] = []
+        var (width, height) = (reader.width, reader.height)
+        for step in steps {
+            switch step {
+            case .gaussian(let sigma):
+                operations.append(GaussianRows(sigma: sigma, width: width, height: height))
+            case .adjust(let adjustment) where !adjustment.isIdentity:
+                operations.append(AdjustRows(adjustment, width: width, height: height))
+            case .adjust:
+                continue
+            case .resize(let w, let h, let fit, let noEnlarge, _):
+                precondition(step.streams, "a padded resize is made whole")
+                let placement = ResizePlacement(sourceWidth: width, sourceHeight: height, width: w, height: h, fit: fit)
+                if noEnlarge, placement.width > width || placement.height > height { continue }
+                try limits.checkPixels(width: placement.width, height: placement.height, of: "the result would be")
+                // nil: the image as it is.
+                guard let resize = ResizeRows(width: width, height: height, toWidth: w, height: h, fit: fit) else { continue }
+                operations.append(resize)
+                (width, height) = (resize.outputWidth, resize.outputHeight)
+            }
+        }
+        self.operations = operations
+    }
+
+    package var width: Int { operations.last?.outputWidth ?? reader.width }
+    package var height: Int { operations.last?.outputHeight ?? reader.height }
+
+    /// Output rows per strip, a whole number of `unit`s: about 256 rows of input (fewer for an
+    /// input over 16384 wide: about 4 Mpixel), so that a shrinking resize's strips are short
+    /// enough to keep both threads busy up to the last input row, and a blur's long enough that
+    /// their edges, made twice, cost little.
+    func stripRows(unit: Int) -> Int {
+        let input = min(256, max(16, (1 << 21) / max(reader.width, 1)))
+        let rows = chosenStripRows ?? input * height / max(reader.height, 1)
+        return max(1, rows / unit) * unit
+    }
+
+    /// The result as a baseline JPEG, in pieces handed to `write` in order: the pieces together
+    /// are the file (`JPEGStripEncoder`).
+    package func writeJPEG(options: EncodeOptions, write: ([UInt8]) throws -> Void) throws {
+        var probe = try JPEGStripEncoder(width: width, height: height, units: 1, options: options, iccProfile: reader.iccProfile)
+        let units = stripRows(unit: probe.stripRows) / probe.stripRows
+        if units > 1 {
+            probe = try JPEGStripEncoder(width: width, height: height, units: units, options: options, iccProfile: reader.iccProfile)
+        }
+        let encoder = probe
+        let executor = StripExecutor(reader: reader, operations: operations, strips: (0..<encoder.count).map(encoder.rows),
+                                     threads: threads)
+        try executor.run(produce: { k, rows in
+            try encoder.piece(k, pixels: rows.row(encoder.rows(k).lowerBound), rowBytes: 4 * rows.width)
+        }, emit: write)
+    }
+
+    /// The whole result, gathered strip by strip.
+    package func image() throws -> Image {
+        let (width, height) = (width, height), rowBytes = 4 * width
+        let step = stripRows(unit: chosenStripRows == nil ? 16 : 1)
+        let strips = stride(from: 0, to: height, by: step).map { $0..<min($0 + step, height) }
+        let executor = StripExecutor(reader: reader, operations: operations, strips: strips, threads: threads)
+        let pixels = try [UInt8](unsafeUninitializedCapacity: rowBytes * height) { out, count in
+            let base = out.baseAddress!
+            try executor.run(produce: { k, rows in
+                for y in strips[k] { (base + y * rowBytes).update(from: rows.row(y), count: rowBytes) }
+            }, emit: { _ in })
+            count = rowBytes * height
+        }
+        return Image(width: width, height: height, pixels: pixels, isPremultiplied: false, hasAlpha: false,
+                     iccProfile: reader.iccProfile)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import FrostCodecs
+import FrostCore
+import FrostTestSupport
+import Testing
+
+/// A JPEG file's filter commands stream (FrostStream); the same bytes on standard input take the
+/// whole-image path. Both must write the same file.
+@Suite struct StreamedCommandTests {
+    static let photo = Corpus.repository + "/SampleImages/rocket.jpg"
+
+    @Test(arguments: [
+        ["blur", "--sigma", "12"],
+        ["adjust", "--brightness", "0.1", "--contrast", "1.2", "--gamma", "0.9"],
+        ["resize", "--width", "150"],                        // shrinks on load by 2
+        ["resize", "--width", "90", "--height", "90", "--fit", "cover"],
+        ["convert"],
+        ["run", "blur:sigma=4", "adjust:brightness=0.1", "resize:width=117"],
+    ])
+    func aFileAndStandardInputGiveTheSameFile(_ command: [String]) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.photo))
+        for format in ["jpg", "png"] {
+            let verb = command[0], rest = Array(command.dropFirst())
+            let options = rest.filter { !$0.contains(":") }, steps = rest.filter { $0.contains(":") }
+            let streamed = try FrostRun.run([verb, Self.photo, folder.file("file.\(format)")] + steps + options + ["--threads", "2"])
+            let whole = try FrostRun.run([verb, "-", folder.file("stdin.\(format)")] + steps + options + ["--threads", "2"], stdin: bytes)
+            #expect(streamed.status == 0 && whole.status == 0, "\(streamed.stderr) \(whole.stderr)")
+            let a = try Data(contentsOf: URL(fileURLWithPath: folder.file("file.\(format)")))
+            let b = try Data(contentsOf: URL(fileURLWithPath: folder.file("stdin.\(format)")))
+            #expect(a == b, "\(command) to \(format)")
+        }
+    }
+
+    /// The damage is found while earlier strips are already written: the output never appears.
+    @Test func aTruncatedJPEGLeavesNoOutput() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Corpus.path("photos/UNIS_EV0.jpg")))
+        try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: folder.file("cut.jpg")))
+        let run = try FrostRun.run(["blur", folder.file("cut.jpg"), folder.file("out.jpg"), "--sigma", "3"])
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["frost: \(folder.file("cut.jpg")): truncated JPEG data (premature end of file)"], "\(run.stderr)")
+        #expect(folder.contents() == ["cut.jpg"])
+    }
+
+    /// EXIF, XMP and the ICC profile reach a streamed JPEG as they reach a whole one.
+    @Test func metadataIsKept() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try FrostRun.run(["blur", Self.photo, folder.file("out.jpg"), "--sigma", "2"])
+        #expect(run.status == 0)
+        let source = try FileIO.read(Self.photo), written = try FileIO.read(folder.file("out.jpg"))
+        #expect(ImageMetadata(reading: written) == ImageMetadata(reading: source).uprighted())
+        #expect((try Image(decoding: written)).iccProfile == (try Image(decoding: source)).iccProfile)
+    }
+}

@@ -1,0 +1,155 @@
+@testable import FrostCodecs
+import FrostCore
+import FrostEffects
+@testable import FrostStream
+import FrostTestSupport
+import Testing
+
+/// A streamed command gives the whole-image path's bytes: every step alone and chained, at any
+/// strip height and thread count, and its JPEG is the whole image's JPEG in strips, byte for byte.
+@Suite struct StreamedFilterTests {
+    /// The photo (640×427, ICC, 4:2:0) and a taller noise image at 4:4:4 (quality 90).
+    static let sources: [[UInt8]] = [
+        try! FileIO.read(Corpus.path("photos/rocket.jpg")),
+        try! noiseImage(width: 301, height: 517, opaque: true).gaussianBlurred(sigma: 1.2).encoded(as: .jpeg, options: EncodeOptions(quality: 90)),
+    ]
+
+    static let adjustment = ColorAdjustment(brightness: 0.1, contrast: 1.2, saturation: 1.3, gamma: 0.8)
+
+    static let chains: [[FilterStep]] = [
+        [],
+        [.gaussian(sigma: 0.2)],    // below 0.3: a copy
+        [.gaussian(sigma: 1.5)],    // a direct kernel
+        [.gaussian(sigma: 9)],      // reduced by 2
+        [.gaussian(sigma: 20)],     // reduced by 4
+        [.adjust(adjustment)],
+        [.resize(width: 200, height: nil, fit: .contain, noEnlarge: false, padding: .clear)],   // reduced by 2, then a triangle
+        [.resize(width: 90, height: 90, fit: .cover, noEnlarge: false, padding: .clear)],
+        [.resize(width: 500, height: 130, fit: .fill, noEnlarge: false, padding: .clear)],     // shrinks one axis only
+        [.resize(width: 900, height: nil, fit: .contain, noEnlarge: false, padding: .clear)],   // enlarges
+        [.resize(width: 900, height: nil, fit: .contain, noEnlarge: true, padding: .clear)],
+        [.gaussian(sigma: 4), .adjust(ColorAdjustment(brightness: 0.1)), .resize(width: 117, height: nil, fit: .contain, noEnlarge: false, padding: .clear)],
+        [.resize(width: 333, height: nil, fit: .contain, noEnlarge: false, padding: .clear), .gaussian(sigma: 10)],
+    ]
+
+    static func whole(_ bytes: [UInt8], _ steps: [FilterStep]) throws -> Image {
+        try steps.reduce(try Image(decoding: bytes)) { try $1.apply(to: $0, limits: DecodeOptions(), threads: 2) }
+    }
+
+    static func streamed(_ bytes: [UInt8], _ steps: [FilterStep], threads: Int, stripRows: Int?) throws -> StreamedFilter {
+        let reader = try JPEGRowReader(bytes: bytes, options: DecodeOptions())
+        try reader.start()
+        return try StreamedFilter(reader: reader, steps: steps, limits: DecodeOptions(), threads: threads, stripRows: stripRows)
+    }
+
+    @Test(arguments: 0..<chains.count)
+    func stripsGiveTheWholeImagesPixels(_ chain: Int) throws {
+        for bytes in Self.sources {
+            let expected = try Self.whole(bytes, Self.chains[chain])
+            for (threads, rows) in [(1, nil), (2, 7), (3, 32), (2, 300)] as [(Int, Int?)] {
+                let image = try Self.streamed(bytes, Self.chains[chain], threads: threads, stripRows: rows).image()
+                #expect(image.width == expected.width && image.height == expected.height)
+                let same = image.pixels == expected.pixels   // (not inside #expect: it would print every byte)
+                #expect(same, "chain \(chain), \(threads) threads, strips of \(rows ?? 0) rows")
+                #expect(image.iccProfile == expected.iccProfile)
+            }
+        }
+    }
+
+    /// Restart markers end every MCU row of an image 4 units tall or more, on any path and thread
+    /// count; a smaller one is a strip of its own (chain 6: 200×133).
+    @Test(arguments: [0, 4, 6, 11])
+    func jpegInStripsIsTheWholeImagesJPEG(_ chain: Int) throws {
+        for bytes in Self.sources {
+            for quality in [80, 90] {
+                let options = EncodeOptions(quality: quality)
+                let image = try Self.whole(bytes, Self.chains[chain])
+                let expected = try image.encoded(as: .jpeg, options: options, threads: 2)
+                #expect(try image.encoded(as: .jpeg, options: options, threads: 1) == expected)
+                var pieces: [UInt8] = []
+                let filter = try Self.streamed(bytes, Self.chains[chain], threads: 2, stripRows: 64)
+                try filter.writeJPEG(options: options) { pieces += $0 }
+                let decoded = try Image(decoding: pieces)
+                let samePixels = decoded.pixels == (try Image(decoding: expected)).pixels, sameBytes = pieces == expected
+                #expect(samePixels)
+                #expect(sameBytes, "chain \(chain), quality \(quality)")
+            }
+        }
+    }
+
+    @Test func metadataAndProfileReachTheFirstPiece() throws {
+        let bytes = Self.sources[0]
+        let reader = try JPEGRowReader(bytes: bytes, options: DecodeOptions())
+        #expect(reader.metadata == ImageMetadata(reading: bytes))
+        #expect(reader.iccProfile == (try Image(decoding: bytes)).iccProfile)
+        var options = EncodeOptions(quality: 85)
+        options.metadata = ImageMetadata(exif: nil, xmp: Array("<x:xmpmeta/>".utf8), iptc: nil, density: (x: 300, y: 300))
+        try reader.start()
+        var file: [UInt8] = []
+        try StreamedFilter(reader: reader, steps: [.gaussian(sigma: 2)], limits: DecodeOptions(), threads: 2, stripRows: 128)
+            .writeJPEG(options: options) { file += $0 }
+        #expect(ImageMetadata(reading: file) == options.metadata)
+        #expect((try Image(decoding: file)).iccProfile == reader.iccProfile)
+    }
+
+    @Test func aTruncatedFileFailsAndEmitsNothingPastTheDamage() throws {
+        let bytes = Array(Self.sources[1].prefix(Self.sources[1].count / 2))
+        var emitted = 0
+        #expect(throws: CodecError.self) {
+            try Self.streamed(bytes, [.gaussian(sigma: 3)], threads: 2, stripRows: 64).writeJPEG(options: EncodeOptions()) { emitted += $0.count }
+        }
+        #expect(emitted < Self.sources[1].count)
+    }
+
+    /// The memory a 16384² blur at σ = 20 holds: the ring and two threads' windows, a fraction of
+    /// the 1 GiB image (measured peak RSS in docs/performance.md).
+    @Test func aLargeBlurHoldsAWindow() throws {
+        let filter = StripExecutor(reader: Geometry(width: 16384, height: 16384),
+                                   operations: [GaussianRows(sigma: 20, width: 16384, height: 16384)],
+                                   strips: stride(from: 0, to: 16384, by: 256).map { $0..<($0 + 256) }, threads: 2)
+        #expect(filter.windowBytes < 96 << 20)
+    }
+
+    /// Only the size of an image, for the executor's arithmetic (it reads nothing).
+    final class Geometry: RowReader {
+        let width: Int, height: Int
+        init(width: Int, height: Int) { (self.width, self.height) = (width, height) }
+        func read(_ rows: UnsafePointer<UnsafeMutablePointer<UInt8>?>, count: Int) throws { Issue.record("read") }
+    }
+}
+
+/// Shrink on load: the reduction chosen, and how far its result lies from the full decode's.
+@Suite struct ShrinkOnLoadTests {
+    @Test func theLargestReductionThatKeepsAShrinkOfTwo() {
+        func reduction(_ steps: [FilterStep], _ w: Int, _ h: Int) -> Int { ShrinkOnLoad(steps: steps, width: w, height: h).reduction }
+        let to1170 = FilterStep.resize(width: 1170, height: nil, fit: .contain, noEnlarge: false, padding: .clear)
+        #expect(reduction([to1170], 4096, 4096) == 1)      // 3.5×: 1/2 would leave 1.75
+        #expect(reduction([to1170], 4680, 4680) == 2)
+        #expect(reduction([to1170], 16384, 16384) == 4)    // 14×: 1/8 would leave 1.75
+        #expect(reduction([to1170], 18720, 18720) == 8)
+        #expect(reduction([.adjust(ColorAdjustment(brightness: 0.1)), to1170], 16384, 16384) == 4)
+        #expect(reduction([.gaussian(sigma: 4), to1170], 16384, 16384) == 1)   // a blur is not scale-free
+        #expect(reduction([.resize(width: 100, height: 100, fit: .cover, noEnlarge: false, padding: .clear)], 1600, 400) == 2)  // the short side decides
+        // The resize names the size the whole image would have given.
+        #expect(ShrinkOnLoad(steps: [to1170], width: 16384, height: 9000).steps == [.resize(width: 1170, height: 643, fit: .fill, noEnlarge: false, padding: .clear)])
+    }
+
+    /// libjpeg's 1/4 DCT scaling then a shrink of 3.5 against the full decode shrunk by 14:
+    /// measured on the photo, the difference is within a few levels (numbers in docs/performance.md).
+    @Test func aReducedDecodeStaysCloseToTheFullOne() throws {
+        let big = try Image(decoding: try FileIO.read(Corpus.path("photos/UNIS_EV0.jpg")))   // 2048×1536
+        let bytes = try big.encoded(as: .jpeg, options: EncodeOptions(quality: 92))
+        let steps = [FilterStep.resize(width: 256, height: nil, fit: .contain, noEnlarge: false, padding: .clear)]
+        let plan = ShrinkOnLoad(steps: steps, width: big.width, height: big.height)
+        #expect(plan.reduction == 4)
+        let full = try StreamedFilterTests.whole(bytes, steps)
+        var options = DecodeOptions()
+        options.reduction = plan.reduction
+        let reduced = try plan.steps.reduce(try Image(decoding: bytes, options: options)) { try $1.apply(to: $0, limits: options, threads: 2) }
+        #expect(reduced.width == full.width && reduced.height == full.height)
+        let differences = zip(reduced.pixels, full.pixels).map { abs(Int($0) - Int($1)) }
+        let mean = Double(differences.reduce(0, +)) / Double(differences.count)
+        print("shrink on load 1/4 vs full decode, 2048×1536 → 256: mean \(mean), max \(differences.max()!)")
+        #expect(mean < 1.0)
+    }
+}
