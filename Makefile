@@ -31,8 +31,10 @@ deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
+# The tool links Swift's runtime in (as the container image does): a process starts in 7 ms instead of
+# 15 (`frost --version`, perf stat), which every whole command pays.
 build: deps
-	$(SWIFT) build $(RELEASE)
+	$(SWIFT) build $(RELEASE) --static-swift-stdlib
 
 debug: deps
 	$(SWIFT) build

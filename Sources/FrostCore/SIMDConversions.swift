@@ -1,3 +1,4 @@
+import CFrostSystem
 /// Byte ↔ Float conversions for SIMD lanes that compile to vector instructions.
 ///
 /// Swift's generic `SIMDn<Float>(SIMDn<UInt8>)` and `SIMDn<Int32>(_:rounding:)` initializers
@@ -84,11 +85,11 @@ public enum LaneConversion {
         SIMD32(lowHalf: floats(v.lowHalf), highHalf: floats(v.highHalf))
     }
 
-    /// Words below 2²³ as floats (channels already cut from pixels with shifts and masks): as
-    /// signed words, one vcvtdq2ps (the Int32 initialiser is inlined; the UInt32 one is not).
+    /// Words below 2²³ as floats (channels already cut from pixels with shifts and masks): one
+    /// vcvtdq2ps (`frost_floats_of_words` says why not Swift's initialiser).
     @inlinable @inline(__always)
     public static func floats(_ v: SIMD8<UInt32>) -> SIMD8<Float> {
-        SIMD8<Float>(unsafeBitCast(v, to: SIMD8<Int32>.self))
+        frost_floats_of_words(v)
     }
 
     /// Clamped to 0…255 and rounded to nearest (ties to even).

@@ -72,6 +72,15 @@ void frost_unpremultiply(const uint8_t *source, uint8_t *target, size_t count, i
 // Eight 32-bit floats (Swift sees SIMD8<Float>).
 typedef float frost_floats8 __attribute__((ext_vector_type(8)));
 
+// Eight words below 2^31 as floats: one vcvtdq2ps, read as signed words. Swift's SIMD8 initialiser
+// is generic, and whether it is inlined is the optimiser's choice at each caller: in the color
+// kernel it once was, then was not (an out-of-line call per lane: adjust 5x slower); the or with
+// 2^23 and subtraction that avoid it cost adjust 1.2x.
+typedef int frost_signed_words8 __attribute__((ext_vector_type(8)));
+static inline frost_floats8 frost_floats_of_words(frost_words8 v) {
+    return __builtin_convertvector((frost_signed_words8)v, frost_floats8);
+}
+
 // Eight RGBA pixels from three color channels in 0...255 units (floats within +-2^31) and the
 // alpha as 32-bit integers (signed): each color rounded to nearest, ties to even, every channel
 // clamped to 0...255; then the colors limited by their pixel's alpha byte as the two forms below
