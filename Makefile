@@ -50,7 +50,7 @@ check: deps
 # intrinsic paths, which the debug build (plain x86-64) never compiles, and the run-length
 # deflate's vector compares, the direct PNG read's unfiltering and the PNG writer's packing
 # (un-premultiplying, the alpha check) become AVX2 code.
-LIBRARY_SUITES := FrostCoreTests|FrostEffectsTests|FrostCacheTests|FrostComposeTests|FrostMotionTests|RunLengthDeflateTests|PNGDirectReadTests|RoundTripTests
+LIBRARY_SUITES := FrostCoreTests|FrostEffectsTests|FrostStreamTests|FrostCacheTests|FrostComposeTests|FrostMotionTests|RunLengthDeflateTests|PNGDirectReadTests|RoundTripTests
 # Then the library suites under AddressSanitizer (+ UBSan on the C code) and a fuzz smoke of
 # FUZZ_SMOKE_SECONDS per target (findings printed; the kept ones replay in FrostFuzzTests).
 FUZZ_SMOKE_SECONDS ?= 20

@@ -63,9 +63,17 @@ frost_status frost_webp_read_header(const uint8_t *data, size_t size, frost_webp
 }
 
 frost_status frost_webp_read_pixels(const uint8_t *data, size_t size, uint8_t *rgba, size_t row_bytes,
-                                    uint32_t height, frost_error *err) {
+                                    uint32_t width, uint32_t height, frost_error *err) {
     WebPDecoderConfig config;
     if (!WebPInitDecoderConfig(&config)) return frost_fail(err, FROST_ERR_UNSUPPORTED, "libwebp version mismatch");
+    // A smaller size than the file's is libwebp's scaled decoding (its area-averaging rescaler).
+    WebPBitstreamFeatures *features = &config.input;
+    if (WebPGetFeatures(data, size, features) == VP8_STATUS_OK &&
+        ((uint32_t)features->width != width || (uint32_t)features->height != height)) {
+        config.options.use_scaling = 1;
+        config.options.scaled_width = (int)width;
+        config.options.scaled_height = (int)height;
+    }
     config.output.colorspace = MODE_RGBA;
     config.output.is_external_memory = 1;
     config.output.u.RGBA.rgba = rgba;

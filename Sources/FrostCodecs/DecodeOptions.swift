@@ -14,9 +14,10 @@ public struct DecodeOptions: Sendable, Equatable {
     public var autoOrient: Bool
     /// Accept a JPEG that ends before its last scan (libjpeg fills the rest gray). Off: an error.
     public var allowTruncated: Bool
-    /// Decode at 1/`reduction` of the size where the format can (shrink on load): JPEG through
-    /// libjpeg's DCT scaling, 1, 2, 4 or 8. Other formats decode whole. For a caller that shrinks
-    /// the image anyway (`resize`): 1 unless it chose otherwise.
+    /// Decode at 1/`reduction` of the size where the format can (shrink on load), ⌈w/r⌉ × ⌈h/r⌉:
+    /// JPEG through libjpeg's DCT scaling (1, 2, 4 or 8), WebP through libwebp's rescaler (any r).
+    /// PNG decodes whole. For a caller that shrinks the image anyway (`resize`): 1 unless it
+    /// chose otherwise.
     public var reduction = 1
 
     /// 256 Mpixel: 1 GiB of RGBA8.

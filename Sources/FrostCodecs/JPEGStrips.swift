@@ -77,18 +77,20 @@ struct JPEGStrips: Sendable {
 package struct JPEGStripEncoder: Sendable {
     let strips: JPEGStrips
     let width: Int
+    let gray: Bool
     let options: EncodeOptions
     let iccProfile: [UInt8]?
 
-    /// A color image of `width` × `height`: strips of `units` × 8 MCU rows (`stripRows`).
-    /// Progressive JPEGs cannot be made in strips: refused.
-    package init(width: Int, height: Int, units: Int, options: EncodeOptions, iccProfile: [UInt8]?) throws {
+    /// An image of `width` × `height` (`gray`: one component, from the red samples): strips of
+    /// `units` × 8 MCU rows (`stripRows`). Progressive JPEGs cannot be made in strips: refused.
+    package init(width: Int, height: Int, gray: Bool, units: Int, options: EncodeOptions, iccProfile: [UInt8]?) throws {
         try options.checkJPEG()
         precondition(!options.progressive, "a progressive JPEG is not written in strips")
         self.width = width
+        self.gray = gray
         self.options = options
         self.iccProfile = iccProfile
-        strips = JPEGStrips(height: height, mcuRows: options.jpegMCURows(gray: false), units: units)
+        strips = JPEGStrips(height: height, mcuRows: options.jpegMCURows(gray: gray), units: units)
     }
 
     package var stripRows: Int { strips.stripRows }
@@ -98,7 +100,7 @@ package struct JPEGStripEncoder: Sendable {
     /// Strip i's piece of the file from its rows (RGBA8, opaque, `rowBytes` apart); strip 0's
     /// carries the ICC profile and `options.metadata`.
     package func piece(_ i: Int, pixels: UnsafePointer<UInt8>, rowBytes: Int) throws -> [UInt8] {
-        var strip = try encodeJPEGRows(pixels, width: width, rows: rows(i).count, rowBytes: rowBytes, options: options, gray: false,
+        var strip = try encodeJPEGRows(pixels, width: width, rows: rows(i).count, rowBytes: rowBytes, options: options, gray: gray,
                                        restarts: strips.restarts, iccProfile: i == 0 ? iccProfile : nil)
         if i == 0, let metadata = options.metadata {
             strip = metadata.inserted(into: strip, as: .jpeg, hasAlpha: false, width: width, height: strips.height)

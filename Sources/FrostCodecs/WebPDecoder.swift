@@ -39,13 +39,15 @@ enum WebPDecoder {
             throw CodecError(.unsupported, "animated WebP is not supported (Frost reads still images)")
         }
         try options.checkBudget(width: info.width, height: info.height)
-        let count = info.width * info.height * 4
-        let pixels: [UInt8] = try decodedSamples(count: count) { buffer in
+        // Shrunk on load as a JPEG's DCT scaling shrinks it: ⌈w/r⌉ × ⌈h/r⌉.
+        let r = max(options.reduction, 1)
+        let (width, height) = ((info.width + r - 1) / r, (info.height + r - 1) / r)
+        let pixels: [UInt8] = try decodedSamples(count: width * height * 4) { buffer in
             var error = frost_error()
-            try check(frost_webp_read_pixels(bytes.baseAddress, bytes.count, buffer.baseAddress, info.width * 4,
-                                             UInt32(info.height), &error), error, .webp)
+            try check(frost_webp_read_pixels(bytes.baseAddress, bytes.count, buffer.baseAddress, width * 4,
+                                             UInt32(width), UInt32(height), &error), error, .webp)
         }
-        let image = Image(width: info.width, height: info.height, pixels: pixels, isPremultiplied: false,
+        let image = Image(width: width, height: height, pixels: pixels, isPremultiplied: false,
                           hasAlpha: info.hasAlpha, isGray: false, iccProfile: header.iccProfile)
         return options.autoOrient ? image.oriented(Orientation(exifValue: info.orientation)) : image
     }

@@ -4,15 +4,15 @@ import FrostEffects
 
 extension JPEGRowReader: RowReader {}
 
-/// A filter command streamed (docs/design.md, Streaming): a color JPEG read as it is decoded, the
+/// A filter command streamed (docs/design.md, Streaming): a JPEG read as it is decoded, the
 /// steps run strip by strip, the result encoded strip by strip (a JPEG) or gathered (PNG, WebP),
 /// bit for bit what decoding the whole image, running the steps and encoding gives.
 package struct StreamedFilter {
     let reader: JPEGRowReader
     let operations: [any RowOperation]
     let threads: Int
-    /// Output rows per strip, when not `stripRows(width:unit:)`'s (a JPEG's strips round it to
-    /// whole units).
+    /// Output rows per strip, when not `stripRows(unit:)`'s (a JPEG's strips round it to whole
+    /// units).
     let chosenStripRows: Int?
 
     /// The steps (each one that `streams`) over `reader`'s rows (started: `reader.start`); a
@@ -45,13 +45,15 @@ package struct StreamedFilter {
         self.operations = operations
     }
 
+    /// A gray JPEG stays gray: every step treats R, G and B alike, so they stay equal.
+    package var isGray: Bool { reader.info.channels == 1 }
     package var width: Int { operations.last?.outputWidth ?? reader.width }
     package var height: Int { operations.last?.outputHeight ?? reader.height }
 
     /// Output rows per strip, a whole number of `unit`s: about 256 rows of input (fewer for an
-    /// input over 16384 wide: about 4 Mpixel), so that a shrinking resize's strips are short
-    /// enough to keep both threads busy up to the last input row, and a blur's long enough that
-    /// their edges, made twice, cost little.
+    /// input over 8192 wide: about 2 Mpixel, which kept a 16384² blur in 80 MB where 256 rows took
+    /// 125), so that a shrinking resize's strips are short enough to keep both threads busy up to
+    /// the last input row, and a blur's long enough that their edges, made twice, cost little.
     func stripRows(unit: Int) -> Int {
         let input = min(256, max(16, (1 << 21) / max(reader.width, 1)))
         let rows = chosenStripRows ?? input * height / max(reader.height, 1)
@@ -61,11 +63,12 @@ package struct StreamedFilter {
     /// The result as a baseline JPEG, in pieces handed to `write` in order: the pieces together
     /// are the file (`JPEGStripEncoder`).
     package func writeJPEG(options: EncodeOptions, write: ([UInt8]) throws -> Void) throws {
-        var probe = try JPEGStripEncoder(width: width, height: height, units: 1, options: options, iccProfile: reader.iccProfile)
-        let units = stripRows(unit: probe.stripRows) / probe.stripRows
-        if units > 1 {
-            probe = try JPEGStripEncoder(width: width, height: height, units: units, options: options, iccProfile: reader.iccProfile)
+        func encoder(units: Int) throws -> JPEGStripEncoder {
+            try JPEGStripEncoder(width: width, height: height, gray: isGray, units: units, options: options, iccProfile: reader.iccProfile)
         }
+        var probe = try encoder(units: 1)
+        let units = stripRows(unit: probe.stripRows) / probe.stripRows
+        if units > 1 { probe = try encoder(units: units) }
         let encoder = probe
         let executor = StripExecutor(reader: reader, operations: operations, strips: (0..<encoder.count).map(encoder.rows),
                                      threads: threads)
@@ -87,7 +90,7 @@ package struct StreamedFilter {
             }, emit: { _ in })
             count = rowBytes * height
         }
-        return Image(width: width, height: height, pixels: pixels, isPremultiplied: false, hasAlpha: false,
+        return Image(width: width, height: height, pixels: pixels, isPremultiplied: false, hasAlpha: false, isGray: isGray,
                      iccProfile: reader.iccProfile)
     }
 }

@@ -90,8 +90,8 @@ struct FilterFiles: ParsableArguments {
         let reason: String
     }
 
-    /// Reads, runs the steps, writes: the whole of one input. A color JPEG file whose steps all
-    /// stream goes through `streamed`; where the steps begin with a shrinking resize, a JPEG is
+    /// Reads, runs the steps, writes: the whole of one input. A JPEG file whose steps all stream
+    /// goes through `streamed`; where the steps begin with a shrinking resize, a JPEG or WebP is
     /// decoded smaller either way (`ShrinkOnLoad`).
     private func filter(_ input: FileBatch.Input, target: OutputTarget, steps: [any ImageStep], context: StepContext) -> Failure? {
         let filterSteps = steps.compactMap { $0.filterStep(context) }
@@ -110,7 +110,7 @@ struct FilterFiles: ParsableArguments {
             let toPNG = ImageFormat(sniffing: bytes) == .png && target.format(chosen: format, source: .png) == .png
             if steps.isEmpty, toPNG, let wide = try SixteenBitPNG(bytes: bytes, options: decode.options) {
                 picture = .sixteenBit(wide)
-            } else if let defined, ImageFormat(sniffing: bytes) == .jpeg {
+            } else if let defined, [.jpeg, .webp].contains(ImageFormat(sniffing: bytes)) {
                 let info = try ImageInfo(bytes: bytes)
                 let turned = !decode.noAutoOrient && info.orientation >= 5
                 let plan = ShrinkOnLoad(steps: defined, width: turned ? info.height : info.width, height: turned ? info.width : info.height)
@@ -182,9 +182,9 @@ struct FilterFiles: ParsableArguments {
 
     private enum Streaming { case streamed(Failure?), whole }
 
-    /// Decode → steps → encode as a pipeline over strips of rows (FrostStream), for a color JPEG
-    /// file without an EXIF turn: the whole image is never in memory (a JPEG output is written
-    /// strip by strip as well). Anything else is left to the whole-image path (`.whole`).
+    /// Decode → steps → encode as a pipeline over strips of rows (FrostStream), for a JPEG file
+    /// without an EXIF turn: the whole image is never in memory (a JPEG output is written strip by
+    /// strip as well). Anything else is left to the whole-image path (`.whole`).
     private func streamed(_ input: FileBatch.Input, _ target: OutputTarget, _ steps: [FilterStep], _ context: StepContext) -> Streaming {
         guard !input.isStandardInput, input.refusal == nil,
               let head = try? FileIO.readPrefix(input.path, count: 3), ImageFormat(sniffing: head) == .jpeg else { return .whole }
@@ -197,7 +197,8 @@ struct FilterFiles: ParsableArguments {
         } catch {
             return .streamed(Failure(file: input.path, reason: describe(error)))
         }
-        guard reader.info.channels == 3, reader.info.orientation == 1 || decode.noAutoOrient else { return .whole }
+        // Turning the picture upright needs all of it.
+        guard reader.info.orientation == 1 || decode.noAutoOrient else { return .whole }
         do {
             try encode.check(format)
             path = try target.path(for: input, format: format)

@@ -147,9 +147,10 @@ typedef struct {
 } frost_webp_info;
 
 frost_status frost_webp_read_header(const uint8_t *data, size_t size, frost_webp_info *info, frost_error *err);
-// Decodes into `height` RGBA8 rows (straight alpha; 255 where the file has none).
+// Decodes into `height` RGBA8 rows of `width` pixels (straight alpha; 255 where the file has
+// none): the file's size, or smaller through libwebp's scaled decoding.
 frost_status frost_webp_read_pixels(const uint8_t *data, size_t size, uint8_t *rgba, size_t row_bytes,
-                                    uint32_t height, frost_error *err);
+                                    uint32_t width, uint32_t height, frost_error *err);
 
 typedef struct {
     int quality;            // 0...100 lossy; below 0 lossless
