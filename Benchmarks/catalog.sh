@@ -11,11 +11,13 @@ for shape in banner:1500:500:jpg phone:1170:2532:png photo:2048:1536:jpg; do
   IFS=: read name w h ext <<EOS
 $shape
 EOS
+  # --quality is for the JPEGs only: frost refuses an option its output format ignores.
+  quality=""; [ "$ext" = jpg ] && quality="--quality 92"
   for p in UNIS_EV0.jpg astronaut.png coffee.png eagle.png rocket.jpg; do
-    "$frost" resize "$photos/$p" "$out/$name-${p%.*}.$ext" --width "$w" --height "$h" --fit cover --quality 92
+    "$frost" resize "$photos/$p" "$out/$name-${p%.*}.$ext" --width "$w" --height "$h" --fit cover $quality
   done
   for p in UNIS_EV0.jpg eagle.png astronaut.png; do
     "$frost" run "$photos/$p" "$out/$name-${p%.*}-warm.$ext" resize:width=$w,height=$h,fit=cover \
-      adjust:saturation=1.4,gamma=0.85 --quality 92
+      adjust:saturation=1.4,gamma=0.85 $quality
   done
 done
