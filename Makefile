@@ -79,7 +79,7 @@ test-tsan: deps
 # libFuzzer over FrostFuzz's targets (Fuzz/): each runs FUZZ_SECONDS with its seeds and dictionary;
 # findings are kept under Tests/Fixtures/fuzz/ and replayed by every `make test`.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= decode info scene motion cache png-round-trip inputs
+FUZZ_TARGETS ?= decode info scene motion cache png-round-trip inputs stream
 fuzz-build: deps
 	cd Fuzz && $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address -Xcc -fsanitize=undefined \
 	  -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp

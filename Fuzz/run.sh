@@ -19,7 +19,7 @@ for target in "$@"; do
   work=out/fuzz/$target
   mkdir -p "$work/corpus" "$work/seeds" "Tests/Fixtures/fuzz/$target"
   case $target in
-    decode|info)
+    decode|info|stream)
       find "$corpus" -type f \( -name '*.png' -o -name '*.jpg' -o -name '*.jpeg' -o -name '*.webp' \) -size -300k 2>/dev/null |
         while read -r f; do cp "$f" "$work/seeds/$(printf %s "$f" | md5sum | cut -c1-10).${f##*.}"; done
       # WebP seeds (the corpus has none): lossless and lossy, opaque and with alpha, 48 pixels wide,

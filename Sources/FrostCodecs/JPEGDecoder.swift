@@ -8,26 +8,43 @@ enum JPEGDecoder {
     final class Session {
         let decoder: OpaquePointer
         var header = frost_jpeg_info()
-        /// The file it reads as it decodes (closed after the decoder), or nil for memory.
-        private let file: UnsafeMutablePointer<FILE>?
+        /// What it reads from, released after the decoder: caller's memory, a copy of its own or a
+        /// file (read as it decodes).
+        private enum Source { case borrowed, owned(UnsafeMutableBufferPointer<UInt8>), file(UnsafeMutablePointer<FILE>) }
+        private let source: Source
 
         /// From memory, which must outlive the session.
-        init(_ bytes: UnsafeBufferPointer<UInt8>) throws {
-            guard let d = frost_jpeg_decoder_create(bytes.baseAddress, bytes.count) else {
-                throw CodecError(.outOfMemory, "out of memory")
-            }
-            (decoder, file) = (d, nil)
-            try readHeader()
+        convenience init(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+            try self.init(frost_jpeg_decoder_create(bytes.baseAddress, bytes.count), .borrowed)
+        }
+
+        /// From a copy of `bytes` that the session keeps.
+        convenience init(copying bytes: [UInt8]) throws {
+            let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+            _ = copy.initialize(from: bytes)
+            try self.init(frost_jpeg_decoder_create(copy.baseAddress, bytes.count), .owned(copy))
         }
 
         /// From an open file, which the session closes.
-        init(file: UnsafeMutablePointer<FILE>) throws {
-            guard let d = frost_jpeg_decoder_create_file(file) else {
-                fclose(file)
+        convenience init(file: UnsafeMutablePointer<FILE>) throws {
+            try self.init(frost_jpeg_decoder_create_file(file), .file(file))
+        }
+
+        private init(_ decoder: OpaquePointer?, _ source: Source) throws {
+            guard let decoder else {
+                Self.release(source)
                 throw CodecError(.outOfMemory, "out of memory")
             }
-            (decoder, self.file) = (d, file)
+            (self.decoder, self.source) = (decoder, source)
             try readHeader()
+        }
+
+        private static func release(_ source: Source) {
+            switch source {
+            case .borrowed: break
+            case .owned(let copy): copy.deallocate()
+            case .file(let file): fclose(file)
+            }
         }
 
         private func readHeader() throws {
@@ -37,7 +54,7 @@ enum JPEGDecoder {
 
         deinit {
             frost_jpeg_decoder_destroy(decoder)
-            if let file { fclose(file) }
+            Self.release(source)
         }
 
         /// Starts decoding at 1/`reduction` of the size (1, 2, 4 or 8): the output's size.

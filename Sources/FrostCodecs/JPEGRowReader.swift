@@ -9,8 +9,6 @@ import Glibc
 /// the whole image are never in memory at once.
 package final class JPEGRowReader {
     private let session: JPEGDecoder.Session
-    /// The bytes a memory session reads from.
-    private let bytes: [UInt8]?
     /// The file's header (its full size, orientation, color model).
     package let info: ImageInfo
     /// The rows' size: the file's, reduced by `reduction`.
@@ -29,19 +27,18 @@ package final class JPEGRowReader {
             close(fd)
             throw CodecError(.outOfMemory, "cannot open a stream")
         }
-        try self.init(session: JPEGDecoder.Session(file: file), bytes: nil, options: options)
+        try self.init(session: JPEGDecoder.Session(file: file), options: options)
     }
 
     /// The JPEG in `bytes`.
     package convenience init(bytes: [UInt8], options: DecodeOptions) throws {
-        let session = try bytes.withUnsafeBufferPointer { try JPEGDecoder.Session($0) }
-        try self.init(session: session, bytes: bytes, options: options)
+        try self.init(session: JPEGDecoder.Session(copying: bytes), options: options)
     }
 
     private let allowTruncated: Bool
 
-    private init(session: JPEGDecoder.Session, bytes: [UInt8]?, options: DecodeOptions) throws {
-        (self.session, self.bytes) = (session, bytes)
+    private init(session: JPEGDecoder.Session, options: DecodeOptions) throws {
+        self.session = session
         info = session.info
         try options.checkBudget(width: info.width, height: info.height)
         iccProfile = session.iccProfile

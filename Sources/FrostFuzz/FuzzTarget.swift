@@ -4,7 +4,9 @@ import FrostCodecs
 import FrostCompose
 import FrostCore
 import FrostCrossfade
+import FrostEffects
 import FrostMotion
+import FrostStream
 
 /// What the fuzzers feed bytes to (one per input surface), and what must hold for any input: no
 /// crash, no hang, no sanitizer report, and the round trips exact. A failed property stops the run
@@ -31,6 +33,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A list of paths (`--inputs-from`) read from the bytes: every line's output under a folder
     /// either stays inside it, without `..`, or is refused.
     case inputs
+    /// JPEG bytes streamed as `frost run` streams a file (read by rows at the reduction the last
+    /// byte picks, blurred and resized by strips of 16 rows on two threads, encoded in strips);
+    /// whenever the whole image decodes too, the streamed pixels must be the whole-image steps'.
+    case stream
 
     /// The budget every decode in a fuzz run gets: big enough for the corpus's images' headers,
     /// small enough to stay fast.
@@ -45,6 +51,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .cache: Self.cache(bytes)
         case .pngRoundTrip: Self.pngRoundTrip(bytes)
         case .inputs: Self.inputs(bytes)
+        case .stream: Self.stream(bytes)
         }
     }
 
@@ -63,6 +70,31 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         let reference = try? Image(decodingPNGWithLibpng: bytes, options: decodeOptions)
         if let image, let reference, image.pixels != reference.pixels {
             preconditionFailure("the direct PNG read and libpng disagree (\(image.width)×\(image.height))")
+        }
+    }
+
+    static func stream(_ bytes: [UInt8]) {
+        guard ImageFormat(sniffing: bytes) == .jpeg else { return }
+        var options = decodeOptions
+        options.autoOrient = false   // streaming never turns a picture
+        options.reduction = [1, 2, 4, 8][Int(bytes.last!) & 3]
+        let steps: [FilterStep] = [.gaussian(sigma: 3), .adjust(ColorAdjustment(brightness: 0.1)),
+                                   .resize(width: 37, height: nil, fit: .contain, noEnlarge: false, padding: .clear)]
+        func streamed() throws -> (Image, [UInt8]) {
+            let reader = try JPEGRowReader(bytes: bytes, options: options)
+            try reader.start(reduction: options.reduction)
+            let image = try StreamedFilter(reader: reader, steps: steps, limits: options, threads: 2, stripRows: 16).image()
+            let again = try JPEGRowReader(bytes: bytes, options: options)
+            try again.start(reduction: options.reduction)
+            var file: [UInt8] = []
+            try StreamedFilter(reader: again, steps: steps, limits: options, threads: 2).writeJPEG(options: EncodeOptions()) { file += $0 }
+            return (image, file)
+        }
+        guard let (image, _) = try? streamed(),
+              let whole = try? steps.reduce(Image(decoding: bytes, options: options), { try $1.apply(to: $0, limits: options, threads: 2) })
+        else { return }
+        if image.pixels != whole.pixels {
+            preconditionFailure("the streamed steps and the whole-image steps disagree (\(whole.width)×\(whole.height))")
         }
     }
 
