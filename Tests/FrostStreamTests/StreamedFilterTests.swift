@@ -81,6 +81,38 @@ import Testing
         }
     }
 
+    /// Every valid JPEG of the corpus (progressive, arithmetic, CMYK, gray, odd sizes, restart
+    /// intervals) streams to the whole path's pixels, shrunk on load as the command does it.
+    @Test func everyCorpusJPEGStreamsAsItDecodes() throws {
+        var options = DecodeOptions()
+        options.autoOrient = false   // a turn takes the whole-image path
+        let files = Corpus.files(format: "jpeg", expected: "valid")
+        #expect(files.count > 100)
+        for file in files {
+            let bytes = try FileIO.read(Corpus.path(file))
+            guard ImageFormat(sniffing: bytes) == .jpeg else { continue }   // a PNG named .jpg is not streamed
+            let info = try? ImageInfo(bytes: bytes)   // nil: both paths must refuse it alike
+            let plan = ShrinkOnLoad(steps: [.adjust(ColorAdjustment(brightness: 0.1)), .resize(width: 48, height: nil, fit: .contain, noEnlarge: true, padding: .clear)],
+                                    width: info?.width ?? 1, height: info?.height ?? 1)
+            options.reduction = plan.reduction
+            let whole = Result { try plan.steps.reduce(try Image(decoding: bytes, options: options)) { try $1.apply(to: $0, limits: options, threads: 2) } }
+            let streamed = Result {
+                let reader = try JPEGRowReader(bytes: bytes, options: options)
+                try reader.start(reduction: plan.reduction)
+                return try StreamedFilter(reader: reader, steps: plan.steps, limits: options, threads: 2, stripRows: 16).image()
+            }
+            switch (whole, streamed) {
+            case (.success(let whole), .success(let streamed)):
+                let same = streamed.pixels == whole.pixels && streamed.isGray == whole.isGray
+                #expect(same, "\(file)")
+            case (.failure(let a), .failure(let b)):   // what Frost does not read (lossless, 12-bit): the same refusal
+                #expect("\(a)" == "\(b)", "\(file)")
+            default:
+                Issue.record("\(file): whole \(whole), streamed \(streamed)")
+            }
+        }
+    }
+
     @Test func metadataAndProfileReachTheFirstPiece() throws {
         let bytes = Self.sources[0]
         let reader = try JPEGRowReader(bytes: bytes, options: DecodeOptions())
