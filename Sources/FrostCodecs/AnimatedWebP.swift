@@ -49,13 +49,8 @@ public final class AnimatedWebPWriter {
     public func finish() throws {
         guard !finished else { throw CodecError(.encode, "the animation is already finished") }
         finished = true
-        var error = frost_error()
-        var out: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        defer { frost_free(out) }
         let end = max(Int32(milliseconds.rounded()), 1)
-        try check(frost_webp_animation_assemble(encoder, end, &out, &size, &error), error, .webp)
-        try file.append(Array(UnsafeBufferPointer(start: out, count: size)))
+        try file.append(try encoderOutput(.webp) { frost_webp_animation_assemble(encoder, end, $0, $1, $2) })
         try file.commit()
     }
 }

@@ -40,3 +40,14 @@ public struct CodecError: Error, CustomStringConvertible, Equatable, Sendable {
 func check(_ status: frost_status, _ error: frost_error, _ format: ImageFormat) throws(CodecError) {
     if status != FROST_OK { throw CodecError(status, error, format: format) }
 }
+
+/// The file a C encoder wrote into a buffer of its own (`call` is handed where to put the buffer,
+/// its size and the error), copied out and the buffer freed, or the encoder's failure thrown.
+func encoderOutput(_ format: ImageFormat,
+                   _ call: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>,
+                            UnsafeMutablePointer<frost_error>) -> frost_status) throws(CodecError) -> [UInt8] {
+    var out: UnsafeMutablePointer<UInt8>? = nil, size = 0, error = frost_error()
+    defer { frost_free(out) }
+    try check(call(&out, &size, &error), error, format)
+    return Array(UnsafeBufferPointer(start: out, count: size))
+}

@@ -92,13 +92,7 @@ extension Image {
                  UnsafeMutablePointer<Int>, UnsafeMutablePointer<frost_error>) -> frost_status
     ) throws -> [UInt8] {
         guard width > 0, height > 0 else { throw CodecError(.encode, "cannot write an empty image") }
-        var out: UnsafeMutablePointer<UInt8>? = nil
-        var size = 0
-        var error = frost_error()
-        let status = pixels.withUnsafeBufferPointer { call($0.baseAddress, &out, &size, &error) }
-        defer { frost_free(out) }
-        try check(status, error, format)
-        return Array(UnsafeBufferPointer(start: out, count: size))
+        return try pixels.withUnsafeBufferPointer { pixels in try encoderOutput(format) { call(pixels.baseAddress, $0, $1, $2) } }
     }
 }
 

@@ -129,12 +129,8 @@ func encodeJPEGRows(_ pixels: UnsafePointer<UInt8>, width: Int, rows: Int, rowBy
     settings.gray = gray ? 1 : 0
     settings.subsample_420 = options.jpegMCURows(gray: gray) == 16 ? 1 : 0
     settings.restart_rows = restarts ? 1 : 0
-    var out: UnsafeMutablePointer<UInt8>? = nil, size = 0, error = frost_error()
-    defer { frost_free(out) }
-    let status = (iccProfile ?? []).withUnsafeBufferPointer { icc in
+    return try (iccProfile ?? []).withUnsafeBufferPointer { icc in
         if icc.count > 0 { (settings.icc, settings.icc_length) = (icc.baseAddress, UInt32(icc.count)) }
-        return frost_jpeg_encode(pixels, UInt32(width), UInt32(rows), rowBytes, &settings, &out, &size, &error)
+        return try encoderOutput(.jpeg) { frost_jpeg_encode(pixels, UInt32(width), UInt32(rows), rowBytes, &settings, $0, $1, $2) }
     }
-    try check(status, error, .jpeg)
-    return Array(UnsafeBufferPointer(start: out, count: size))
 }

@@ -39,16 +39,14 @@ public struct SixteenBitPNG: Sendable {
     /// A 16-bit PNG of the same channels, at `options.compressionLevel` (zlib, libpng's adaptive
     /// filters), with `options.metadata`.
     public func encoded(options: EncodeOptions = EncodeOptions()) throws -> [UInt8] {
-        var out: UnsafeMutablePointer<UInt8>?, size = 0, error = frost_error()
-        let status = samples.withUnsafeBufferPointer { wide in
-            (iccProfile ?? []).withUnsafeBufferPointer { icc in
-                frost_png_encode16(wide.baseAddress, UInt32(width), UInt32(height), Int32(channels), Int32(options.compressionLevel),
-                                   iccProfile == nil ? nil : icc.baseAddress, UInt32(icc.count), &out, &size, &error)
+        let bytes = try samples.withUnsafeBufferPointer { wide in
+            try (iccProfile ?? []).withUnsafeBufferPointer { icc in
+                try encoderOutput(.png) {
+                    frost_png_encode16(wide.baseAddress, UInt32(width), UInt32(height), Int32(channels), Int32(options.compressionLevel),
+                                       iccProfile == nil ? nil : icc.baseAddress, UInt32(icc.count), $0, $1, $2)
+                }
             }
         }
-        defer { frost_free(out) }
-        try check(status, error, .png)
-        let bytes = Array(UnsafeBufferPointer(start: out, count: size))
         return options.metadata?.inserted(into: bytes, as: .png, hasAlpha: channels % 2 == 0, width: width, height: height) ?? bytes
     }
 }

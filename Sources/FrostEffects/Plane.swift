@@ -22,7 +22,6 @@ struct Plane<Sample> {
     }
 
     @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<Sample> { base + (y &- firstRow) &* width &* 4 }
-    @inline(__always) func pixel(_ x: Int, _ y: Int) -> UnsafeMutablePointer<Sample> { row(y) + x &* 4 }
 }
 
 /// An owned RGBA raster for intermediate results: rows `rows` of an image `height` rows tall

@@ -177,7 +177,7 @@ package struct ResizePlacement: Sendable, Equatable {
     }
 
     /// A missing side follows the aspect ratio, rounded to the nearest pixel (at least 1).
-    static func size(sourceWidth: Int, sourceHeight: Int, width w: Int?, height h: Int?, fit: ResizeFit) -> (width: Int, height: Int) {
+    package static func size(sourceWidth: Int, sourceHeight: Int, width w: Int?, height h: Int?, fit: ResizeFit) -> (width: Int, height: Int) {
         let sourceWidth = Double(sourceWidth), sourceHeight = Double(sourceHeight)
         func side(_ x: Double) -> Int { max(1, Int(x.rounded())) }
         switch (w, h) {

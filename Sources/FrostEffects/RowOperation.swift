@@ -68,9 +68,7 @@ package struct GaussianRows: RowOperation {
     package var outputWidth: Int { inputWidth }
     package var outputHeight: Int { inputHeight }
 
-    package func inputRows(for rows: Range<Int>) -> Range<Int> {
-        blur.plan.method == .copy ? rows : blur.sourceRows(for: rows, height: inputHeight)
-    }
+    package func inputRows(for rows: Range<Int>) -> Range<Int> { blur.sourceRows(for: rows, height: inputHeight) }
 
     package func run(_ input: PixelRows, rows: Range<Int>, into output: PixelRows) {
         guard blur.plan.method != .copy else { return copyRows(input, rows, output) }

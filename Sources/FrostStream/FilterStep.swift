@@ -20,12 +20,20 @@ package enum FilterStep: Sendable, Equatable {
         switch self {
         case .gaussian(let sigma): return image.gaussianBlurred(sigma: sigma, threads: threads)
         case .adjust(let adjustment): return image.adjusted(adjustment, threads: threads)
-        case .resize(let w, let h, let fit, let noEnlarge, let padding):
-            let size = image.resizedSize(width: w, height: h, fit: fit)
-            if noEnlarge, size.width > image.width || size.height > image.height { return image }
-            try limits.checkPixels(width: size.width, height: size.height, of: "the result would be")
+        case .resize(let w, let h, let fit, _, let padding):
+            guard try resizes(width: image.width, height: image.height, limits: limits) else { return image }
             return image.resized(width: w, height: h, fit: fit, padding: padding, threads: threads)
         }
+    }
+
+    /// Whether a resize changes an image of `width` × `height` (not when `noEnlarge` keeps it);
+    /// a result larger than `limits` allow is refused before its memory exists.
+    func resizes(width: Int, height: Int, limits: DecodeOptions) throws -> Bool {
+        guard case .resize(let w, let h, let fit, let noEnlarge, _) = self else { return false }
+        let size = ResizePlacement.size(sourceWidth: width, sourceHeight: height, width: w, height: h, fit: fit)
+        if noEnlarge, size.width > width || size.height > height { return false }
+        try limits.checkPixels(width: size.width, height: size.height, of: "the result would be")
+        return true
     }
 }
 

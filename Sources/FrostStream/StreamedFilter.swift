@@ -31,13 +31,11 @@ package struct StreamedFilter {
                 operations.append(AdjustRows(adjustment, width: width, height: height))
             case .adjust:
                 continue
-            case .resize(let w, let h, let fit, let noEnlarge, _):
+            case .resize(let w, let h, let fit, _, _):
                 precondition(step.streams, "a padded resize is made whole")
-                let placement = ResizePlacement(sourceWidth: width, sourceHeight: height, width: w, height: h, fit: fit)
-                if noEnlarge, placement.width > width || placement.height > height { continue }
-                try limits.checkPixels(width: placement.width, height: placement.height, of: "the result would be")
-                // nil: the image as it is.
-                guard let resize = ResizeRows(width: width, height: height, toWidth: w, height: h, fit: fit) else { continue }
+                // ResizeRows is nil for the image as it is.
+                guard try step.resizes(width: width, height: height, limits: limits),
+                      let resize = ResizeRows(width: width, height: height, toWidth: w, height: h, fit: fit) else { continue }
                 operations.append(resize)
                 (width, height) = (resize.outputWidth, resize.outputHeight)
             }

@@ -30,8 +30,8 @@ struct BlurStep: ImageStep {
     func filterStep(_ context: StepContext) -> FilterStep? { sigma.map { .gaussian(sigma: $0) } }
 
     func apply(to image: Image, _ context: StepContext) throws -> Image {
-        if let sigma { image.gaussianBlurred(sigma: sigma, threads: context.threads) }
-        else { image.boxBlurred(radius: box!, axes: axes, threads: context.threads) }
+        if let step = filterStep(context) { return try step.apply(to: image, limits: context.limits, threads: context.threads) }
+        return image.boxBlurred(radius: box!, axes: axes, threads: context.threads)
     }
 }
 

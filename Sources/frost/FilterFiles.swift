@@ -110,17 +110,17 @@ struct FilterFiles: ParsableArguments {
             let toPNG = ImageFormat(sniffing: bytes) == .png && target.format(chosen: format, source: .png) == .png
             if steps.isEmpty, toPNG, let wide = try SixteenBitPNG(bytes: bytes, options: decode.options) {
                 picture = .sixteenBit(wide)
-            } else if let defined, [.jpeg, .webp].contains(ImageFormat(sniffing: bytes)) {
-                let info = try ImageInfo(bytes: bytes)
-                let turned = !decode.noAutoOrient && info.orientation >= 5
-                let plan = ShrinkOnLoad(steps: defined, width: turned ? info.height : info.width, height: turned ? info.width : info.height)
-                var options = decode.options
-                options.reduction = plan.reduction
-                picture = .image(try Self.run(plan.steps.map { step in { try step.apply(to: $0, limits: context.limits, threads: context.threads) } },
-                                              on: try Image(decoding: bytes, options: options)))
             } else {
-                picture = .image(try Self.run(steps.map { step in { try step.apply(to: $0, context) } },
-                                              on: try Image(decoding: bytes, options: decode.options)))
+                var options = decode.options
+                var run = steps.map { step in { (image: Image) in try step.apply(to: image, context) } }
+                if let defined, [.jpeg, .webp].contains(ImageFormat(sniffing: bytes)) {
+                    let info = try ImageInfo(bytes: bytes)
+                    let turned = !decode.noAutoOrient && info.orientation >= 5
+                    let plan = ShrinkOnLoad(steps: defined, width: turned ? info.height : info.width, height: turned ? info.width : info.height)
+                    options.reduction = plan.reduction
+                    run = plan.steps.map { step in { try step.apply(to: $0, limits: context.limits, threads: context.threads) } }
+                }
+                picture = .image(try Self.run(run, on: try Image(decoding: bytes, options: options)))
             }
         } catch {
             return Failure(file: name, reason: describe(error))
