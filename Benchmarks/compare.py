@@ -16,7 +16,7 @@ import argparse, json, os, statistics, subprocess, sys, time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 CASES = ["copy", "gauss-s2", "gauss-s4", "gauss-s20", "gauss-s40", "gauss-s200", "box-r40", "brightness", "adjust", "blend", "cache-10",
-         "resize-1170"]
+         "resize-1170", "resize-1170-box", "resize-1170-linear", "resize-1170-lanczos3"]
 # The seed apps' scroll sweeps (SampleImages/motion, 1170x2532), one thread, ms per frame: Frost against
 # Skia's CPU raster drawing the same scene files (skia_scenes.py).
 MOTION_CASES = ["scroll-secret", "scroll-twitter", "scroll-twitter-blend"]
@@ -163,7 +163,8 @@ def opencv_cases(path, threads, runs):
     for s in (2, 4, 20, 40, 200):
         ops[f"gauss-s{s}"] = (lambda s=s: cv2.GaussianBlur(a, (0, 0), sigmaX=s, borderType=rep))
     ops["cache-10"] = lambda: [cv2.GaussianBlur(a, (0, 0), sigmaX=s, borderType=rep) for s in CACHE_SIGMAS]
-    ops["resize-1170"] = lambda: cv2.resize(a, (1170, 1170), interpolation=cv2.INTER_AREA)
+    # INTER_AREA is the area average (OpenCV has no stretched linear or lanczos filter).
+    ops["resize-1170-box"] = lambda: cv2.resize(a, (1170, 1170), interpolation=cv2.INTER_AREA)
     return timed(ops, runs), f"OpenCV {cv2.__version__}"
 
 
@@ -182,8 +183,11 @@ def pillow_cases(path, runs, label):
     for s in (2, 4, 20, 40, 200):
         ops[f"gauss-s{s}"] = (lambda s=s: im.filter(ImageFilter.GaussianBlur(s)))
     ops["cache-10"] = lambda: [im.filter(ImageFilter.GaussianBlur(s)) for s in CACHE_SIGMAS]
-    # Pillow's bilinear widens its triangle by the shrink factor (an area-averaging filter, as Frost's).
-    ops["resize-1170"] = lambda: im.resize((1170, 1170), Image.BILINEAR)
+    # Pillow stretches each filter by the shrink factor, as Frost does; its BOX samples the box at
+    # pixel centers where Frost's weighs partly covered pixels (a tap more).
+    for name, f in (("box", Image.BOX), ("linear", Image.BILINEAR), ("lanczos3", Image.LANCZOS)):
+        ops[f"resize-1170-{name}"] = (lambda f=f: im.resize((1170, 1170), f))
+    ops["resize-1170"] = ops["resize-1170-lanczos3"]
     return timed(ops, runs), f"{label} {PIL.__version__}"
 
 
@@ -200,7 +204,9 @@ def vips_cases(path, threads, runs):
     for s in (2, 4, 20, 40, 200):
         ops[f"gauss-s{s}"] = run(lambda i, s=s: i.gaussblur(s))
     ops["cache-10"] = lambda: [i.gaussblur(s).copy_memory() for i in [im] for s in CACHE_SIGMAS]
-    ops["resize-1170"] = run(lambda i: i.resize(1170 / i.width, kernel="linear"))
+    for kernel in ("linear", "lanczos3"):
+        ops[f"resize-1170-{kernel}"] = run(lambda i, k=kernel: i.resize(1170 / i.width, kernel=k))
+    ops["resize-1170"] = ops["resize-1170-lanczos3"]
     return timed(ops, runs), f"libvips {pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)}"
 
 
@@ -418,7 +424,8 @@ def main():
           " cmd-* = whole processes (COMMAND_CASES): blur = vips gaussblur / convert -blur 0x20; resize = vips resize 0.2856 /"
           " convert -resize 1170x; adjust = vips linear 1.2 0.5 / convert -brightness-contrast 10x20; chain = blur 4, brightness"
           " +0.1, resize 1170 (vips: three commands through .v files; convert: one);"
-          " resize-1170 = 4096² to 1170² (area-averaging: cv2 INTER_AREA / Pillow BILINEAR / vips resize kernel=linear);"
+          " resize-1170-K = 4096² to 1170², each filter stretched by the shrink (box: cv2 INTER_AREA / Pillow BOX; linear: Pillow"
+          " BILINEAR / vips resize kernel=linear; lanczos3: Pillow LANCZOS / vips kernel=lanczos3); resize-1170 = Frost's default, lanczos3;"
           " cache-10 = ten independent gaussian blurs at the default plan's sigmas (1.05 ... 40);"
           " scroll-* = every frame of SampleImages/motion's secret-viewer and twitter-profile sweeps, Skia drawing every layer every"
           " frame (Secret's snapshot blurred once, Twitter's banner blurred live at the level's sigma), Frost with retained rasters and blur caches")

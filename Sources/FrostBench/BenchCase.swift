@@ -7,7 +7,7 @@ import FrostEffects
 import FrostMotion
 
 /// A named, parametric benchmark case (`frost bench --case NAME`): `copy`, `box-r<R>`,
-/// `gauss-s<σ>`, `resize-<W>`, `effect-light`, `adjust`, `brightness`, `cache-10`, `fade`, `fade-exact`, `compose`,
+/// `gauss-s<σ>`, `resize-<W>`, `resize-<W>-<kernel>`, `effect-light`, `adjust`, `brightness`, `cache-10`, `fade`, `fade-exact`, `compose`,
 /// `scroll-secret`, `scroll-twitter`, `scroll-twitter-blend`. The same cases run in Benchmarks/ and in `make compare`, so
 /// numbers line up.
 public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
@@ -15,8 +15,9 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     case copy
     case box(radius: Int)
     case gaussian(sigma: Double)
-    /// `frost resize --width W` (the height follows the aspect ratio): area-averaged shrinking.
-    case resize(width: Int)
+    /// `frost resize --width W [--kernel K]` (the height follows the aspect ratio); named
+    /// `resize-W` with the default kernel, else `resize-W-K` (the area average is `box`).
+    case resize(width: Int, kernel: ResampleKernel?)
     /// UIImage+ImageEffects `applyLightEffect` (radius 30, scale 1).
     case effectLight
     /// Color controls: brightness 0.1, contrast 1.2, saturation 1.3.
@@ -79,8 +80,11 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         default:
             if name.hasPrefix("box-r"), let r = Int(name.dropFirst(5)), (0...1000).contains(r) {
                 self = .box(radius: r)
-            } else if name.hasPrefix("resize-"), let w = Int(name.dropFirst(7)), (1...65535).contains(w) {
-                self = .resize(width: w)
+            } else if name.hasPrefix("resize-"), case let parts = name.dropFirst(7).split(separator: "-", omittingEmptySubsequences: false),
+                      parts.count <= 2, let w = Int(parts[0]), (1...65535).contains(w) {
+                guard parts.count == 2 else { self = .resize(width: w, kernel: nil); return }
+                guard let kernel = parts[1] == "box" ? .area : ResampleKernel(rawValue: String(parts[1])) else { return nil }
+                self = .resize(width: w, kernel: kernel)
             } else if name.hasPrefix("fade-exact-"), let p = Double(name.dropFirst(11)), (0...1).contains(p) {
                 self = .fadeExact(p: p)
             } else if name.hasPrefix("gauss-s"), let s = Double(name.dropFirst(7)), s.isFinite, (0...250).contains(s) {
@@ -96,7 +100,8 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case .copy: "copy"
         case .box(let r): "box-r\(r)"
         case .gaussian(let s): "gauss-s\(s == s.rounded() ? String(Int(s)) : String(s))"
-        case .resize(let w): "resize-\(w)"
+        case .resize(let w, nil): "resize-\(w)"
+        case .resize(let w, let kernel?): "resize-\(w)-\(kernel == .area ? "box" : kernel.rawValue)"
         case .effectLight: "effect-light"
         case .adjust: "adjust"
         case .brightness: "brightness"
@@ -148,7 +153,7 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
             return copy
         case .box(let r): return image.boxBlurred(radius: r, threads: threads)
         case .gaussian(let s): return image.gaussianBlurred(sigma: s, threads: threads)
-        case .resize(let w): return image.resized(width: w, height: nil, fit: .contain, threads: threads)
+        case .resize(let w, let kernel): return image.resized(width: w, height: nil, fit: .contain, kernel: kernel ?? .default, threads: threads)
         case .effectLight: return image.applyLightEffect(threads: threads)
         case .adjust: return image.adjusted(Self.adjustment, threads: threads)
         case .brightness: return image.adjusted(Self.brightening, threads: threads)

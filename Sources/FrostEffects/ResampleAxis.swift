@@ -1,123 +1,75 @@
 import FrostCore
 
-/// The taps of one resampling axis: for each output index a run of `span` source indices from
-/// `first`, with weights summing to 1 (a triangle of half-width max(1, shrink factor), clamped
-/// at the edges by folding outside weights onto the edge sample).
+/// The taps of one resampling axis in fixed point: for each output index a run of `span` source
+/// indices from `first`, with 16-bit weights w·2^bits summing to exactly 2^bits (a flat row stays
+/// flat), for CFrostSystem's multiply-add passes (resample.c).
 struct ResampleAxis {
-    let first: [Int]
+    let first: [Int32]
     let span: Int
-    let weights: [Float]
+    /// Output o's weights at o·span ..< (o + 1)·span.
+    let weights: [Int16]
+    let bits: Int
 
-    init(sourceCount n: Int, origin: Double, length: Double, outputStart: Int, outputCount m: Int) {
+    /// `multiple`: the span is padded to a multiple of it (zero weights) where the source is wide
+    /// enough, for the passes' four-tap steps. `sampleMaximum`: the largest sample the pass reads,
+    /// which bounds the precision so that no 32-bit sum can overflow.
+    init(kernel: ResampleKernel, sourceCount n: Int, origin: Double, length: Double, outputStart: Int, outputCount m: Int,
+         multiple: Int, sampleMaximum: Int) {
         let scale = Double(n) / length
-        let support = max(1, scale)
-        var runs: [(Int, [Double])] = []
-        for o in 0..<m {
-            let center = (Double(outputStart + o) + 0.5 - origin) * scale - 0.5
-            let lo = Int((center - support).rounded(.up)), hi = Int((center + support).rounded(.down))
-            var taps: [Int: Double] = [:]
-            for s in lo...max(lo, hi) {
-                let weight = max(0, 1 - abs(Double(s) - center) / support)
-                if weight > 0 { taps[min(max(s, 0), n - 1), default: 0] += weight }
-            }
-            if taps.isEmpty { taps[min(max(Int(center.rounded()), 0), n - 1)] = 1 }
-            let start = taps.keys.min()!, end = taps.keys.max()!
-            let total = taps.values.reduce(0, +)
-            runs.append((start, (start...end).map { (taps[$0] ?? 0) / total }))
+        let runs = (0..<m).map { o in
+            kernel.taps(center: (Double(outputStart + o) + 0.5 - origin) * scale - 0.5, scale: scale, count: n)
         }
-        span = runs.map(\.1.count).max() ?? 1
-        // Every run lies inside 0..<n and is at most span ≤ n long, so this keeps it inside too.
-        let span = self.span
-        let firsts = runs.map { min($0.0, n - span) }
-        var w = [Float](repeating: 0, count: m * span)
+        let longest = runs.map(\.weights.count).max() ?? 1
+        let padded = (longest + multiple - 1) / multiple * multiple
+        span = padded <= n ? padded : longest
+        bits = Self.bits(runs.map(\.weights), sampleMaximum: sampleMaximum)
+        var first = [Int32](repeating: 0, count: m), weights = [Int16](repeating: 0, count: m * span)
+        let one = 1 << bits
         for (o, run) in runs.enumerated() {
-            // Runs shorter than `span` are placed inside [first, first + span) at their offset.
-            let shift = run.0 - firsts[o]
-            for (k, weight) in run.1.enumerated() { w[o * span + shift + k] = Float(weight) }
+            // Every run lies inside 0..<n and span ≤ n, so the window stays inside too.
+            let start = min(run.first, n - span), shift = run.first - start
+            var fixed = run.weights.map { Int(($0 * Double(one)).rounded()) }
+            // The rounding's remainder goes to the largest weight.
+            let largest = fixed.indices.max { abs(fixed[$0]) < abs(fixed[$1]) }!
+            fixed[largest] += one - fixed.reduce(0, +)
+            first[o] = Int32(start)
+            for (k, w) in fixed.enumerated() { weights[o * span + shift + k] = Int16(w) }
         }
-        first = firsts
-        weights = w
+        self.first = first
+        self.weights = weights
     }
 
-    /// One output row from a source row of RGBA samples. Spans of two to four taps (every
-    /// enlargement, and shrinks below 1.5×) are unrolled into independent products summed in
-    /// pairs: the loop over a runtime span left each pixel one long add chain (perf annotate).
-    func apply(_ src: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<Float>, count: Int) {
-        let raw = UnsafeRawPointer(src)
-        @inline(__always) func pixel(_ i: Int) -> SIMD4<Float> {
-            LaneConversion.floats(raw.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD4<UInt8>.self))
+    /// The most fractional bits (at most 22) for which every weight fits 16 bits and a sum of
+    /// products (with the rounding bias) stays below 2³¹.
+    private static func bits(_ runs: [[Double]], sampleMaximum: Int) -> Int {
+        let largest = runs.joined().map(abs).max() ?? 1, count = Double(runs.map(\.count).max() ?? 1)
+        let widest = runs.map { $0.map(abs).reduce(0, +) }.max() ?? 1
+        // Rounding moves each weight by at most ½ and the remainder adds at most ½ per tap: Σ|W| ≤ Σ|w|·2^b + count.
+        var b = 22
+        while b > 8, largest * Double(1 << b) + count > 32_767
+                || Double(sampleMaximum) * (widest * Double(1 << b) + count) + Double(1 << (b + 7)) >= Double(1 << 31) {
+            b -= 1
         }
-        @inline(__always) func store(_ v: SIMD4<Float>, _ o: Int) {
-            UnsafeMutableRawPointer(dst + 4 &* o).storeBytes(of: v, as: SIMD4<Float>.self)
-        }
-        first.withUnsafeBufferPointer { first in
-            weights.withUnsafeBufferPointer { w in
-                let taps = w.baseAddress!
-                switch span {
-                case 2:
-                    for o in 0..<count {
-                        let i = first[o], t = taps + 2 &* o
-                        store(pixel(i) * t[0] + pixel(i &+ 1) * t[1], o)
-                    }
-                case 3:
-                    for o in 0..<count {
-                        let i = first[o], t = taps + 3 &* o
-                        store((pixel(i) * t[0] + pixel(i &+ 1) * t[1]) + pixel(i &+ 2) * t[2], o)
-                    }
-                case 4:
-                    for o in 0..<count {
-                        let i = first[o], t = taps + 4 &* o
-                        let near = pixel(i) * t[0] + pixel(i &+ 1) * t[1], far = pixel(i &+ 2) * t[2] + pixel(i &+ 3) * t[3]
-                        store(near + far, o)
-                    }
-                default:
-                    for o in 0..<count {
-                        let i = first[o], t = taps + span &* o
-                        var acc = pixel(i) * t[0]
-                        for k in 1..<span { acc += pixel(i &+ k) * t[k] }
-                        store(acc, o)
-                    }
-                }
+        return b
+    }
+
+    /// The source indices output indices `outputs` read.
+    func sources(for outputs: Range<Int>) -> Range<Int> {
+        Int(first[outputs.lowerBound])..<(Int(first[outputs.upperBound - 1]) + span)
+    }
+
+    /// The weights two to a word, as `frost_resample_vertical` takes them: output o's at
+    /// o·pairStride ..< (o + 1)·pairStride.
+    var pairs: [UInt32] {
+        let stride = pairStride
+        return (0..<first.count).flatMap { o in
+            (0..<stride).map { j -> UInt32 in
+                let low = UInt32(UInt16(bitPattern: weights[o * span + 2 * j]))
+                let high = 2 * j + 1 < span ? UInt32(UInt16(bitPattern: weights[o * span + 2 * j + 1])) : 0
+                return high << 16 | low
             }
         }
     }
 
-    /// Output row `output` of the vertical pass from its `span` horizontally resampled rows
-    /// (`rows[k]` is source row first[output] + k): eight samples per step, rounded to bytes.
-    /// Spans of two to four are unrolled as in `apply`.
-    func applyVertically(_ rows: UnsafePointer<UnsafeMutablePointer<Float>>, output: Int, samples: Int, into dst: UnsafeMutablePointer<UInt8>) {
-        let raw = UnsafeMutableRawPointer(dst)
-        weights.withUnsafeBufferPointer { w in
-            let taps = w.baseAddress! + output * span
-            @inline(__always) func row(_ k: Int, _ i: Int) -> SIMD8<Float> {
-                UnsafeRawPointer(rows[k] + i).loadUnaligned(as: SIMD8<Float>.self)
-            }
-            @inline(__always) func store(_ v: SIMD8<Float>, _ i: Int) {
-                raw.storeBytes(of: LaneConversion.bytes(v), toByteOffset: i, as: SIMD8<UInt8>.self)
-            }
-            let t0 = taps[0], t1 = span > 1 ? taps[1] : 0, t2 = span > 2 ? taps[2] : 0, t3 = span > 3 ? taps[3] : 0
-            var i = 0
-            switch span {
-            case 2:
-                while i + 8 <= samples { store(row(0, i) * t0 + row(1, i) * t1, i); i += 8 }
-            case 3:
-                while i + 8 <= samples { store((row(0, i) * t0 + row(1, i) * t1) + row(2, i) * t2, i); i += 8 }
-            case 4:
-                while i + 8 <= samples { store((row(0, i) * t0 + row(1, i) * t1) + (row(2, i) * t2 + row(3, i) * t3), i); i += 8 }
-            default:
-                while i + 8 <= samples {
-                    var acc = row(0, i) * t0
-                    for k in 1..<span { acc += row(k, i) * taps[k] }
-                    store(acc, i)
-                    i += 8
-                }
-            }
-            while i < samples {
-                var acc: Float = 0
-                for k in 0..<span { acc += rows[k][i] * taps[k] }
-                dst[i] = LaneConversion.byte(acc)
-                i += 1
-            }
-        }
-    }
+    var pairStride: Int { (span + 1) / 2 }
 }

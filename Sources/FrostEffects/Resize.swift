@@ -1,3 +1,4 @@
+import CFrostSystem
 import FrostCore
 
 /// How `resized(width:height:fit:)` fits an image into a box of both sizes (CSS object-fit).
@@ -14,27 +15,27 @@ public enum ResizeFit: String, Sendable, CaseIterable {
 }
 
 extension Image {
-    /// The image resampled to `width` × `height`: bilinear with pixel centers aligned, and, where
-    /// an axis shrinks, an area average (a triangle as wide as the shrink factor) so it does not
-    /// alias. Works in premultiplied space; keeps the image's alpha convention flag.
-    public func resized(width w: Int, height h: Int, threads: Int? = nil) -> Image {
+    /// The image resampled to `width` × `height` with `kernel` (stretched where an axis shrinks, so
+    /// nothing aliases). Works in premultiplied space; keeps the image's alpha convention flag.
+    public func resized(width w: Int, height h: Int, kernel: ResampleKernel = .default, threads: Int? = nil) -> Image {
         precondition(w > 0 && h > 0, "size must be positive")
         if w == width && h == height { return self }
-        return resized(over: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), width: w, height: h, threads: threads)
+        return resized(over: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), width: w, height: h, kernel: kernel, threads: threads)
     }
 
     /// The image resized to a width, a height or a box (`fit`); a missing size follows the aspect
     /// ratio, rounded to the nearest pixel (at least 1). `.pad` fills the box around the image
     /// with `padding`.
-    public func resized(width w: Int?, height h: Int?, fit: ResizeFit, padding: Color = .clear, threads: Int? = nil) -> Image {
+    public func resized(width w: Int?, height h: Int?, fit: ResizeFit, padding: Color = .clear, kernel: ResampleKernel = .default,
+                        threads: Int? = nil) -> Image {
         if fit == .pad, let w, let h {
             let inside = resizedSize(width: w, height: h, fit: .contain)
-            return resized(width: inside.width, height: inside.height, threads: threads)
+            return resized(width: inside.width, height: inside.height, kernel: kernel, threads: threads)
                 .embedded(width: w, height: h, x: (w - inside.width) / 2, y: (h - inside.height) / 2, padding: padding)
         }
         let placement = ResizePlacement(sourceWidth: width, sourceHeight: height, width: w, height: h, fit: fit)
-        guard fit == .cover else { return resized(width: placement.width, height: placement.height, threads: threads) }
-        return resized(over: placement.rect, width: placement.width, height: placement.height, threads: threads)
+        guard fit == .cover else { return resized(width: placement.width, height: placement.height, kernel: kernel, threads: threads) }
+        return resized(over: placement.rect, width: placement.width, height: placement.height, kernel: kernel, threads: threads)
     }
 
     /// The size `resized(width:height:fit:)` gives, known before any pixel is made (so that a
@@ -44,17 +45,18 @@ extension Image {
     }
 
     /// The w × h pixels of the image stretched over `rect`, in the image's alpha convention.
-    private func resized(over rect: Rect, width w: Int, height h: Int, threads: Int?) -> Image {
-        var result = resampled(over: rect, region: PixelBounds(x: 0, y: 0, width: w, height: h), threads: threads)
+    private func resized(over rect: Rect, width w: Int, height h: Int, kernel: ResampleKernel, threads: Int?) -> Image {
+        var result = resampled(over: rect, region: PixelBounds(x: 0, y: 0, width: w, height: h), kernel: kernel, threads: threads)
         result.isGray = isGray
         result.iccProfile = iccProfile
         return isPremultiplied ? result : result.unpremultiplied()
     }
 
     /// The image stretched over `rect` (fractional destination pixel coordinates) and sampled at
-    /// the destination pixels of `region`, with the same filter as `resized`. Pixels of `region`
-    /// outside `rect` repeat the image's edge (callers clip with a coverage). Premultiplied result.
-    public func resampled(over rect: Rect, region: PixelBounds, threads: Int? = nil) -> Image {
+    /// the destination pixels of `region` with `kernel` (linear by default: drawing an image into
+    /// a layer filters as a GPU's texture sampling does). Pixels of `region` outside `rect` repeat
+    /// the image's edge (callers clip with a coverage). Premultiplied result.
+    public func resampled(over rect: Rect, region: PixelBounds, kernel: ResampleKernel = .linear, threads: Int? = nil) -> Image {
         precondition(width > 0 && height > 0 && rect.width > 0 && rect.height > 0 && !region.isEmpty,
                      "resampling needs a non-empty image, rectangle and region")
         // One image pixel per target pixel at a whole-pixel offset: every tap lands on a pixel
@@ -68,7 +70,7 @@ extension Image {
             out.iccProfile = nil
             return out
         }
-        let plan = ResamplePlan(width: width, height: height, over: rect, region: region)
+        let plan = ResamplePlan(kernel: kernel, width: width, height: height, over: rect, region: region, hasAlpha: hasAlpha)
         let source = premultiplied(), threads = RowBands.threads(threads)
         let pixels = [UInt8](unsafeUninitializedCapacity: region.width * region.height * 4) { out, count in
             let dst = Plane(base: out.baseAddress!, width: region.width, height: region.height)
@@ -81,77 +83,82 @@ extension Image {
     }
 }
 
-/// How `resampled(over:region:)` makes its rows, any strip of them from a window of source rows:
-/// where both axes shrink by f ≥ 2, an f×f box average first (the reducing step Pillow calls
-/// reducing_gap, `Resample.boxReduce` rounded to bytes), so that the triangle taps stay short;
-/// then a triangle per axis (`ResampleAxis`), horizontal into a ring of Float rows, vertical to
-/// bytes.
+/// How `resampled(over:region:kernel:)` makes its rows, any strip of them from a window of
+/// source rows: the horizontal taps turn source rows, four at a time, into rows of 8.7
+/// fixed-point samples (clamped to [0, 255]) in a ring of `span` rows, just before the vertical
+/// taps need them (tap windows only move down), and the vertical taps make the output bytes. Both
+/// passes clamp, as Pillow's and libvips's 8-bit passes do. (Vertical first, over the full-width
+/// rows, took twice as long: interleaving two rows of bytes is two shuffles per multiply-add
+/// where the horizontal pass's four shared rows need about one.)
 struct ResamplePlan {
-    let width: Int
-    let height: Int
-    /// The box reduction's factor (1: none).
-    let factor: Int
-    /// The axes over the reduced image.
     let xs: ResampleAxis
     let ys: ResampleAxis
-    let outputWidth: Int
+    /// The vertical weights two to a word (`frost_resample_vertical`).
+    let pairs: [UInt32]
+    /// Whether colors are capped at their alpha after the taps: a filter with negative lobes can
+    /// ring a premultiplied color above its alpha, which compositing would then overflow.
+    let capsColors: Bool
 
-    init(width: Int, height: Int, over rect: Rect, region: PixelBounds) {
-        self.width = width
-        self.height = height
-        // Capped at the image's size: beyond that the reduction is one pixel either way.
-        let f = max(1, Int(min(Double(width) / rect.width, Double(height) / rect.height, Double(max(width, height)))))
-        factor = f
-        // The box grid covers f·⌈n/f⌉ source pixels.
-        let rw = (width + f - 1) / f, rh = (height + f - 1) / f
-        let covered = Rect(x: rect.x, y: rect.y, width: rect.width * Double(rw * f) / Double(width),
-                           height: rect.height * Double(rh * f) / Double(height))
-        xs = ResampleAxis(sourceCount: rw, origin: covered.x, length: covered.width, outputStart: region.x, outputCount: region.width)
-        ys = ResampleAxis(sourceCount: rh, origin: covered.y, length: covered.height, outputStart: region.y, outputCount: region.height)
-        outputWidth = region.width
-    }
-
-    /// The rows of the reduced image that output rows `rows` read.
-    private func reducedRows(for rows: Range<Int>) -> Range<Int> {
-        ys.first[rows.lowerBound]..<(ys.first[rows.upperBound - 1] + ys.span)
+    init(kernel: ResampleKernel, width: Int, height: Int, over rect: Rect, region: PixelBounds, hasAlpha: Bool) {
+        capsColors = hasAlpha && kernel.hasNegativeLobes
+        xs = ResampleAxis(kernel: kernel, sourceCount: width, origin: rect.x, length: rect.width, outputStart: region.x,
+                          outputCount: region.width, multiple: 2, sampleMaximum: 255)
+        ys = ResampleAxis(kernel: kernel, sourceCount: height, origin: rect.y, length: rect.height, outputStart: region.y,
+                          outputCount: region.height, multiple: 2, sampleMaximum: Int(FROST_RESAMPLE_TOP))
+        pairs = ys.pairs
     }
 
     /// The source rows that output rows `rows` read.
-    func sourceRows(for rows: Range<Int>) -> Range<Int> {
-        let reduced = reducedRows(for: rows)
-        return clampedRows(reduced.lowerBound * factor, reduced.upperBound * factor - 1, height)
-    }
+    func sourceRows(for rows: Range<Int>) -> Range<Int> { ys.sources(for: rows) }
 
-    /// Output rows `rows` (premultiplied) into `dst` from the premultiplied rows of `src`, which
-    /// holds at least `sourceRows(for: rows)`; on the calling thread.
+    /// Output rows `rows` into `dst` from `src`, which holds at least `sourceRows(for: rows)`; on
+    /// the calling thread.
     func run<Source: RowSource<UInt8>>(_ src: Source, rows: Range<Int>, into dst: Plane<UInt8>) {
         guard !rows.isEmpty else { return }
-        guard factor > 1 else { return resample(src, rows: rows, into: dst) }
-        let needed = reducedRows(for: rows)
-        let reduced = Resample.boxReduce(src, factor: factor, margin: 0, threads: 1, rows: needed)
-        let bytes = PlaneStorage<UInt8>(width: reduced.width, height: reduced.height, rows: needed)
-        let fixed = reduced.plane, small = bytes.plane
-        for y in needed { UInt8.store(fixedPointRow: fixed.row(y), pixels: small.width, channels: 4, into: small.row(y)) }
-        resample(small, rows: rows, into: dst)
-    }
-
-    /// The triangle passes: the horizontal one fills a ring of `span` Float rows just before the
-    /// vertical taps need them (tap windows only move down), so the intermediate stays in cache.
-    private func resample<Source: RowSource<UInt8>>(_ src: Source, rows: Range<Int>, into dst: Plane<UInt8>) {
-        let rowFloats = outputWidth * 4, span = ys.span
-        let ring = UnsafeMutablePointer<Float>.allocate(capacity: span * rowFloats)
-        let window = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: span)
-        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 4 * src.width)
-        defer { ring.deallocate(); window.deallocate(); scratch.deallocate() }
-        var computedEnd = Int.min
-        for y in rows {
-            let top = ys.first[y]
-            for r in max(top, computedEnd)..<(top + span) {
-                xs.apply(src.row(r, scratch: scratch), into: ring + (r % span) * rowFloats, count: outputWidth)
+        // Rows are made four at a time, up to three beyond the current window (never beyond the
+        // strip's): the ring holds span + 3.
+        let span = ys.span, slots = span + 3, samples = 4 * xs.first.count, rowBytes = 4 * src.width
+        let end = sourceRows(for: rows).upperBound
+        let ring = UnsafeMutablePointer<UInt16>.allocate(capacity: slots * samples)
+        let window = UnsafeMutablePointer<UnsafePointer<UInt16>?>.allocate(capacity: span)
+        let sources = UnsafeMutablePointer<UnsafePointer<UInt8>?>.allocate(capacity: 4)
+        let targets = UnsafeMutablePointer<UnsafeMutablePointer<UInt16>?>.allocate(capacity: 4)
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: Source.makesRows ? 4 * rowBytes : 0)
+        defer { ring.deallocate(); window.deallocate(); sources.deallocate(); targets.deallocate(); scratch.deallocate() }
+        xs.first.withUnsafeBufferPointer { firsts in
+            xs.weights.withUnsafeBufferPointer { weights in
+                pairs.withUnsafeBufferPointer { pairs in
+                    var made = Int.min
+                    for y in rows {
+                        let top = Int(ys.first[y])
+                        var r = max(top, made)
+                        while r < top + span {
+                            let n = min(4, end - r)
+                            for k in 0..<n {
+                                sources[k] = src.row(r + k, scratch: scratch + k * rowBytes)
+                                targets[k] = ring + ((r + k) % slots) * samples
+                            }
+                            frost_resample_horizontal(sources, Int32(n), firsts.baseAddress!, weights.baseAddress!, Int32(xs.span),
+                                                      Int32(xs.bits - 7), firsts.count, targets)
+                            r += n
+                        }
+                        made = r
+                        for k in 0..<span { window[k] = UnsafePointer(ring + ((top + k) % slots) * samples) }
+                        frost_resample_vertical(window, pairs.baseAddress! + y * ys.pairStride, Int32(span), Int32(ys.bits + 7),
+                                                samples, dst.row(y))
+                        if capsColors { Self.capColors(dst.row(y), pixels: firsts.count) }
+                    }
+                }
             }
-            computedEnd = top + span
-            for k in 0..<span { window[k] = ring + ((top + k) % span) * rowFloats }
-            ys.applyVertically(window, output: y, samples: rowFloats, into: dst.row(y))
+        }
+    }
+}
+
+extension ResamplePlan {
+    static func capColors(_ row: UnsafeMutablePointer<UInt8>, pixels: Int) {
+        for i in 0..<pixels {
+            let a = row[4 * i + 3]
+            for c in 0..<3 { row[4 * i + c] = min(row[4 * i + c], a) }
         }
     }
 }

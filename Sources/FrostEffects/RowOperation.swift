@@ -110,14 +110,14 @@ package struct ResizeRows: RowOperation {
     package let outputHeight: Int
     let plan: ResamplePlan
 
-    package init?(width: Int, height: Int, toWidth w: Int?, height h: Int?, fit: ResizeFit) {
+    package init?(width: Int, height: Int, toWidth w: Int?, height h: Int?, fit: ResizeFit, kernel: ResampleKernel) {
         guard fit != .pad else { return nil }
         let placement = ResizePlacement(sourceWidth: width, sourceHeight: height, width: w, height: h, fit: fit)
         // The same size is the image itself (`resized(width:height:)`), or, for `.cover`, a copy.
         guard placement.rect != Rect(x: 0, y: 0, width: Double(width), height: Double(height)) else { return nil }
         (inputWidth, inputHeight, outputWidth, outputHeight) = (width, height, placement.width, placement.height)
-        plan = ResamplePlan(width: width, height: height, over: placement.rect,
-                            region: PixelBounds(x: 0, y: 0, width: placement.width, height: placement.height))
+        plan = ResamplePlan(kernel: kernel, width: width, height: height, over: placement.rect,
+                            region: PixelBounds(x: 0, y: 0, width: placement.width, height: placement.height), hasAlpha: false)
     }
 
     package func inputRows(for rows: Range<Int>) -> Range<Int> { plan.sourceRows(for: rows) }

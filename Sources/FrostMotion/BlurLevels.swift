@@ -77,7 +77,8 @@ final class BlurLevels: @unchecked Sendable {
             }
             if fit < 1 {
                 let w = max(1, Int((iw * fit).rounded())), h = max(1, Int((ih * fit).rounded()))
-                source = image.resized(width: w, height: h, threads: threads)
+                // The area average: the blur that follows decides the look; this only drops pixels it would not see.
+                source = image.resized(width: w, height: h, kernel: .area, threads: threads)
                 pixelsPerPoint = s * Double(w) / (iw * fit)
             } else {
                 source = image

@@ -8,11 +8,11 @@ package enum FilterStep: Sendable, Equatable {
     case gaussian(sigma: Double)
     case adjust(ColorAdjustment)
     /// `noEnlarge`: a result larger than the image leaves it as it is. `padding` fills `.pad`'s box.
-    case resize(width: Int?, height: Int?, fit: ResizeFit, noEnlarge: Bool, padding: Color)
+    case resize(width: Int?, height: Int?, fit: ResizeFit, noEnlarge: Bool, padding: Color, kernel: ResampleKernel = .default)
 
     /// Whether `StreamedFilter` runs it (all but `.pad`, whose box is drawn around a whole result).
     package var streams: Bool {
-        if case .resize(_, _, .pad, _, _) = self { false } else { true }
+        if case .resize(_, _, .pad, _, _, _) = self { false } else { true }
     }
 
     /// The step on a whole image; a resize larger than `limits` allow is refused.
@@ -20,16 +20,16 @@ package enum FilterStep: Sendable, Equatable {
         switch self {
         case .gaussian(let sigma): return image.gaussianBlurred(sigma: sigma, threads: threads)
         case .adjust(let adjustment): return image.adjusted(adjustment, threads: threads)
-        case .resize(let w, let h, let fit, _, let padding):
+        case .resize(let w, let h, let fit, _, let padding, let kernel):
             guard try resizes(width: image.width, height: image.height, limits: limits) else { return image }
-            return image.resized(width: w, height: h, fit: fit, padding: padding, threads: threads)
+            return image.resized(width: w, height: h, fit: fit, padding: padding, kernel: kernel, threads: threads)
         }
     }
 
     /// Whether a resize changes an image of `width` × `height` (not when `noEnlarge` keeps it);
     /// a result larger than `limits` allow is refused before its memory exists.
     func resizes(width: Int, height: Int, limits: DecodeOptions) throws -> Bool {
-        guard case .resize(let w, let h, let fit, let noEnlarge, _) = self else { return false }
+        guard case .resize(let w, let h, let fit, let noEnlarge, _, _) = self else { return false }
         let size = ResizePlacement.size(sourceWidth: width, sourceHeight: height, width: w, height: h, fit: fit)
         if noEnlarge, size.width > width || size.height > height { return false }
         try limits.checkPixels(width: size.width, height: size.height, of: "the result would be")
@@ -51,13 +51,13 @@ package struct ShrinkOnLoad: Sendable, Equatable {
         self.steps = steps
         guard let index = steps.firstIndex(where: { if case .resize = $0 { true } else { false } }),
               steps[..<index].allSatisfy({ if case .adjust = $0 { true } else { false } }),
-              case .resize(let w, let h, let fit, let noEnlarge, let padding) = steps[index], fit != .pad else { return }
+              case .resize(let w, let h, let fit, let noEnlarge, let padding, let kernel) = steps[index], fit != .pad else { return }
         let placement = ResizePlacement(sourceWidth: width, sourceHeight: height, width: w, height: h, fit: fit)
         let shrink = min(Double(width) / placement.rect.width, Double(height) / placement.rect.height)
         guard let r = [8, 4, 2].first(where: { shrink >= Double(2 * $0) }) else { return }
         reduction = r
         self.steps[index] = fit == .cover
-            ? .resize(width: placement.width, height: placement.height, fit: .cover, noEnlarge: noEnlarge, padding: padding)
-            : .resize(width: placement.width, height: placement.height, fit: .fill, noEnlarge: noEnlarge, padding: padding)
+            ? .resize(width: placement.width, height: placement.height, fit: .cover, noEnlarge: noEnlarge, padding: padding, kernel: kernel)
+            : .resize(width: placement.width, height: placement.height, fit: .fill, noEnlarge: noEnlarge, padding: padding, kernel: kernel)
     }
 }

@@ -31,11 +31,11 @@ package struct StreamedFilter {
                 operations.append(AdjustRows(adjustment, width: width, height: height))
             case .adjust:
                 continue
-            case .resize(let w, let h, let fit, _, _):
+            case .resize(let w, let h, let fit, _, _, let kernel):
                 precondition(step.streams, "a padded resize is made whole")
                 // ResizeRows is nil for the image as it is.
                 guard try step.resizes(width: width, height: height, limits: limits),
-                      let resize = ResizeRows(width: width, height: height, toWidth: w, height: h, fit: fit) else { continue }
+                      let resize = ResizeRows(width: width, height: height, toWidth: w, height: h, fit: fit, kernel: kernel) else { continue }
                 operations.append(resize)
                 (width, height) = (resize.outputWidth, resize.outputHeight)
             }

@@ -6,7 +6,7 @@ import FrostStream
 
 struct ResizeStep: ImageStep {
     static let stepName = "resize"
-    static let abstract = "Resize: area-averaged when shrinking, bilinear when enlarging, premultiplied alpha."
+    static let abstract = "Resize with a filter stretched where it shrinks (lanczos3 by default), premultiplied alpha."
 
     static let sideRange = OptionRange(1, 65535)
 
@@ -25,12 +25,25 @@ struct ResizeStep: ImageStep {
         try Self.sideRange.check(height, "--height")
     }
 
+    @Option(help: "The filter: nearest, linear, cubic (Catmull-Rom), mitchell, lanczos3 (the default: libvips's and sharp's) or area (box: each pixel the mean of the area it covers).")
+    var kernel: ResampleKernel = .default
+
     @Flag(name: .customLong("no-enlarge"), help: "Leave an image that the resize would enlarge (along either axis) at its size, as vips --size down and sharp's withoutEnlargement.")
     var noEnlarge = false
 
     func filterStep(_ context: StepContext) -> FilterStep? {
-        .resize(width: width, height: height, fit: fit, noEnlarge: noEnlarge, padding: context.background ?? .clear)
+        .resize(width: width, height: height, fit: fit, noEnlarge: noEnlarge, padding: context.background ?? .clear, kernel: kernel)
     }
 }
 
 extension ResizeFit: ExpressibleByArgument {}
+
+extension ResampleKernel: ExpressibleByArgument {
+    /// `box` is the area average's other name (Pillow's BOX, OpenCV's INTER_AREA).
+    public init?(argument: String) {
+        guard let kernel = argument == "box" ? .area : Self(rawValue: argument) else { return nil }
+        self = kernel
+    }
+
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) + ["box"] }
+}

@@ -218,4 +218,21 @@ static inline frost_bytes16 frost_rgba_of_colors(frost_bytes16 rgb, unsigned cha
     return __builtin_shufflevector(rgb, full, 0, 1, 2, 16, 3, 4, 5, 16, 6, 7, 8, 16, 9, 10, 11, 16);
 }
 
+// The fixed-point resampler's passes (resample.c; FrostEffects, ResamplePlan). Horizontal, on
+// `nrows` rows of RGBA8: out[r][4o+c] = clamp((2^(shift-1) + sum_k weights[o*taps+k] *
+// rows[r][4*(first[o]+k)+c]) >> shift, 0, FROST_RESAMPLE_TOP) for o < count (8.7 fixed point).
+// Vertical, on 8.7 rows: out[i] = clamp((2^(shift-1) + sum_k w_k * rows[k][i]) >> shift, 0, 255)
+// for i < samples, the weights packed two to a word (tap 2j in the low half of pairs[j], 2j+1
+// in the high half, 0 past the last). The _scalar forms are the references (the vertical one
+// from sample `start`); the others are AVX2 where the build has it.
+#define FROST_RESAMPLE_TOP 32640
+void frost_resample_horizontal(const uint8_t *const *rows, int nrows, const int32_t *first, const int16_t *weights, int taps,
+                               int shift, size_t count, uint16_t *const *out);
+void frost_resample_horizontal_scalar(const uint8_t *row, const int32_t *first, const int16_t *weights, int taps, int shift,
+                                      size_t count, uint16_t *out);
+void frost_resample_vertical(const uint16_t *const *rows, const uint32_t *pairs, int taps, int shift,
+                             size_t samples, uint8_t *out);
+void frost_resample_vertical_scalar(const uint16_t *const *rows, const uint32_t *pairs, int taps, int shift,
+                                    size_t start, size_t samples, uint8_t *out);
+
 #endif
