@@ -154,7 +154,7 @@ man: deps
 bench: deps
 	cd Benchmarks && $(SWIFT) package $(CPU_FLAGS) --allow-writing-to-package-directory benchmark $(BENCH_ARGS)
 
-# Peer engines for `make compare`: OpenCV, Pillow, pyvips with the current libvips (pyvips-binary), Debian's libvips CLI, ImageMagick, Skia's
+# Peer engines for `make compare`: OpenCV, Pillow, pyvips with the current libvips (pyvips-binary), Debian's libvips CLI, ImageMagick, fpng, Skia's
 # CPU raster (skia-python, for the scroll sweeps) and Pillow-SIMD built from source with AVX2 in its own venv.
 compare-deps:
 	@SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
@@ -162,7 +162,7 @@ compare-deps:
 	dpkg-query -W -f='$${Status}' imagemagick 2>/dev/null | grep -q "install ok installed" || \
 	{ $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libvips-tools imagemagick zlib1g-dev libjpeg-dev; }
 	@[ -x $(VENV)/bin/python ] || python3 -m venv $(VENV)
-	$(VENV)/bin/pip install -q numpy opencv-python-headless pillow "pyvips[binary]" skia-python
+	$(VENV)/bin/pip install -q numpy opencv-python-headless pillow "pyvips[binary]" skia-python fpng-py
 	@[ -x $(VENV_SIMD)/bin/python ] || python3 -m venv $(VENV_SIMD)
 	$(VENV_SIMD)/bin/python -c "import PIL" 2>/dev/null || CC="cc -mavx2" $(VENV_SIMD)/bin/pip install -q --no-binary pillow-simd pillow-simd
 

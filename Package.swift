@@ -46,7 +46,7 @@ let package = Package(
         // What the fuzzers (Fuzz/, `make fuzz`) and the replay of their findings feed bytes to.
         .target(name: "FrostFuzz", dependencies: ["FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose", "FrostMotion", "FrostStream"]),
         // The named benchmark cases, shared by `frost bench` and Benchmarks/.
-        .target(name: "FrostBench", dependencies: ["FrostCore", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose", "FrostMotion"]),
+        .target(name: "FrostBench", dependencies: ["FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose", "FrostMotion"]),
         .executableTarget(
             name: "frost",
             dependencies: [

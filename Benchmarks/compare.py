@@ -11,12 +11,12 @@ This machine's speed drifts from minute to minute, so engines are timed case by 
 engine back to back (Frost first in odd rounds, last in even ones), and `--rounds K` repeats that: a time is
 the median over rounds, a ratio the median of the rounds' own ratios (each from minutes apart at most).
 """
-import argparse, json, os, statistics, subprocess, sys, time
+import argparse, io, json, os, statistics, subprocess, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 CASES = ["copy", "gauss-s2", "gauss-s4", "gauss-s20", "gauss-s40", "gauss-s200", "box-r40", "brightness", "adjust", "blend", "cache-10",
-         "resize-1170", "resize-1170-box", "resize-1170-linear", "resize-1170-lanczos3"]
+         "resize-1170", "resize-1170-box", "resize-1170-linear", "resize-1170-lanczos3", "png-write"]
 # The seed apps' scroll sweeps (SampleImages/motion, 1170x2532), one thread, ms per frame: Frost against
 # Skia's CPU raster drawing the same scene files (skia_scenes.py).
 MOTION_CASES = ["scroll-secret", "scroll-twitter", "scroll-twitter-blend"]
@@ -165,6 +165,7 @@ def opencv_cases(path, threads, runs):
     ops["cache-10"] = lambda: [cv2.GaussianBlur(a, (0, 0), sigmaX=s, borderType=rep) for s in CACHE_SIGMAS]
     # INTER_AREA is the area average (OpenCV has no stretched linear or lanczos filter).
     ops["resize-1170-box"] = lambda: cv2.resize(a, (1170, 1170), interpolation=cv2.INTER_AREA)
+    ops["png-write"] = lambda: cv2.imencode(".png", a, [cv2.IMWRITE_PNG_COMPRESSION, 1])
     return timed(ops, runs), f"OpenCV {cv2.__version__}"
 
 
@@ -188,7 +189,19 @@ def pillow_cases(path, runs, label):
     for name, f in (("box", Image.BOX), ("linear", Image.BILINEAR), ("lanczos3", Image.LANCZOS)):
         ops[f"resize-1170-{name}"] = (lambda f=f: im.resize((1170, 1170), f))
     ops["resize-1170"] = ops["resize-1170-lanczos3"]
+    ops["png-write"] = lambda: im.save(io.BytesIO(), "PNG", compress_level=1)
     return timed(ops, runs), f"{label} {PIL.__version__}"
+
+
+def fpng_cases(path, runs):
+    """fpng (Rich Geldreich's fast PNG writer, PyPI's fpng-py) on the photo's pixels, its default settings."""
+    import fpng_py
+    from PIL import Image
+    im = Image.open(path)
+    channels = len(im.getbands())
+    data = im.tobytes()
+    ops = {"png-write": lambda: fpng_py.fpng_encode_image_to_memory(data, im.width, im.height, channels, 0)}
+    return timed(ops, runs), "fpng (fpng-py)"
 
 
 def vips_cases(path, threads, runs):
@@ -267,6 +280,8 @@ def worker(engine, path, threads, runs):
         return pillow_cases(path, runs, "Pillow-SIMD")
     if engine == "vips":
         return vips_cases(path, threads, runs)
+    if engine == "fpng":
+        return fpng_cases(path, runs)
     if engine == "imagemagick":
         return imagemagick_cases(path, threads, runs)
     raise SystemExit(f"unknown engine {engine}")
@@ -368,7 +383,7 @@ def main():
     venv = os.path.join(HERE, ".venv", "bin", "python")
     simd = os.path.join(HERE, ".venv-simd", "bin", "python")
     engines = [("OpenCV", venv, "opencv"), ("Pillow", venv, "pillow"), ("Pillow-SIMD", simd, "pillow-simd"),
-               ("libvips", venv, "vips"), ("ImageMagick", venv, "imagemagick")]
+               ("libvips", venv, "vips"), ("ImageMagick", venv, "imagemagick"), ("fpng", venv, "fpng")]
     engines = [e for e in engines if not args.engines or e[0] in args.engines or e[2] in args.engines]
     photos = {kind: path for kind, path in photos.items() if not args.kinds or kind in args.kinds}
     versions, unavailable = {}, set()
@@ -376,8 +391,8 @@ def main():
           f"{args.rounds} round{'s' if args.rounds > 1 else ''}; ratio = peer / Frost")
     for kind, path in (photos.items() if cases else []):
         for threads in [int(t) for t in args.threads.split(",")]:
-            # Pillow filters are single-threaded.
-            peers = [e for e in engines if threads == 1 or not e[0].startswith("Pillow")]
+            # Pillow filters and fpng are single-threaded.
+            peers = [e for e in engines if threads == 1 or not (e[0].startswith("Pillow") or e[0] == "fpng")]
             times = {name: {case: [] for case in cases} for name in ["Frost"] + [e[0] for e in peers]}
             for round in range(args.rounds):
                 for case in cases:
@@ -424,6 +439,8 @@ def main():
           " cmd-* = whole processes (COMMAND_CASES): blur = vips gaussblur / convert -blur 0x20; resize = vips resize 0.2856 /"
           " convert -resize 1170x; adjust = vips linear 1.2 0.5 / convert -brightness-contrast 10x20; chain = blur 4, brightness"
           " +0.1, resize 1170 (vips: three commands through .v files; convert: one);"
+          " png-write = the photo as PNG (cv2.imencode level 1 / Pillow compress_level=1 / fpng; Frost: its default, run-length"
+          " deflate over Paeth residuals);"
           " resize-1170-K = 4096² to 1170², each filter stretched by the shrink (box: cv2 INTER_AREA / Pillow BOX; linear: Pillow"
           " BILINEAR / vips resize kernel=linear; lanczos3: Pillow LANCZOS / vips kernel=lanczos3); resize-1170 = Frost's default, lanczos3;"
           " cache-10 = ten independent gaussian blurs at the default plan's sigmas (1.05 ... 40);"

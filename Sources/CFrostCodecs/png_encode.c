@@ -102,6 +102,33 @@ static inline uint8_t paeth(int a, int b, int c) {
     return (uint8_t)(pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
 }
 
+// Paeth residuals of row[from..<n) (from ≥ bpp), 32 bytes a step where the build has AVX2: the
+// predictor's three distances compared in bytes, as fpnge does. pa = |b − c| and pb = |a − c|
+// are exact; pc = |(b − c) + (a − c)| is pa + pb where the two differences share a sign
+// (saturated at 255, which still compares as the true sum does against pa and pb, both ≤ 255),
+// else |pa − pb|. The scalar loop below is the reference (and the tail).
+static void paeth_residuals(const uint8_t *row, const uint8_t *prior, size_t from, size_t n, size_t bpp, uint8_t *out) {
+    size_t i = from;
+#if defined(__AVX2__)
+    for (; i + 32 <= n; i += 32) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(row + i)), a = _mm256_loadu_si256((const __m256i *)(row + i - bpp));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(prior + i)), c = _mm256_loadu_si256((const __m256i *)(prior + i - bpp));
+        __m256i pa = _mm256_or_si256(_mm256_subs_epu8(b, c), _mm256_subs_epu8(c, b));
+        __m256i pb = _mm256_or_si256(_mm256_subs_epu8(a, c), _mm256_subs_epu8(c, a));
+        // 0xFF where b < c, where a < c; the same sign where they agree (a zero difference fits either).
+        __m256i b_below = _mm256_cmpeq_epi8(_mm256_subs_epu8(c, b), pa), a_below = _mm256_cmpeq_epi8(_mm256_subs_epu8(c, a), pb);
+        __m256i same = _mm256_cmpeq_epi8(b_below, a_below);
+        __m256i apart = _mm256_or_si256(_mm256_subs_epu8(pa, pb), _mm256_subs_epu8(pb, pa));
+        __m256i pc = _mm256_blendv_epi8(apart, _mm256_adds_epu8(pa, pb), same);
+        __m256i pa_least = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_min_epu8(pa, pb), pa), _mm256_cmpeq_epi8(_mm256_min_epu8(pa, pc), pa));
+        __m256i pb_least = _mm256_cmpeq_epi8(_mm256_min_epu8(pb, pc), pb);
+        __m256i prediction = _mm256_blendv_epi8(_mm256_blendv_epi8(c, b, pb_least), a, pa_least);
+        _mm256_storeu_si256((__m256i *)(out + i), _mm256_sub_epi8(x, prediction));
+    }
+#endif
+    for (; i < n; i++) out[i] = (uint8_t)(row[i] - paeth(row[i - bpp], prior[i], prior[i - bpp]));
+}
+
 // One row filtered with `type` (PNG specification §9.2): out[0] is the type, then each byte minus
 // its prediction from the byte bpp to the left (a), above (b) and above-left (c), zero outside.
 static void filter_row(int type, const uint8_t *row, const uint8_t *prior, size_t n, size_t bpp, uint8_t *out) {
@@ -116,8 +143,9 @@ static void filter_row(int type, const uint8_t *row, const uint8_t *prior, size_
         for (size_t i = 0; i < n; i++) out[i] = (uint8_t)(row[i] - (((i >= bpp ? row[i - bpp] : 0) + prior[i]) >> 1));
         break;
     default:
-        for (size_t i = 0; i < n; i++)
-            out[i] = (uint8_t)(row[i] - paeth(i >= bpp ? row[i - bpp] : 0, prior[i], i >= bpp ? prior[i - bpp] : 0));
+        // With nothing to the left (a = c = 0) Paeth predicts b.
+        for (size_t i = 0; i < bpp && i < n; i++) out[i] = (uint8_t)(row[i] - prior[i]);
+        if (n > bpp) paeth_residuals(row, prior, bpp, n, bpp, out);
         break;
     }
 }

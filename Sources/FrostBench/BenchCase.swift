@@ -1,5 +1,6 @@
 import Foundation
 import FrostCache
+import FrostCodecs
 import FrostCompose
 import FrostCore
 import FrostCrossfade
@@ -7,7 +8,7 @@ import FrostEffects
 import FrostMotion
 
 /// A named, parametric benchmark case (`frost bench --case NAME`): `copy`, `box-r<R>`,
-/// `gauss-s<σ>`, `resize-<W>`, `resize-<W>-<kernel>`, `effect-light`, `adjust`, `brightness`, `cache-10`, `fade`, `fade-exact`, `compose`,
+/// `gauss-s<σ>`, `resize-<W>`, `resize-<W>-<kernel>`, `png-write`, `effect-light`, `adjust`, `brightness`, `cache-10`, `fade`, `fade-exact`, `compose`,
 /// `scroll-secret`, `scroll-twitter`, `scroll-twitter-blend`. The same cases run in Benchmarks/ and in `make compare`, so
 /// numbers line up.
 public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
@@ -18,6 +19,9 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     /// `frost resize --width W [--kernel K]` (the height follows the aspect ratio); named
     /// `resize-W` with the default kernel, else `resize-W-K` (the area average is `box`).
     case resize(width: Int, kernel: ResampleKernel?)
+    /// The image written as PNG with the default options (what `frost convert` and each frame of
+    /// `frost animate`'s APNG do), in memory.
+    case pngWrite
     /// UIImage+ImageEffects `applyLightEffect` (radius 30, scale 1).
     case effectLight
     /// Color controls: brightness 0.1, contrast 1.2, saturation 1.3.
@@ -71,6 +75,7 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case "brightness": self = .brightness
         case "cache-10": self = .cache10
         case "fade": self = .fade
+        case "png-write": self = .pngWrite
         case "fade-exact": self = .fadeExact(p: 0.37)
         case "blend": self = .blend
         case "compose": self = .compose
@@ -102,6 +107,7 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case .gaussian(let s): "gauss-s\(s == s.rounded() ? String(Int(s)) : String(s))"
         case .resize(let w, nil): "resize-\(w)"
         case .resize(let w, let kernel?): "resize-\(w)-\(kernel == .area ? "box" : kernel.rawValue)"
+        case .pngWrite: "png-write"
         case .effectLight: "effect-light"
         case .adjust: "adjust"
         case .brightness: "brightness"
@@ -154,6 +160,10 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case .box(let r): return image.boxBlurred(radius: r, threads: threads)
         case .gaussian(let s): return image.gaussianBlurred(sigma: s, threads: threads)
         case .resize(let w, let kernel): return image.resized(width: w, height: nil, fit: .contain, kernel: kernel ?? .default, threads: threads)
+        case .pngWrite:
+            // The encoder is one call into C that nothing can elide; the case hands the image back.
+            _ = try! image.encoded(as: .png)
+            return image
         case .effectLight: return image.applyLightEffect(threads: threads)
         case .adjust: return image.adjusted(Self.adjustment, threads: threads)
         case .brightness: return image.adjusted(Self.brightening, threads: threads)

@@ -74,9 +74,10 @@ public struct EncodeOptions: Sendable, Equatable {
     /// Write a progressive JPEG.
     public var progressive: Bool
     /// PNG deflate level 0...9. With one filter for every row: 1 is Frost's run-length deflate
-    /// (the fastest, for blurred and continuous-tone images), the others libdeflate's; with
-    /// adaptive filtering, zlib's. For lossless WebP, libwebp's effort preset 0...9.
-    public var compressionLevel: Int
+    /// (the fastest), the others libdeflate's; with adaptive filtering, zlib's. For lossless
+    /// WebP, libwebp's effort preset 0...9. nil: each format's default (`defaultPNGLevel`,
+    /// `defaultWebPEffort`).
+    public var compressionLevel: Int?
     /// PNG row filter: nil for adaptive (libpng tries all five per row), else 0...4.
     public var pngFilter: Int?
     /// WebP: lossy at this quality 0...100, or lossless when nil.
@@ -86,14 +87,27 @@ public struct EncodeOptions: Sendable, Equatable {
     /// EXIF, XMP, IPTC and resolution to write where the format keeps them (nil: none).
     public var metadata: ImageMetadata?
 
-    /// PNG defaults measured on the sample photos (README, "PNG settings"): level 2 with the Up
-    /// filter (libdeflate) writes at several times libpng's default speed for a few percent more
-    /// bytes.
-    public static let defaultCompressionLevel = 2
-    public static let defaultPNGFilter: Int? = 2
+    /// PNG defaults measured on photos, blur caches and UI frames (docs/performance.md, "PNG
+    /// writing"): Frost's run-length deflate over Paeth residuals writes at fpng's speed or better
+    /// and in fewer bytes than libdeflate's level 2 over Up residuals, the default before it.
+    public static let defaultPNGLevel = 1
+    public static let defaultPNGFilter: Int? = 4
+    /// Lossless WebP's default effort (libwebp's preset 2).
+    public static let defaultWebPEffort = 2
+
+    /// The filter that goes with a PNG level when none is chosen: none for stored rows (0),
+    /// Paeth for the run-length deflate (1), Up for libdeflate's fastest (2), adaptive above.
+    public static func pngFilter(forLevel level: Int?) -> Int? {
+        switch level ?? defaultPNGLevel {
+        case 0: 0
+        case 1: 4
+        case 2: 2
+        default: nil
+        }
+    }
 
     public init(quality: Int = 90, progressive: Bool = false,
-                compressionLevel: Int = EncodeOptions.defaultCompressionLevel,
+                compressionLevel: Int? = nil,
                 pngFilter: Int? = EncodeOptions.defaultPNGFilter, webpQuality: Int? = nil,
                 background: Color = EncodeOptions.defaultBackground) {
         self.quality = quality

@@ -24,9 +24,8 @@ extension Image {
     }
 
     private func encodedPNG(_ options: EncodeOptions) throws -> [UInt8] {
-        guard (0...9).contains(options.compressionLevel) else {
-            throw CodecError(.encode, "PNG compression level \(options.compressionLevel) is not in 0...9")
-        }
+        let level = options.compressionLevel ?? EncodeOptions.defaultPNGLevel
+        guard (0...9).contains(level) else { throw CodecError(.encode, "PNG compression level \(level) is not in 0...9") }
         // Premultiplied rows are un-premultiplied by the encoder as it packs them (a straight copy
         // first was 7% of a `frost cache` of an RGBA photo, perf). Gray is the same test on
         // either: un-premultiplying treats the three colors alike.
@@ -38,7 +37,7 @@ extension Image {
         // `frost cache` of an opaque photo (perf).
         pngOptions.alpha_if_needed = 1
         pngOptions.premultiplied = isPremultiplied ? 1 : 0
-        pngOptions.compression_level = Int32(options.compressionLevel)
+        pngOptions.compression_level = Int32(level)
         pngOptions.filter = Int32(options.pngFilter ?? -1)
         return try withICC { icc, length in
             pngOptions.icc = icc
@@ -105,7 +104,7 @@ extension EncodeOptions {
         }
         var options = frost_webp_write_options()
         options.quality = Int32(webpQuality ?? -1)
-        options.effort = Int32(min(max(compressionLevel, 0), 9))
+        options.effort = Int32(min(max(compressionLevel ?? EncodeOptions.defaultWebPEffort, 0), 9))
         options.has_alpha = hasAlpha ? 1 : 0
         return options
     }

@@ -42,7 +42,7 @@ public struct SixteenBitPNG: Sendable {
         let bytes = try samples.withUnsafeBufferPointer { wide in
             try (iccProfile ?? []).withUnsafeBufferPointer { icc in
                 try encoderOutput(.png) {
-                    frost_png_encode16(wide.baseAddress, UInt32(width), UInt32(height), Int32(channels), Int32(options.compressionLevel),
+                    frost_png_encode16(wide.baseAddress, UInt32(width), UInt32(height), Int32(channels), Int32(options.compressionLevel ?? EncodeOptions.defaultPNGLevel),
                                        iccProfile == nil ? nil : icc.baseAddress, UInt32(icc.count), $0, $1, $2)
                 }
             }

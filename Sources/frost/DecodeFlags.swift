@@ -59,18 +59,16 @@ struct EncodeFlags: ParsableArguments {
     @Flag(help: "Write a progressive JPEG.")
     var progressive = false
 
-    @Option(parsing: .unconditional, help: "PNG zlib level, or lossless WebP effort, \(compressionRange) (default \(EncodeOptions.defaultCompressionLevel)). Not for JPEG.")
+    @Option(parsing: .unconditional, help: "PNG deflate level or lossless WebP effort, \(compressionRange). PNG: 1 (the default) is Frost's run-length deflate over Paeth residuals, 2 libdeflate over Up, higher levels zlib with adaptive filters; WebP: default effort \(EncodeOptions.defaultWebPEffort). Not for JPEG.")
     var compression: Int?
 
     @Option(help: ArgumentHelp("What transparency is flattened onto in a JPEG, and the padding of resize --fit pad: \(colorHelp) (default: white for a JPEG, with a note on standard error when an image had transparency; clear padding).", valueName: "color"))
     var background: Color?
 
     var options: EncodeOptions {
-        let level = compression ?? EncodeOptions.defaultCompressionLevel
-        // An explicit level above the fast default also asks for libpng's adaptive filtering.
-        let filter = level > EncodeOptions.defaultCompressionLevel ? nil : EncodeOptions.defaultPNGFilter
-        return EncodeOptions(quality: quality ?? 90, progressive: progressive, compressionLevel: level,
-                             pngFilter: filter, webpQuality: quality, background: background ?? EncodeOptions.defaultBackground)
+        EncodeOptions(quality: quality ?? 90, progressive: progressive, compressionLevel: compression,
+                      pngFilter: EncodeOptions.pngFilter(forLevel: compression), webpQuality: quality,
+                      background: background ?? EncodeOptions.defaultBackground)
     }
 
     /// Says on standard error when `image`'s transparency is flattened onto the default background
