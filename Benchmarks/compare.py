@@ -28,16 +28,19 @@ MOTION_SCENES = {"scroll-secret": "secret-viewer.json", "scroll-twitter": "twitt
 # libvips users install today (PyPI's pyvips-binary), called in this process (its start-up not counted),
 # each command as one sequential pipeline from file to file, the resize as its thumbnail (shrink on load).
 def pyvips_command(case):
-    import pyvips
-    pyvips.cache_set_max(0)
+    def run(i, o):
+        # Imported when run: the Pillow-SIMD worker's venv has no pyvips.
+        import pyvips
+        pyvips.cache_set_max(0)
 
-    def load(path):
-        return pyvips.Image.new_from_file(path, access="sequential")
-    ops = {"cmd-blur-s20": lambda i: load(i).gaussblur(20),
-           "cmd-resize-1170": lambda i: pyvips.Image.thumbnail(i, 1170),
-           "cmd-adjust": lambda i: load(i).linear(1.2, 5.1, uchar=True),
-           "cmd-chain": lambda i: pyvips.Image.thumbnail_image(load(i).gaussblur(4).linear(1, 25.5, uchar=True), 1170)}
-    return lambda i, o: ops[case](i).write_to_file(o, Q=90)
+        def load(path):
+            return pyvips.Image.new_from_file(path, access="sequential")
+        ops = {"cmd-blur-s20": lambda i: load(i).gaussblur(20),
+               "cmd-resize-1170": lambda i: pyvips.Image.thumbnail(i, 1170),
+               "cmd-adjust": lambda i: load(i).linear(1.2, 5.1, uchar=True),
+               "cmd-chain": lambda i: pyvips.Image.thumbnail_image(load(i).gaussblur(4).linear(1, 25.5, uchar=True), 1170)}
+        ops[case](i).write_to_file(o, Q=90)
+    return run
 
 
 COMMAND_CASES = {
