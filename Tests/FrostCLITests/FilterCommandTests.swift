@@ -182,6 +182,29 @@ import Testing
         let none = try FrostRun.run(["resize", Self.photo, folder.file("n.png")])
         #expect(none.status != 0 && none.status != 1 && none.stderr.contains("--width"))
     }
+
+    /// `--kernel`: each filter gives its own pixels, `box` is `area`, the default is lanczos3, and
+    /// a `run` step takes it as a key; an unknown name is a usage error listing the names.
+    @Test func resizeKernels() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var images: [String: Image] = [:]
+        for kernel in ["nearest", "linear", "cubic", "mitchell", "lanczos3", "area", "box"] {
+            let run = try FrostRun.run(["resize", Self.photo, folder.file(kernel + ".png"), "--width", "170", "--kernel", kernel])
+            #expect(run.status == 0, "\(kernel): \(run.stderr)")
+            images[kernel] = try Image(contentsOfFile: folder.file(kernel + ".png"))
+        }
+        #expect(identical(images["box"]!, images["area"]!))
+        for (a, b) in [("nearest", "linear"), ("linear", "cubic"), ("cubic", "mitchell"), ("mitchell", "lanczos3"), ("lanczos3", "area")] {
+            #expect(!identical(images[a]!, images[b]!), "\(a) and \(b) gave the same pixels")
+        }
+        #expect(try FrostRun.run(["resize", Self.photo, folder.file("d.png"), "--width", "170"]).status == 0)
+        #expect(identical(try Image(contentsOfFile: folder.file("d.png")), images["lanczos3"]!))
+        #expect(try FrostRun.run(["run", Self.photo, folder.file("r.png"), "resize:width=170,kernel=box"]).status == 0)
+        #expect(identical(try Image(contentsOfFile: folder.file("r.png")), images["area"]!))
+        let unknown = try FrostRun.run(["resize", Self.photo, folder.file("u.png"), "--width", "170", "--kernel", "lanczos"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("lanczos3"), "\(unknown.stderr)")
+    }
 }
 
 /// The completion scripts come from the same definitions as the help: every verb and option.

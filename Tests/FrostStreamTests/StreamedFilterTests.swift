@@ -27,7 +27,10 @@ import Testing
         [.gaussian(sigma: 9)],      // reduced by 2
         [.gaussian(sigma: 20)],     // reduced by 4
         [.adjust(adjustment)],
-        [.resize(width: 200, height: nil, fit: .contain, noEnlarge: false, padding: .clear)],   // reduced by 2, then a triangle
+        [.resize(width: 200, height: nil, fit: .contain, noEnlarge: false, padding: .clear)],   // lanczos3, the default
+        [.resize(width: 213, height: nil, fit: .contain, noEnlarge: false, padding: .clear, kernel: .area)],
+        [.resize(width: 700, height: 333, fit: .fill, noEnlarge: false, padding: .clear, kernel: .nearest)],
+        [.resize(width: 150, height: 300, fit: .fill, noEnlarge: false, padding: .clear, kernel: .mitchell)],
         [.resize(width: 90, height: 90, fit: .cover, noEnlarge: false, padding: .clear)],
         [.resize(width: 500, height: 130, fit: .fill, noEnlarge: false, padding: .clear)],     // shrinks one axis only
         [.resize(width: 900, height: nil, fit: .contain, noEnlarge: false, padding: .clear)],   // enlarges
