@@ -9,6 +9,7 @@
 // repeated strings is where an LZ77 search wins (eagle.png: 1.5x the bytes).
 #include "deflate_runs.h"
 #include <libdeflate.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,7 @@ enum {
     LITLEN = 286,                            // 256 literals, the end of a block, 29 length codes
     END_OF_BLOCK = 256,
     CODE_LENGTHS = 19,                       // the alphabet the code lengths are sent in
+    SEGMENT = 16 * BLOCK,                    // input bytes compressed apart (on threads), about 1 MiB
     LONGEST_CODE = 14,                       // deflate allows 15; 14 lets write_tokens send four literals at once
 };
 
@@ -336,26 +338,28 @@ static void write_tokens(bit_writer *w, const uint16_t *tokens, size_t count, co
 
 size_t frost_deflate_runs_bound(size_t n) {
     // A block is written only when no longer than stored (5 bytes + its input), with up to a
-    // byte of bits pending: 8 bytes per block are ample. Then the zlib header and checksum and the
-    // bit writer's 8 bytes of slack.
-    return n + 8 * (n / BLOCK + 1) + 2 + 4 + 8;
+    // byte of bits pending: 8 bytes per block are ample; each segment's closing stored block 5
+    // more. Then the zlib header and checksum and the bit writer's 8 bytes of slack.
+    return n + 8 * (n / BLOCK + 1) + 8 * (n / SEGMENT + 1) + 2 + 4 + 8;
 }
 
-size_t frost_deflate_runs(const uint8_t *in, size_t n, uint8_t *out) {
+// The blocks of in[from..<to) (runs may reach back to the byte before `from`: deflate's window
+// spans the stream). A segment that is not the `last` ends byte-aligned with an empty stored block
+// (a zlib sync flush), so that the next one's blocks can be written separately and appended.
+// Returns the bytes written, 0 when memory runs out.
+static size_t deflate_segment(const uint8_t *in, size_t from, size_t to, int last, uint8_t *out) {
     uint16_t *tokens = malloc(BLOCK * sizeof *tokens);
     if (!tokens) return 0;
-    out[0] = 0x78;   // deflate, 32 KiB window
-    out[1] = 0x01;   // fastest; 0x7801 is a multiple of 31
-    bit_writer w = {out + 2, 0, 0};
+    bit_writer w = {out, 0, 0};
     uint8_t symbol_of_run[MAX_RUN + 1];   // a run's length code, less 257
     for (int s = 0, length = MIN_RUN; length <= MAX_RUN; length++) {
         while (s < 28 && length_base[s + 1] <= length) s++;
         symbol_of_run[length] = (uint8_t)s;
     }
-    size_t start = 0;
+    size_t start = from;
     do {
-        size_t end = n - start > BLOCK ? start + BLOCK : n;
-        int final = end == n;
+        size_t end = to - start > BLOCK ? start + BLOCK : to;
+        int final = last && end == to;
         uint32_t counts[4 * TOKENS] = {0}, freq[LITLEN] = {0}, codes[LITLEN];
         uint8_t lengths[LITLEN];
         size_t count = tokenize(in, start, end, tokens, counts);
@@ -392,11 +396,69 @@ size_t frost_deflate_runs(const uint8_t *in, size_t n, uint8_t *out) {
             write_stored(&w, in + start, end - start, final);
         }
         start = end;
-    } while (start < n);
+    } while (start < to);
+    if (!last) write_stored(&w, in, 0, 0);
     align_to_byte(&w);
-    uint32_t adler = libdeflate_adler32(1, in, n);
-    uint8_t checksum[4] = {(uint8_t)(adler >> 24), (uint8_t)(adler >> 16), (uint8_t)(adler >> 8), (uint8_t)adler};
-    memcpy(w.out, checksum, 4);
     free(tokens);
-    return (size_t)(w.out + 4 - out);
+    return (size_t)(w.out - out);
+}
+
+typedef struct {
+    const uint8_t *in;
+    size_t n, segments;
+    uint8_t **pieces;       // each segment's bytes (NULL: not made, or no memory)
+    size_t *sizes;
+    int stride, first;      // this worker's segments: first, first + stride, ...
+} segment_job;
+
+static void *deflate_segments(void *argument) {
+    segment_job *job = argument;
+    for (size_t s = (size_t)job->first; s < job->segments; s += (size_t)job->stride) {
+        size_t from = s * SEGMENT, to = from + SEGMENT < job->n ? from + SEGMENT : job->n;
+        job->pieces[s] = malloc(frost_deflate_runs_bound(to - from));
+        job->sizes[s] = job->pieces[s] ? deflate_segment(job->in, from, to, s + 1 == job->segments, job->pieces[s]) : 0;
+    }
+    return NULL;
+}
+
+size_t frost_deflate_runs(const uint8_t *in, size_t n, uint8_t *out, int threads) {
+    size_t segments = n / SEGMENT + (n % SEGMENT != 0 || n == 0);
+    uint8_t **pieces = calloc(segments, sizeof *pieces);
+    size_t *sizes = calloc(segments, sizeof *sizes);
+    int workers = threads < 1 ? 1 : (size_t)threads > segments ? (int)segments : threads;
+    segment_job *jobs = calloc((size_t)workers, sizeof *jobs);
+    pthread_t *helpers = calloc((size_t)workers, sizeof *helpers);
+    int *started = calloc((size_t)workers, sizeof *started);
+    size_t total = 0;
+    if (pieces && sizes && jobs && helpers && started) {
+        for (int t = 0; t < workers; t++) jobs[t] = (segment_job){in, n, segments, pieces, sizes, workers, t};
+        // Worker 0 is this thread; a helper that cannot start leaves its segments to it.
+        for (int t = 1; t < workers; t++) started[t] = pthread_create(&helpers[t], NULL, deflate_segments, &jobs[t]) == 0;
+        deflate_segments(&jobs[0]);
+        for (int t = 1; t < workers; t++) {
+            if (started[t]) pthread_join(helpers[t], NULL);
+            else deflate_segments(&jobs[t]);
+        }
+        out[0] = 0x78;   // deflate, 32 KiB window
+        out[1] = 0x01;   // fastest; 0x7801 is a multiple of 31
+        total = 2;
+        for (size_t s = 0; s < segments && total; s++) {
+            if (!sizes[s]) { total = 0; break; }
+            memcpy(out + total, pieces[s], sizes[s]);
+            total += sizes[s];
+        }
+        if (total) {
+            uint32_t adler = libdeflate_adler32(1, in, n);
+            uint8_t checksum[4] = {(uint8_t)(adler >> 24), (uint8_t)(adler >> 16), (uint8_t)(adler >> 8), (uint8_t)adler};
+            memcpy(out + total, checksum, 4);
+            total += 4;
+        }
+    }
+    for (size_t s = 0; pieces && s < segments; s++) free(pieces[s]);
+    free(pieces);
+    free(sizes);
+    free(jobs);
+    free(helpers);
+    free(started);
+    return total;
 }

@@ -181,7 +181,7 @@ static int deflate_rows(png_sink *sink, const uint8_t *rgba, uint32_t width, uin
             result = ROWS_TRANSPARENT;
         } else {
             sink->deflated_size = compressor ? libdeflate_zlib_compress(compressor, filtered, total, sink->deflated, bound)
-                                             : frost_deflate_runs(filtered, total, sink->deflated);
+                                             : frost_deflate_runs(filtered, total, sink->deflated, options->threads);
             if (sink->deflated_size == 0) result = ROWS_FAILED;
         }
     }

@@ -20,7 +20,7 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     /// `resize-W` with the default kernel, else `resize-W-K` (the area average is `box`).
     case resize(width: Int, kernel: ResampleKernel?)
     /// The image written as PNG with the default options (what `frost convert` and each frame of
-    /// `frost animate`'s APNG do), in memory.
+    /// `frost animate`'s APNG do), in memory, its deflate's segments on `threads`.
     case pngWrite
     /// UIImage+ImageEffects `applyLightEffect` (radius 30, scale 1).
     case effectLight
@@ -162,7 +162,7 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case .resize(let w, let kernel): return image.resized(width: w, height: nil, fit: .contain, kernel: kernel ?? .default, threads: threads)
         case .pngWrite:
             // The encoder is one call into C that nothing can elide; the case hands the image back.
-            _ = try! image.encoded(as: .png)
+            _ = try! image.encoded(as: .png, threads: threads)
             return image
         case .effectLight: return image.applyLightEffect(threads: threads)
         case .adjust: return image.adjusted(Self.adjustment, threads: threads)

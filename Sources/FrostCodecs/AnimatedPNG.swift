@@ -46,7 +46,8 @@ public final class AnimatedPNGWriter {
 
     /// A frame as `append(_:delay:)` takes it: the rectangle where it differs from `previous`
     /// (the whole frame without one), encoded with or without alpha as the animation is, never
-    /// gray. Safe to call for several frames at once on several threads.
+    /// gray. Safe to call for several frames at once on several threads; each frame on the calling
+    /// thread alone.
     public func encode(_ frame: Image, after previous: Image?) throws -> EncodedFrame {
         guard frame.width == width, frame.height == height else {
             throw CodecError(.encode, "a frame is \(frame.width)×\(frame.height), not \(width)×\(height)")
@@ -56,7 +57,7 @@ public final class AnimatedPNGWriter {
         image.hasAlpha = hasAlpha
         image.isGray = false
         image.iccProfile = nil
-        return EncodedFrame(png: try image.encoded(as: .png, options: options), region: region)
+        return EncodedFrame(png: try image.encoded(as: .png, options: options, threads: 1), region: region)
     }
 
     /// Adds the next frame from `encode(_:after:)`; the first must cover the canvas.

@@ -16,8 +16,8 @@ import Testing
         return Image(width: width, height: values.count / width, pixels: pixels, hasAlpha: false, isGray: true)
     }
 
-    private func roundTrip(_ image: Image, filter: Int = 0) throws -> [UInt8] {
-        let bytes = try image.encoded(as: .png, options: EncodeOptions(compressionLevel: 1, pngFilter: filter))
+    private func roundTrip(_ image: Image, filter: Int = 0, threads: Int? = nil) throws -> [UInt8] {
+        let bytes = try image.encoded(as: .png, options: EncodeOptions(compressionLevel: 1, pngFilter: filter), threads: threads)
         // Two inflaters, neither of them this encoder's: libdeflate (the direct read) and zlib (libpng).
         for libpngOnly in [false, true] {
             let back = try bytes.withUnsafeBufferPointer {
@@ -27,6 +27,16 @@ import Testing
             #expect(back.pixels == image.pixels)
         }
         return bytes
+    }
+
+    /// Over 1 MiB of rows is deflated in segments (on threads where there are several), each
+    /// closed byte-aligned: the same bytes on 1, 2 and 3 threads, read back by both inflaters, with
+    /// runs that cross the segments' seams (a flat band across the first seam, noise elsewhere).
+    @Test func segmentsOnThreadsGiveOneStream() throws {
+        var image = noiseImage(width: 1100, height: 700, opaque: true)
+        for y in 310...330 { for x in 0..<1100 { for c in 0..<3 { image.pixels[(y * 1100 + x) * 4 + c] = 77 } } }
+        let streams = try [1, 2, 3].map { try roundTrip(image, filter: 4, threads: $0) }
+        #expect(streams[0] == streams[1] && streams[1] == streams[2])
     }
 
     /// Runs of every length from 1 to 300 (over 258 a match is split, with 1 or 2 bytes left as

@@ -70,6 +70,7 @@ typedef struct {
                             // as frost_unpremultiply) where alpha is written, kept where it is not
     int compression_level;  // 0...9 (one filter: 1 Frost's run-length deflate, else libdeflate; adaptive: zlib)
     int filter;             // -1 adaptive (all filters), else one PNG filter 0...4
+    int threads;            // level 1: threads for the deflate's segments (0 or 1: the calling thread)
     const uint8_t *icc;     // optional profile for iCCP
     uint32_t icc_length;
 } frost_png_write_options;
