@@ -59,6 +59,8 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     /// The cases `frost bench` runs when none is named.
     public static let standard: [BenchCase] = [.copy, .box(radius: 40), .gaussian(sigma: 2), .gaussian(sigma: 4),
                                                .gaussian(sigma: 20), .gaussian(sigma: 40), .gaussian(sigma: 200),
+                                               .resize(width: 1170, kernel: .area), .resize(width: 1170, kernel: .linear),
+                                               .resize(width: 1170, kernel: .lanczos3),
                                                .effectLight, .adjust, .brightness, .cache10, .fade, .blend, .compose]
 
     /// The cache the `cache-10` and `fade` cases use.
