@@ -27,7 +27,6 @@ enum {
     END_OF_BLOCK = 256,
     CODE_LENGTHS = 19,                       // the alphabet the code lengths are sent in
     SEGMENT = 16 * BLOCK,                    // input bytes compressed apart (on threads), about 1 MiB
-    LONGEST_CODE = 14,                       // deflate allows 15; 14 lets write_tokens send four literals at once
 };
 
 // RFC 1951 §3.2.5: the first length of each length code 257...285 and its extra bits.
@@ -158,11 +157,9 @@ static inline uint64_t repeats(const uint8_t *in, size_t at, size_t count) {
     return mask;
 }
 
-// Appends a token and counts it; returns the new token count. Four tables of counts, taken in
-// turn: with one, a token repeating within a few tokens (small residuals do) waited on its own
-// count's store (a quarter of the encoder's time, perf).
+// Appends a token and counts it; returns the new token count.
 static inline size_t add_token(uint16_t *tokens, size_t t, uint32_t *counts, uint16_t token) {
-    counts[(t & 3) * TOKENS + token]++;
+    counts[token]++;
     tokens[t] = token;
     return t + 1;
 }
@@ -197,24 +194,6 @@ static size_t tokenize(const uint8_t *in, size_t start, size_t end, uint16_t *to
         uint64_t starts = (three & ~(mask << 1 | before)) | carried;
         uint64_t covered = mask & ~(mask + starts);
         uint64_t goes_on = covered >> 63 & next & 1;
-        if (covered == 0 && count == 64) {
-            // 64 literals (residual-heavy rows, photos): tokens widened 16 at a time, no loop per event.
-            typedef uint8_t bytes16 __attribute__((ext_vector_type(16)));
-            typedef uint16_t halves16 __attribute__((ext_vector_type(16)));
-            for (int j = 0; j < 64; j += 16) {
-                bytes16 b;
-                memcpy(&b, in + at + j, 16);
-                halves16 h = __builtin_convertvector(b, halves16);
-                memcpy(tokens + t + j, &h, 32);
-            }
-            for (int j = 0; j < 64; j++) counts[(j & 3) * TOKENS + in[at + j]]++;
-            t += 64;
-            previous = at + 63;
-            carried = 0;
-            before = mask >> 63;
-            mask = next;
-            continue;
-        }
         uint64_t events = (~covered & valid) | (covered & ~(covered >> 1 | goes_on << 63));
         while (events) {
             // Every byte is a literal or in a match, so a literal is 1 byte after the token
@@ -313,27 +292,15 @@ static void write_stored(bit_writer *w, const uint8_t *bytes, size_t n, int fina
     w->out += 4 + n;
 }
 
-// The tokens' bit strings: four literals per `put_bits` where four come in a row (codes are at
-// most 14 bits, so four fit beside the 7 pending bits), else two tokens (a pair is at most 2 × 20
-// bits). Fewer calls shorten the chain of shifts each waits on.
+// The tokens' bit strings, two per `put_bits`: a pair is at most 2 × 21 bits, which fits beside
+// the 7 pending ones, and halves the chain of shifts each call waits on.
 static void write_tokens(bit_writer *w, const uint16_t *tokens, size_t count, const uint32_t *bits, const uint8_t *length) {
     size_t i = 0;
-    while (i + 4 <= count) {
-        uint16_t a = tokens[i], b = tokens[i + 1], c = tokens[i + 2], d = tokens[i + 3];
-        uint64_t value = bits[a] | (uint64_t)bits[b] << length[a];
-        unsigned used = (unsigned)length[a] + length[b];
-        if ((a | b | c | d) < 256) {
-            value |= (uint64_t)bits[c] << used;
-            used += length[c];
-            value |= (uint64_t)bits[d] << used;
-            used += length[d];
-            i += 4;
-        } else {
-            i += 2;
-        }
-        put_bits(w, value, used);
+    for (; i + 2 <= count; i += 2) {
+        uint16_t a = tokens[i], b = tokens[i + 1];
+        put_bits(w, bits[a] | (uint64_t)bits[b] << length[a], (unsigned)length[a] + length[b]);
     }
-    for (; i < count; i++) put_bits(w, bits[tokens[i]], length[tokens[i]]);
+    if (i < count) put_bits(w, bits[tokens[i]], length[tokens[i]]);
 }
 
 size_t frost_deflate_runs_bound(size_t n) {
@@ -360,14 +327,13 @@ static size_t deflate_segment(const uint8_t *in, size_t from, size_t to, int las
     do {
         size_t end = to - start > BLOCK ? start + BLOCK : to;
         int final = last && end == to;
-        uint32_t counts[4 * TOKENS] = {0}, freq[LITLEN] = {0}, codes[LITLEN];
+        uint32_t counts[TOKENS] = {0}, freq[LITLEN] = {0}, codes[LITLEN];
         uint8_t lengths[LITLEN];
         size_t count = tokenize(in, start, end, tokens, counts);
-        for (int t = 0; t < TOKENS; t++) counts[t] += counts[TOKENS + t] + counts[2 * TOKENS + t] + counts[3 * TOKENS + t];
         memcpy(freq, counts, 256 * sizeof *freq);
         freq[END_OF_BLOCK] = 1;
         for (int length = MIN_RUN; length <= MAX_RUN; length++) freq[257 + symbol_of_run[length]] += counts[256 + length - MIN_RUN];
-        code_lengths(freq, LITLEN, LONGEST_CODE, lengths);
+        code_lengths(freq, LITLEN, 15, lengths);
         canonical_codes(lengths, LITLEN, codes);
 
         // Each token's whole bit string: a literal's code, or a length code, its extra bits and

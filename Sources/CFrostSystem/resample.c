@@ -2,7 +2,7 @@
 
 // The two passes of the fixed-point resampler (FrostEffects, ResamplePlan): 16-bit samples
 // times 16-bit weights summed in 32-bit lanes, a pair of taps per multiply-add (pmaddwd), as
-// Pillow-SIMD does. Each pass is exactly its scalar reference (ResampleKernelTests).
+// Pillow-SIMD does. Each pass is exactly its scalar reference (ResizeTests).
 
 static inline uint16_t clamped(int32_t v, int32_t top) { return (uint16_t)(v < 0 ? 0 : v > top ? top : v); }
 
@@ -34,15 +34,20 @@ void frost_resample_vertical_scalar(const uint16_t *const *rows, const uint32_t 
 }
 
 #if defined(__AVX2__)
-// Rows r0 and r1 (low and high half) of pixels k…k+3 (bytes), shuffled and widened so that each
-// half holds the (pixel k, pixel k+1) pairs of its four channels (`near`) or those of k+2, k+3 (`far`).
-static inline __m256i pixel_pairs(const uint8_t *r0, const uint8_t *r1, int far) {
+// Pixel bytes of two rows (low and high half), shuffled and widened so that each half holds the
+// (pixel k, pixel k+1) pairs of its four channels from bytes 0–7 (`near`) or those of pixels
+// k+2, k+3 from bytes 8–15 (`far`).
+static inline __m256i pairs_of(__m256i px, int far) {
     const __m256i near_pairs = _mm256_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1,
                                                 0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
     const __m256i far_pairs = _mm256_setr_epi8(8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1,
                                                8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1);
-    __m256i px = _mm256_loadu2_m128i((const __m128i *)r1, (const __m128i *)r0);
     return _mm256_shuffle_epi8(px, far ? far_pairs : near_pairs);
+}
+
+// Pixels k…k+3 of rows r0 and r1 as `pairs_of` gives them.
+static inline __m256i pixel_pairs(const uint8_t *r0, const uint8_t *r1, int far) {
+    return pairs_of(_mm256_loadu2_m128i((const __m128i *)r1, (const __m128i *)r0), far);
 }
 
 // Output pixel o of `nrows` rows (2 or 4) that share its weights, each pair of rows in the two
@@ -85,9 +90,7 @@ static inline __attribute__((always_inline)) void horizontal_pixel(const uint8_t
                 int64_t q0, q1;
                 __builtin_memcpy(&q0, r0, 8);
                 __builtin_memcpy(&q1, r1, 8);
-                px = _mm256_shuffle_epi8(_mm256_setr_epi64x(q0, 0, q1, 0),
-                                         _mm256_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1,
-                                                          0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1));
+                px = pairs_of(_mm256_setr_epi64x(q0, 0, q1, 0), 0);
             }
             acc[p] = _mm256_add_epi32(acc[p], _mm256_madd_epi16(px, wn));
         }
