@@ -16,7 +16,7 @@ OUT     := out
 # OUT.mp4`), which the tests exercise as well; webp (cwebp, dwebp, img2webp) makes test files; chromium shows `frost page` to the tests.
 APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium
 
-.PHONY: deps build debug check test test-asan test-tsan fuzz fuzz-build run gallery man bench compare compare-deps clean
+.PHONY: deps build debug docs examples requests check test test-asan test-tsan fuzz fuzz-build run gallery man bench compare compare-deps clean
 
 VENV      := Benchmarks/.venv
 VENV_SIMD := Benchmarks/.venv-simd
@@ -50,7 +50,7 @@ check: deps
 # intrinsic paths, which the debug build (plain x86-64) never compiles, and the run-length
 # deflate's vector compares, the direct PNG read's unfiltering and the PNG writer's packing
 # (un-premultiplying, the alpha check) become AVX2 code.
-LIBRARY_SUITES := FrostCoreTests|FrostEffectsTests|FrostStreamTests|FrostCacheTests|FrostComposeTests|FrostMotionTests|RunLengthDeflateTests|PNGDirectReadTests|RoundTripTests
+LIBRARY_SUITES := FrostTests|FrostCoreTests|FrostEffectsTests|FrostStreamTests|FrostCacheTests|FrostComposeTests|FrostMotionTests|RunLengthDeflateTests|PNGDirectReadTests|RoundTripTests
 # Then the library suites under AddressSanitizer (+ UBSan on the C code) and a fuzz smoke of
 # FUZZ_SMOKE_SECONDS per target (findings printed; the kept ones replay in FrostFuzzTests).
 FUZZ_SMOKE_SECONDS ?= 20
@@ -60,7 +60,9 @@ test: check
 	  $(SWIFT) test $(RELEASE) -Xswiftc -enable-testing --filter '$(LIBRARY_SUITES)'; \
 	else echo "no AVX2 here: the release kernels' AVX2 paths were not tested"; fi
 	$(MAKE) --no-print-directory man
+	$(MAKE) --no-print-directory examples
 	$(MAKE) --no-print-directory test-asan
+	$(MAKE) --no-print-directory test-tsan TSAN_SUITES='$(CONCURRENCY_SUITES)'
 	FUZZ_SMOKE=1 $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
 # Sanitizer builds of the library suites (the C codecs, the kernels, the scheduler, the renderers):
@@ -71,10 +73,21 @@ test-asan: deps
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=halt_on_error=1:detect_leaks=0 SWIFT_BACKTRACE=enable=no \
 	  $(SWIFT) test --skip-build --sanitize=address -Xcc -fsanitize=undefined --scratch-path .build-asan --filter '$(SANITIZER_SUITES)'
 
+# `make test` runs the concurrency suites under ThreadSanitizer (the front door's concurrent calls,
+# the scheduler, the strip executor); `make test-tsan` alone runs every library suite.
+CONCURRENCY_SUITES := ConcurrencyTests|RowBandsTests|StreamedFilterTests
+TSAN_SUITES ?= $(LIBRARY_SUITES)
 test-tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	TSAN_OPTIONS=halt_on_error=1 SWIFT_BACKTRACE=enable=no \
-	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(LIBRARY_SUITES)'
+	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_SUITES)'
+
+# Examples/: a package that depends on Frost by path and writes only `import Frost`, built and run
+# on SampleImages/ (blurred WebP thumbnails and their JSON index under out/examples/).
+examples: deps
+	cd Examples && $(SWIFT) build
+	Examples/.build/debug/blurred-thumbnails SampleImages $(OUT)/examples/thumbnails
+	@grep -q '"placeholder"' $(OUT)/examples/thumbnails/index.json
 
 # libFuzzer over FrostFuzz's targets (Fuzz/): each runs FUZZ_SECONDS with its seeds and dictionary;
 # findings are kept under Tests/Fixtures/fuzz/ and replayed by every `make test`.
@@ -150,6 +163,15 @@ man: deps
 	  grep -q 'strip' $(OUT)/man/frost.convert.1 && grep -q 'background' $(OUT)/man/frost.convert.1
 	@echo "wrote $(OUT)/man/ ($$(ls $(OUT)/man | wc -l) pages)"
 
+# The library's documentation (Sources/Frost/Frost.docc and every public symbol of the modules
+# `import Frost` brings) as a static site: open out/docs/index.html through a web server, or
+# `python3 -m http.server -d out/docs` and /documentation/frost.
+docs: deps
+	$(SWIFT) package --allow-writing-to-directory $(OUT)/docs generate-documentation --target Frost \
+	  --output-path $(OUT)/docs --transform-for-static-hosting --enable-experimental-combined-documentation \
+	  --warnings-as-errors
+	@echo "wrote $(OUT)/docs/ (documentation/frost/index.html)"
+
 # Regression benchmarks (package-benchmark, its own package under Benchmarks/).
 bench: deps
 	cd Benchmarks && $(SWIFT) package $(CPU_FLAGS) --allow-writing-to-package-directory benchmark $(BENCH_ARGS)
@@ -166,9 +188,15 @@ compare-deps:
 	@[ -x $(VENV_SIMD)/bin/python ] || python3 -m venv $(VENV_SIMD)
 	$(VENV_SIMD)/bin/python -c "import PIL" 2>/dev/null || CC="cc -mavx2" $(VENV_SIMD)/bin/pip install -q --no-binary pillow-simd pillow-simd
 
+# A server's load through the library's async door against the best `--jobs` batch of the same
+# files (Benchmarks/requests.sh; ROUNDS=N).
+requests: build
+	cd Benchmarks && $(SWIFT) build $(RELEASE) --product frost-requests
+	Benchmarks/requests.sh
+
 # The bench cases side by side with the peers (ratios = peer / Frost); COMPARE_ARGS passes options.
 compare: build compare-deps
 	$(VENV)/bin/python Benchmarks/compare.py $(COMPARE_ARGS)
 
 clean:
-	rm -rf .build .build-asan .build-tsan Benchmarks/.build Fuzz/.build $(OUT)
+	rm -rf .build .build-asan .build-tsan Benchmarks/.build Fuzz/.build Examples/.build $(OUT)

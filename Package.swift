@@ -4,7 +4,11 @@ import PackageDescription
 // Layout and import rules: docs/design.md, Modules. Lower modules never import higher ones.
 let package = Package(
     name: "Frost",
+    // `Frost` is the front door (one import); the areas stay importable one by one. The C shims,
+    // the bench cases and the fuzz targets are not products: Benchmarks/ and Fuzz/ build their
+    // own copies of FrostBench and FrostFuzz from these sources (symbolic links) over `Frost`.
     products: [
+        .library(name: "Frost", targets: ["Frost"]),
         .library(name: "FrostCore", targets: ["FrostCore"]),
         .library(name: "FrostCodecs", targets: ["FrostCodecs"]),
         .library(name: "FrostEffects", targets: ["FrostEffects"]),
@@ -13,13 +17,12 @@ let package = Package(
         .library(name: "FrostCompose", targets: ["FrostCompose"]),
         .library(name: "FrostMotion", targets: ["FrostMotion"]),
         .library(name: "FrostStream", targets: ["FrostStream"]),
-        .library(name: "FrostBench", targets: ["FrostBench"]),
-        .library(name: "CFrostSystem", targets: ["CFrostSystem"]),
-        .library(name: "FrostFuzz", targets: ["FrostFuzz"]),
         .executable(name: "frost", targets: ["frost"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `make docs`: the Frost module's DocC catalog as a static site.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The only code that touches libpng / libjpeg / libdeflate / libwebp; every setjmp/longjmp stays in here.
@@ -43,10 +46,11 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "FrostCompose", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "CFreeType"]),
         .target(name: "FrostMotion", dependencies: ["FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose"]),
+        .target(name: "Frost", dependencies: ["FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose", "FrostMotion", "FrostStream"]),
         // What the fuzzers (Fuzz/, `make fuzz`) and the replay of their findings feed bytes to.
-        .target(name: "FrostFuzz", dependencies: ["FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose", "FrostMotion", "FrostStream"]),
+        .target(name: "FrostFuzz", dependencies: ["Frost"]),
         // The named benchmark cases, shared by `frost bench` and Benchmarks/.
-        .target(name: "FrostBench", dependencies: ["FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose", "FrostMotion"]),
+        .target(name: "FrostBench", dependencies: ["Frost"]),
         .executableTarget(
             name: "frost",
             dependencies: [
@@ -64,6 +68,7 @@ let package = Package(
         .testTarget(name: "FrostMotionTests", dependencies: ["FrostMotion", "FrostCore", "FrostCompose", "FrostCrossfade", "FrostCodecs", "FrostTestSupport"]),
         .testTarget(name: "FrostStreamTests", dependencies: ["FrostStream", "FrostEffects", "FrostCodecs", "FrostTestSupport"]),
         .testTarget(name: "FrostFuzzTests", dependencies: ["FrostFuzz", "FrostCodecs", "FrostCompose", "FrostTestSupport"]),
+        .testTarget(name: "FrostTests", dependencies: ["Frost", "FrostTestSupport"]),
         .testTarget(name: "FrostCLITests", dependencies: ["FrostCodecs", "FrostCache", "FrostTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

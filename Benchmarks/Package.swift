@@ -2,7 +2,12 @@
 import PackageDescription
 
 // Regression benchmarks, kept out of the root package so `make test` never builds the harness.
-// `make bench` runs them: `swift package benchmark` in this folder.
+// `make bench` runs them: `swift package benchmark` in this folder. FrostBench (the named cases
+// `frost bench` runs too) is not a product of Frost's: Benchmarks/FrostBench is a link to its
+// sources, built here over the `Frost` library. A path dependency is named after its folder.
+import Foundation
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
+
 let package = Package(
     name: "FrostBenchmarks",
     platforms: [.macOS(.v13)],
@@ -13,14 +18,15 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // A server's load through the library's async calls (docs/performance.md, "Concurrent requests").
+        .executableTarget(name: "frost-requests", dependencies: [.product(name: "Frost", package: root)], path: "Requests"),
+        .target(name: "FrostBench", dependencies: [.product(name: "Frost", package: root)], path: "Benchmarks/FrostBench"),
         .executableTarget(
             name: "FrostBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
-                .product(name: "FrostCore", package: "main"),
-                .product(name: "FrostCodecs", package: "main"),
-                .product(name: "FrostBench", package: "main"),
-                .product(name: "CFrostSystem", package: "main"),
+                .product(name: "Frost", package: root),
+                "FrostBench",
             ],
             path: "Benchmarks/FrostBenchmarks",
             swiftSettings: [.unsafeFlags(["-Xcc", "-march=x86-64-v3"])],

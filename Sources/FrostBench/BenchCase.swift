@@ -1,11 +1,5 @@
 import Foundation
-import FrostCache
-import FrostCodecs
-import FrostCompose
-import FrostCore
-import FrostCrossfade
-import FrostEffects
-import FrostMotion
+import Frost
 
 /// A named, parametric benchmark case (`frost bench --case NAME`): `copy`, `box-r<R>`,
 /// `gauss-s<σ>`, `resize-<W>`, `resize-<W>-<kernel>`, `png-write`, `effect-light`, `adjust`, `brightness`, `cache-10`, `fade`, `fade-exact`, `compose`,

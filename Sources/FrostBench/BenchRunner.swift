@@ -1,6 +1,5 @@
 import Dispatch
-import FrostCore
-import FrostMotion
+import Frost
 
 /// Times a case over several runs on an image held in memory (no file I/O in the timing).
 public struct BenchResult: Sendable {

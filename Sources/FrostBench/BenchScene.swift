@@ -1,6 +1,4 @@
-import FrostCompose
-import FrostCore
-import FrostEffects
+import Frost
 
 /// The `compose` bench scene: an iPhone-size (390×844 pt at scale 3 = 1170×2532 px) snapshot of
 /// eight layers as the seed apps drew them: a photo header, a 30% black fade, linen texture

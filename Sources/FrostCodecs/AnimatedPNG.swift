@@ -1,7 +1,8 @@
 import CFrostCodecs
 import FrostCore
 
-/// Writes an animated PNG (APNG 1.0: acTL, fcTL, fdAT) frame by frame into an `AtomicFile`.
+/// Writes an animated PNG (APNG 1.0: acTL, fcTL, fdAT) frame by frame into a file (an
+/// `AtomicFile`) or into memory (`MemoryFile`).
 ///
 /// Each frame is encoded lossless by the PNG encoder; its IDAT stream is kept as the first
 /// frame's IDAT (the default image, shown by viewers without APNG support) or re-wrapped as fdAT
@@ -22,20 +23,25 @@ public final class AnimatedPNGWriter {
     public let frameCount: Int
     private let hasAlpha: Bool
     private let options: EncodeOptions
-    private let file: AtomicFile
+    private let file: any FileSink
     private var sequence: UInt32 = 0
     private var written = 0
     private var header: [UInt8]?
     private var previous: Image?
 
-    public init(path: String, width: Int, height: Int, frameCount: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {
+    public convenience init(path: String, width: Int, height: Int, frameCount: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {
+        try self.init(into: try AtomicFile(path), width: width, height: height, frameCount: frameCount, hasAlpha: hasAlpha, options: options)
+    }
+
+    /// Writes into `file`: `MemoryFile()` for the animation's bytes in memory.
+    public init(into file: any FileSink, width: Int, height: Int, frameCount: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {
         guard frameCount >= 1, frameCount <= Int(UInt32.max) else { throw CodecError(.encode, "an APNG needs at least one frame") }
         self.width = width
         self.height = height
         self.frameCount = frameCount
         self.hasAlpha = hasAlpha
         self.options = options
-        file = try AtomicFile(path)
+        self.file = file
     }
 
     /// Adds the next frame, shown for `delay` seconds (as a fraction of at most 65535/65535).

@@ -10,14 +10,24 @@ import FrostCore
 public final class AnimatedWebPWriter {
     public let width: Int
     public let height: Int
-    private let file: AtomicFile
+    private let file: any FileSink
     private var encoder: OpaquePointer?
     private var milliseconds = 0.0
     private var finished = false
 
-    public init(path: String, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {
-        var webpOptions = try options.webp(hasAlpha: hasAlpha)
-        file = try AtomicFile(path)
+    public convenience init(path: String, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {
+        let options = try options.webp(hasAlpha: hasAlpha)  // checked before a file is made
+        try self.init(into: try AtomicFile(path), width: width, height: height, webp: options)
+    }
+
+    /// Writes into `file`: `MemoryFile()` for the animation's bytes in memory.
+    public convenience init(into file: any FileSink, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {
+        try self.init(into: file, width: width, height: height, webp: try options.webp(hasAlpha: hasAlpha))
+    }
+
+    private init(into file: any FileSink, width: Int, height: Int, webp: frost_webp_write_options) throws {
+        var webpOptions = webp
+        self.file = file
         self.width = width
         self.height = height
         var error = frost_error()

@@ -1,6 +1,7 @@
 import CFrostCodecs
 
-/// Why a file could not be read or written. `description` is one readable line.
+/// Why an image could not be read or written. `description` is one readable line, the one the
+/// `frost` tool prints: `photo.jpg: invalid JPEG: …` when the error concerns a file.
 public struct CodecError: Error, CustomStringConvertible, Equatable, Sendable {
     public enum Kind: Sendable, Equatable {
         case unknownFormat, corrupt, truncated, unsupported, tooLarge, outOfMemory, encode, io
@@ -9,14 +10,31 @@ public struct CodecError: Error, CustomStringConvertible, Equatable, Sendable {
         case refused
     }
     public let kind: Kind
+    /// The reason alone.
     public let message: String
+    /// The file it concerns, when a call was given one (a URL); nil for bytes in memory.
+    public var file: String?
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, file: String? = nil) {
         self.kind = kind
         self.message = message
+        self.file = file
     }
 
-    public var description: String { message }
+    public var description: String { file.map { "\($0): \(message)" } ?? message }
+
+    /// The same error about `file` (one it already names stays).
+    public func about(_ file: String) -> CodecError {
+        var error = self
+        error.file = error.file ?? file
+        return error
+    }
+
+    /// Any error a codec call let through as a CodecError: codec errors as they are, anything
+    /// else (none is expected) as an I/O error with its own description.
+    public init(_ error: any Error) {
+        self = error as? CodecError ?? CodecError(.io, String(describing: error))
+    }
 
     /// Maps a C status plus libpng/libjpeg/libwebp's own message.
     init(_ status: frost_status, _ error: frost_error, format: ImageFormat) {

@@ -73,6 +73,8 @@ public struct EncodeOptions: Sendable, Equatable {
     public var quality: Int
     /// Write a progressive JPEG.
     public var progressive: Bool
+    /// JPEG chroma resolution; nil: 4:4:4 from quality 90 up, 4:2:0 below.
+    public var jpegSubsampling: JPEGSubsampling?
     /// PNG deflate level 0...9. With one filter for every row: 1 is Frost's run-length deflate
     /// (the fastest), the others libdeflate's; with adaptive filtering, zlib's. For lossless
     /// WebP, libwebp's effort preset 0...9. nil: each format's default (`defaultPNGLevel`,

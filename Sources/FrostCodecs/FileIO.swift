@@ -158,10 +158,30 @@ public enum FileIO {
     }
 }
 
+/// Where a file written in parts (an animation frame by frame) goes: a file on disk (`AtomicFile`)
+/// or bytes in memory (`MemoryFile`).
+public protocol FileSink: AnyObject {
+    func append(_ bytes: [UInt8]) throws
+    /// The file is complete: renamed into place, or held whole.
+    func commit() throws
+}
+
+/// A file built in memory; `bytes` is all of it once committed.
+public final class MemoryFile: FileSink {
+    public private(set) var bytes: [UInt8] = []
+    public private(set) var isComplete = false
+
+    public init() {}
+
+    public func append(_ bytes: [UInt8]) throws { self.bytes += bytes }
+
+    public func commit() throws { isComplete = true }
+}
+
 /// A file written in parts (an animation frame by frame) and renamed into place whole: until
 /// `commit()` it is a temporary file beside its path, removed if the writer is dropped first, so
 /// a failed write never leaves a part or truncates a file already there.
-public final class AtomicFile {
+public final class AtomicFile: FileSink {
     public let path: String
     private let temporary: String
     private var fd: Int32

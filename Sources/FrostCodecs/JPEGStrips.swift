@@ -114,9 +114,12 @@ extension EncodeOptions {
         guard (1...100).contains(quality) else { throw CodecError(.encode, "JPEG quality \(quality) is not in 1...100") }
     }
 
-    /// Chroma is subsampled 4:2:0 below quality 90 (libjpeg's and libvips's habit), so an MCU is
-    /// 16 rows tall there and 8 at 4:4:4 or in gray.
-    func jpegMCURows(gray: Bool) -> Int { quality < 90 && !gray ? 16 : 8 }
+    /// Chroma is subsampled 4:2:0 below quality 90 (libjpeg's and libvips's habit) unless
+    /// `jpegSubsampling` says otherwise, so an MCU is 16 rows tall there and 8 at 4:4:4 or in gray.
+    func jpegMCURows(gray: Bool) -> Int {
+        let halved = jpegSubsampling.map { $0 == .yuv420 } ?? (quality < 90)
+        return halved && !gray ? 16 : 8
+    }
 }
 
 /// `rows` rows of RGBA8 pixels as one baseline (or progressive) JPEG through libjpeg-turbo; with

@@ -1,4 +1,5 @@
 import FrostCore
+import Synchronization
 
 /// Layers that look the same in every render of a scene, by JSON path (`layers[2]`,
 /// `layers[4].layers[0]`), and their rasters once drawn: Core Animation's render server keeps a
@@ -7,40 +8,48 @@ import FrostCore
 /// A retained layer's content, corner radius, border and mask must not change between renders
 /// (its frame, transform, opacity and shadow may); a backdrop, which shows what is beneath it,
 /// must never be retained. A raster is a function of the layer and of its size and sub-pixel
-/// phase alone, never of the renders before, so a frame is the same whichever frames came first.
-/// Not for concurrent renders: one per renderer.
-public final class RetainedLayers: @unchecked Sendable {
+/// phase alone, never of the renders before, so a frame is the same whichever frames came first;
+/// renders may share one from several threads (the rasters are kept under a lock, and two renders
+/// that draw the same raster at once draw the same pixels).
+public final class RetainedLayers: Sendable {
     public let paths: Set<String>
     /// Rasters kept per layer (sizes and phases it took lately); more are drawn again when met.
     public static let rastersPerLayer = 4
-    private var rasters: [String: [(key: RetainedRaster.Key, raster: RetainedRaster)]] = [:]
+    private struct Kept {
+        var rasters: [String: [(key: RetainedRaster.Key, raster: RetainedRaster)]] = [:]
+        var drawnCount = 0
+    }
+    private let kept = Mutex(Kept())
+
     /// How many rasters have been drawn (a layer drawn again after being dropped counts again).
-    public private(set) var drawnCount = 0
+    public var drawnCount: Int { kept.withLock { $0.drawnCount } }
 
     public init(paths: Set<String>) {
         self.paths = paths
     }
 
     func raster(_ path: String, _ key: RetainedRaster.Key) -> RetainedRaster? {
-        rasters[path]?.first { $0.key == key }?.raster
+        kept.withLock { $0.rasters[path]?.first { $0.key == key }?.raster }
     }
 
     func keep(_ raster: RetainedRaster, _ path: String, _ key: RetainedRaster.Key) {
-        var list = rasters[path, default: []]
-        if let i = list.firstIndex(where: { $0.key == key }) {
-            list[i].raster = raster
-        } else {
-            drawnCount += 1
-            list.insert((key, raster), at: 0)
-            if list.count > Self.rastersPerLayer { list.removeLast() }
+        kept.withLock { kept in
+            var list = kept.rasters[path, default: []]
+            if let i = list.firstIndex(where: { $0.key == key }) {
+                list[i].raster = raster
+            } else {
+                kept.drawnCount += 1
+                list.insert((key, raster), at: 0)
+                if list.count > Self.rastersPerLayer { list.removeLast() }
+            }
+            kept.rasters[path] = list
         }
-        rasters[path] = list
     }
 }
 
 /// A retained layer drawn once: its clipped content over the pixels its rectangle touches, and
 /// its shadow's cast for one color, opacity and radius (its top-left `shift` pixels from the raster's).
-struct RetainedRaster {
+struct RetainedRaster: Sendable {
     /// What the pixels depend on besides the layer: its size and the fractional part of its origin.
     struct Key: Equatable {
         let width: Double, height: Double, phaseX: Double, phaseY: Double

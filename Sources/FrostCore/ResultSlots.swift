@@ -2,16 +2,16 @@ import Foundation
 
 /// The results of items done on several threads (`RowBands.runEach`): a cache's level files, a
 /// batch's inputs, an animation's encoded frames. Each slot is filled once, by its item's thread, under one lock.
-public final class ResultSlots<Value>: @unchecked Sendable {
+package final class ResultSlots<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [Value?]
     private var filled = 0
 
-    public init(count: Int) { slots = Array(repeating: nil, count: count) }
+    package init(count: Int) { slots = Array(repeating: nil, count: count) }
 
     /// Fills slot i, then calls `report` with how many slots are filled, still under the lock:
     /// reports come one at a time.
-    public func set(_ i: Int, _ value: Value, then report: (_ filled: Int) -> Void = { _ in }) {
+    package func set(_ i: Int, _ value: Value, then report: (_ filled: Int) -> Void = { _ in }) {
         lock.lock(); defer { lock.unlock() }
         slots[i] = value
         filled += 1
@@ -19,7 +19,7 @@ public final class ResultSlots<Value>: @unchecked Sendable {
     }
 
     /// Every value in slot order, once every slot is filled.
-    public var values: [Value] {
+    package var values: [Value] {
         lock.lock(); defer { lock.unlock() }
         return slots.map { $0! }
     }

@@ -1,35 +1,62 @@
+import CFrostSystem
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The one thread schedule every pixel operation shares (Halide's "schedule apart from the
 /// algorithm", docs/design.md, House style): a range of rows (or columns) is cut into contiguous bands, one per
 /// thread, and each band runs on its own core. Kernels allocate their scratch once per band,
-/// never per row. Bands are contiguous and the cut only depends on `count` and `threads`, so
-/// results are identical for any thread count.
-public enum RowBands {
+/// never per row. Bands are contiguous and each row's result depends only on the source, so
+/// results are identical for any thread count. The threads come from the process's
+/// `ComputeBudget`: `threads` is what a call asks for, at most; it gets what is free.
+package enum RowBands {
     /// Every online core.
-    public static let availableThreads: Int = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    package static var availableThreads: Int { ComputeBudget.cores }
 
-    /// The thread count to use: `requested` if given (at least 1), else every available core.
-    public static func threads(_ requested: Int?) -> Int { max(1, requested ?? availableThreads) }
+    /// The thread count to ask for: `requested` if given (at least 1), else every available core.
+    package static func threads(_ requested: Int?) -> Int { max(1, requested ?? availableThreads) }
 
-    /// Runs `body` over `0..<count` split into at most `threads` contiguous bands, each at least
-    /// `minimumBand` long, concurrently. Returns when every band is done.
-    public static func run(_ count: Int, threads: Int, minimumBand: Int = 8, _ body: (Range<Int>) -> Void) {
-        guard count > 0 else { return }
-        let bands = max(1, min(threads, count / max(1, minimumBand)))
-        if bands == 1 {
-            body(0..<count)
+    /// Runs `body(worker, workers)` on as many threads as the budget grants, up to `wanted`
+    /// (at least one: the caller's), concurrently; returns when all are done. The caller's thread
+    /// counts against the budget unless it already holds a thread of it, and each worker is marked
+    /// as holding one, so that kernels called inside ask only for helpers.
+    package static func concurrently(_ wanted: Int, _ body: (_ worker: Int, _ workers: Int) -> Void) {
+        let holds = frost_budget_held() != 0
+        guard wanted > 1 || !holds else {
+            body(0, 1)
+            return
+        }
+        let budget = ComputeBudget.shared
+        let taken = budget.take(upTo: holds ? wanted - 1 : wanted)
+        defer { budget.give(taken) }
+        let workers = max(1, holds ? taken + 1 : taken)
+        guard workers > 1 else {
+            frost_set_budget_held(taken > 0 ? 1 : 0)
+            body(0, 1)
+            frost_set_budget_held(holds ? 1 : 0)
             return
         }
         withoutActuallyEscaping(body) { body in
             let box = UncheckedBox(body)
-            DispatchQueue.concurrentPerform(iterations: bands) { band in
-                box.value(count * band / bands..<count * (band + 1) / bands)
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                let before = frost_budget_held()
+                frost_set_budget_held(1)
+                box.value(worker, workers)
+                frost_set_budget_held(before)
             }
+        }
+    }
+
+    /// Runs `body` over `0..<count` split into at most `threads` contiguous bands, each at least
+    /// `minimumBand` long, concurrently. Returns when every band is done.
+    package static func run(_ count: Int, threads: Int, minimumBand: Int = 8, _ body: (Range<Int>) -> Void) {
+        guard count > 0 else { return }
+        let wanted = max(1, min(threads, count / max(1, minimumBand)))
+        guard wanted > 1 else {
+            body(0..<count)
+            return
+        }
+        concurrently(wanted) { band, bands in
+            body(count * band / bands..<count * (band + 1) / bands)
         }
     }
 }
@@ -38,18 +65,15 @@ extension RowBands {
     /// Runs `body` for each of `0..<count` on up to `threads` threads, each taking the next index
     /// when it finishes one: for items of uneven cost (a cache's level files, a batch's inputs),
     /// where fixed bands would leave a thread idle. Returns when every item is done.
-    public static func runEach(_ count: Int, threads: Int, _ body: (Int) -> Void) {
-        let workers = max(1, min(threads, count))
-        guard workers > 1 else {
+    package static func runEach(_ count: Int, threads: Int, _ body: (Int) -> Void) {
+        let wanted = max(1, min(threads, count))
+        guard wanted > 1 else {
             for i in 0..<count { body(i) }
             return
         }
         let next = NextIndex()
-        withoutActuallyEscaping(body) { body in
-            let box = UncheckedBox(body)
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in
-                while case let i = next.take(), i < count { box.value(i) }
-            }
+        concurrently(wanted) { _, _ in
+            while case let i = next.take(), i < count { body(i) }
         }
     }
 }

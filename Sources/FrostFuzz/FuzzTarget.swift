@@ -1,12 +1,5 @@
 import Foundation
-import FrostCache
-import FrostCodecs
-import FrostCompose
-import FrostCore
-import FrostCrossfade
-import FrostEffects
-import FrostMotion
-import FrostStream
+import Frost
 
 /// What the fuzzers feed bytes to (one per input surface), and what must hold for any input: no
 /// crash, no hang, no sanitizer report, and the round trips exact. A failed property stops the run

@@ -4,17 +4,22 @@ import FrostCompose
 import FrostCore
 import FrostCrossfade
 import FrostEffects
+import Synchronization
 
 /// A blurred layer's levels, made once per render, and the frames drawn from them: level 0 is the
 /// layer's content as it is (sharp, untinted), levels 1…N a Frost blur cache of it (or the levels
 /// of a cache folder); a frame at progress p is `CrossfadeCache.frame(at:mode:)`, never a live blur.
-final class BlurLevels: @unchecked Sendable {
+/// Frames are kept under a lock: renders of one renderer may run on several threads.
+final class BlurLevels: Sendable {
     let cache: CrossfadeCache
     let mode: FadeMode
     /// How the frame fills the layer: the image layer's content mode, or `fill` for a group.
     let contentMode: ContentMode
-    private var nearest: [Int: Image] = [:]
-    private var last: (p: Double, image: Image)?
+    private struct Kept {
+        var nearest: [Int: Image] = [:]
+        var last: (p: Double, image: Image)?
+    }
+    private let kept = Mutex(Kept())
 
     init(cache: CrossfadeCache, mode: FadeMode, contentMode: ContentMode) {
         self.cache = cache
@@ -27,14 +32,14 @@ final class BlurLevels: @unchecked Sendable {
     func frame(at p: Double, threads: Int?) -> Image {
         let selection = cache.plan.selection(at: p, mode: mode), used = selection.levels
         if used.count == 1 {
-            if let kept = nearest[used[0]] { return kept }
+            if let image = kept.withLock({ $0.nearest[used[0]] }) { return image }
             let image = cache.level(used[0], threads: threads)
-            nearest[used[0]] = image
+            kept.withLock { $0.nearest[used[0]] = image }
             return image
         }
-        if let last, last.p == p { return last.image }
+        if let last = kept.withLock({ $0.last }), last.p == p { return last.image }
         let image = cache.frame(at: p, mode: mode, threads: threads)
-        last = (p, image)
+        kept.withLock { $0.last = (p, image) }
         return image
     }
 

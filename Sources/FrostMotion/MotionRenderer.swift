@@ -5,13 +5,14 @@ import FrostCore
 /// (timing apart from drawing), swaps each blurred layer's content for its cache's frame, and
 /// draws the scene with the static layers' rasters kept from frame to frame (`RetainedLayers`).
 /// A frame depends only on its driver state, never on the frames rendered before it, so frame k
-/// of an animation is the still at its driver value, bit for bit.
-public final class MotionRenderer: @unchecked Sendable {
+/// of an animation is the still at its driver value, bit for bit. One renderer may render frames
+/// from several threads or tasks at once (its kept rasters and blur frames are under locks).
+public final class MotionRenderer: Sendable {
     public let motion: MotionScene
     public let assets: SceneAssets
     public let threads: Int?
     public let retained: RetainedLayers
-    private let blurs: [(path: [Int], levels: BlurLevels)]
+    private let blurs: [BlurredLayer]
 
     /// Reads nothing but what `assets` holds and the cache folders blurred layers name (relative
     /// to `directory`); builds every blurred layer's levels once.
@@ -21,11 +22,11 @@ public final class MotionRenderer: @unchecked Sendable {
         self.threads = threads
         retained = RetainedLayers(paths: motion.staticLayerPaths)
         let rest = motion.resolved(at: motion.timeline?.states().first ?? DriverState())
-        var blurs: [(path: [Int], levels: BlurLevels)] = []
+        var blurs: [BlurredLayer] = []
         for (path, layerMotion) in motion.motions.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             guard let blur = layerMotion.blur else { continue }
             let (layer, parent) = rest.layer(at: path)
-            blurs.append((path, try BlurLevels.make(blur, layer: layer, parent: parent, scene: rest, assets: assets, directory: directory,
+            blurs.append(BlurredLayer(path: path, levels: try BlurLevels.make(blur, layer: layer, parent: parent, scene: rest, assets: assets, directory: directory,
                                                     path: MotionScene.jsonPath(path), threads: threads)))
         }
         self.blurs = blurs
@@ -34,9 +35,9 @@ public final class MotionRenderer: @unchecked Sendable {
     /// The scene as drawn at `state`.
     public func scene(at state: DriverState) -> Scene {
         var scene = motion.resolved(at: state)
-        for (path, levels) in blurs {
-            let image = levels.frame(at: motion.blurProgress(at: path, state), threads: threads)
-            scene.updateLayer(at: path) { layer, _ in layer.content = .image(.pixels(image), levels.contentMode) }
+        for blur in blurs {
+            let image = blur.levels.frame(at: motion.blurProgress(at: blur.path, state), threads: threads)
+            scene.updateLayer(at: blur.path) { layer, _ in layer.content = .image(.pixels(image), blur.levels.contentMode) }
         }
         return scene
     }
@@ -45,4 +46,10 @@ public final class MotionRenderer: @unchecked Sendable {
     public func frame(at state: DriverState) throws(ComposeError) -> Image {
         try scene(at: state).rendered(assets: assets, threads: threads, retained: retained)
     }
+}
+
+/// A blurred layer's place in the scene and its levels.
+private struct BlurredLayer: Sendable {
+    let path: [Int]
+    let levels: BlurLevels
 }

@@ -78,7 +78,7 @@ package final class StripExecutor: @unchecked Sendable {
         withoutActuallyEscaping(produce) { produce in
             withoutActuallyEscaping(emit) { emit in
                 let work = Work(executor: self, ring: ring, state: state, produce: produce, emit: emit)
-                DispatchQueue.concurrentPerform(iterations: threads) { _ in work.loop() }
+                RowBands.concurrently(threads) { _, _ in work.loop() }
             }
         }
         if let error = state.error { throw error }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FrostCodecs
+import FrostCore
 
 /// `--jobs` and `--shard` of every many-file command.
 struct BatchFlags: ParsableArguments {
@@ -15,6 +16,7 @@ struct BatchFlags: ParsableArguments {
 
     func validate() throws {
         try Self.jobsRange.check(jobs, "--jobs")
+        ComputeBudget.shared.allow(jobs)
         if let shard { _ = try parseSlice(shard, option: "--shard") }
     }
 

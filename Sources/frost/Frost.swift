@@ -1,5 +1,5 @@
 import ArgumentParser
-import CFrostSystem
+import FrostCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,7 +7,7 @@ import Glibc
 @main
 struct Frost: ParsableCommand {
     static func main() {
-        frost_keep_freed_buffers(1 << 30)
+        MemoryPolicy.keepFreedBuffers(upTo: 1 << 30)
         // Past a file-size limit (ulimit -f) a write must fail with EFBIG and be reported against
         // its file, not end the whole batch with SIGXFSZ.
         signal(SIGXFSZ, SIG_IGN)

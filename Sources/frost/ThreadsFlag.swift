@@ -10,5 +10,14 @@ struct ThreadsFlag: ParsableArguments {
 
     func validate() throws {
         try Self.threadsRange.check(threads, "--threads")
+        if let threads { ComputeBudget.shared.allow(threads) }
+    }
+}
+
+extension ComputeBudget {
+    /// Lets the process use `threads` at once when the command asks for more than the cores
+    /// (`--threads`, `--jobs`): what a user asks for on the command line, they get.
+    func allow(_ threads: Int) {
+        if threads > self.threads { self.threads = threads }
     }
 }

@@ -1,6 +1,5 @@
 import Benchmark
-import FrostCodecs
-import FrostCore
+import Frost
 import Foundation
 
 /// The sample photo every benchmark starts from (SampleImages/ beside this package).

@@ -1,6 +1,6 @@
 import Benchmark
 import FrostBench
-import FrostCore
+import Frost
 import Foundation
 
 /// The seed apps' scroll sweeps (`frost bench --case scroll-secret|scroll-twitter`): one thread,

@@ -15,6 +15,13 @@
 // reuse. The frost tool and the benchmarks opt in at start-up; the libraries never do it for you.
 void frost_keep_freed_buffers(size_t retained_bytes);
 
+// Whether the calling thread already holds one of the compute budget's threads (ComputeBudget):
+// a kernel called on it asks the budget only for helpers. Thread-local, so nested calls (a
+// batch's item, an async job) never count their own thread twice.
+extern _Thread_local int frost_budget_thread_held;
+static inline int frost_budget_held(void) { return frost_budget_thread_held; }
+static inline void frost_set_budget_held(int held) { frost_budget_thread_held = held; }
+
 // SHA-256 with the x86 SHA extensions: 1 when this CPU has them (and SSSE3, SSE4.1), and the
 // compression of `blocks` 64-byte blocks into `state` (FIPS 180-4 §6.2.2), only when it does.
 int frost_has_sha_extensions(void);

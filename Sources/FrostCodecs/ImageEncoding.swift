@@ -1,0 +1,128 @@
+import FrostCore
+
+/// How an image is written: a format and that format's own settings.
+///
+/// ```swift
+/// let jpeg = try image.encoded(.jpeg(.init(quality: 85)))
+/// let webp = try image.encoded(.webp(.lossy(quality: 80)))
+/// let png = try image.encoded(.png())
+/// ```
+public enum ImageEncoding: Sendable, Equatable {
+    case png(PNGSettings = PNGSettings())
+    case jpeg(JPEGSettings = JPEGSettings())
+    case webp(WebPSettings = .lossless())
+
+    /// The format written.
+    public var format: ImageFormat {
+        switch self {
+        case .png: .png
+        case .jpeg: .jpeg
+        case .webp: .webp
+        }
+    }
+
+    /// The format's default settings for a file name's extension (`.png`, `.jpg`, `.jpeg`,
+    /// `.webp`), nil for another.
+    public init?(pathExtension path: String) {
+        switch ImageFormat(pathExtension: path) {
+        case .png: self = .png()
+        case .jpeg: self = .jpeg()
+        case .webp: self = .webp()
+        case nil: return nil
+        }
+    }
+
+    /// The same settings as the encoder's option set.
+    public var options: EncodeOptions {
+        var options = EncodeOptions()
+        switch self {
+        case .png(let png):
+            options.compressionLevel = png.level
+            options.pngFilter = png.filter.map { $0 == .adaptive ? nil : $0.rawValue } ?? EncodeOptions.pngFilter(forLevel: png.level)
+            options.metadata = png.metadata
+        case .jpeg(let jpeg):
+            options.quality = jpeg.quality
+            options.progressive = jpeg.progressive
+            options.jpegSubsampling = jpeg.subsampling
+            options.background = jpeg.background
+            options.metadata = jpeg.metadata
+        case .webp(let webp):
+            options.webpQuality = webp.quality
+            options.compressionLevel = webp.effort
+            options.metadata = webp.metadata
+        }
+        return options
+    }
+}
+
+/// PNG's settings (docs/formats.md, "PNG settings").
+public struct PNGSettings: Sendable, Equatable {
+    /// 0…9: 0 stores the rows, 1 is Frost's run-length deflate (the fastest, and the default),
+    /// 2 libdeflate's fastest, 3–9 zlib's levels.
+    public var level: Int
+    /// The row filter; nil: the level's own (none at 0, Paeth at 1, Up at 2, adaptive above).
+    public var filter: PNGFilter?
+    /// EXIF, XMP and resolution to keep (nil: none).
+    public var metadata: ImageMetadata?
+
+    public init(level: Int = EncodeOptions.defaultPNGLevel, filter: PNGFilter? = nil, metadata: ImageMetadata? = nil) {
+        self.level = level
+        self.filter = filter
+        self.metadata = metadata
+    }
+}
+
+/// PNG's row filters (the PNG specification, §9), or libpng's choice per row.
+public enum PNGFilter: Int, Sendable, CaseIterable {
+    case none = 0, sub, up, average, paeth
+    /// libpng tries all five on every row and keeps the smallest guess.
+    case adaptive = -1
+}
+
+/// JPEG's settings.
+public struct JPEGSettings: Sendable, Equatable {
+    /// 1…100.
+    public var quality: Int
+    public var progressive: Bool
+    /// Chroma resolution; nil: 4:4:4 from quality 90 up, 4:2:0 below (libjpeg's and libvips's habit).
+    public var subsampling: JPEGSubsampling?
+    /// What transparent pixels are flattened onto (JPEG has no alpha).
+    public var background: Color
+    /// EXIF, XMP, IPTC and resolution to keep (nil: none).
+    public var metadata: ImageMetadata?
+
+    public init(quality: Int = 90, progressive: Bool = false, subsampling: JPEGSubsampling? = nil,
+                background: Color = EncodeOptions.defaultBackground, metadata: ImageMetadata? = nil) {
+        self.quality = quality
+        self.progressive = progressive
+        self.subsampling = subsampling
+        self.background = background
+        self.metadata = metadata
+    }
+}
+
+/// How finely a JPEG keeps colour.
+public enum JPEGSubsampling: String, Sendable, CaseIterable {
+    /// Colour at full resolution.
+    case yuv444 = "4:4:4"
+    /// Colour at half resolution both ways: smaller files, softer colour edges.
+    case yuv420 = "4:2:0"
+}
+
+/// WebP's settings: lossless, or lossy at a quality.
+public struct WebPSettings: Sendable, Equatable {
+    /// Lossy at this quality 0…100; nil: lossless.
+    public var quality: Int?
+    /// libwebp's effort preset 0…9 (more: smaller and slower).
+    public var effort: Int
+    /// EXIF and XMP to keep (nil: none).
+    public var metadata: ImageMetadata?
+
+    public static func lossless(effort: Int = EncodeOptions.defaultWebPEffort, metadata: ImageMetadata? = nil) -> WebPSettings {
+        WebPSettings(quality: nil, effort: effort, metadata: metadata)
+    }
+
+    public static func lossy(quality: Int = 80, effort: Int = EncodeOptions.defaultWebPEffort, metadata: ImageMetadata? = nil) -> WebPSettings {
+        WebPSettings(quality: quality, effort: effort, metadata: metadata)
+    }
+}
