@@ -94,7 +94,8 @@ examples: deps
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= decode info scene motion cache png-round-trip inputs stream
 fuzz-build: deps
-	cd Fuzz && $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address -Xcc -fsanitize=undefined \
+	$(SWIFT) build -c release --product frost-fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
+	  -Xcc -fsanitize=undefined -Xswiftc -DFROST_LIBFUZZER \
 	  -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp
 
 fuzz: fuzz-build
@@ -199,4 +200,4 @@ compare: build compare-deps
 	$(VENV)/bin/python Benchmarks/compare.py $(COMPARE_ARGS)
 
 clean:
-	rm -rf .build .build-asan .build-tsan Benchmarks/.build Fuzz/.build Examples/.build $(OUT)
+	rm -rf .build .build-asan .build-tsan .build-fuzz Benchmarks/.build Examples/.build $(OUT)

@@ -5,8 +5,8 @@ import PackageDescription
 let package = Package(
     name: "Frost",
     // `Frost` is the front door (one import); the areas stay importable one by one. The C shims,
-    // the bench cases and the fuzz targets are not products: Benchmarks/ and Fuzz/ build their
-    // own copies of FrostBench and FrostFuzz from these sources (symbolic links) over `Frost`.
+    // the bench cases and the fuzz targets are not products: Benchmarks/ builds its own copy of
+    // FrostBench from these sources (a symbolic link) over `Frost`.
     products: [
         .library(name: "Frost", targets: ["Frost"]),
         .library(name: "FrostCore", targets: ["FrostCore"]),
@@ -47,8 +47,10 @@ let package = Package(
         .target(name: "FrostCompose", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "CFreeType"]),
         .target(name: "FrostMotion", dependencies: ["FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose"]),
         .target(name: "Frost", dependencies: ["FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose", "FrostMotion", "FrostStream"]),
-        // What the fuzzers (Fuzz/, `make fuzz`) and the replay of their findings feed bytes to.
+        // What the fuzzers (`make fuzz`) and the replay of their findings feed bytes to, and the
+        // fuzzer's binary: with libFuzzer under `make fuzz` (FROST_LIBFUZZER), else a replay tool.
         .target(name: "FrostFuzz", dependencies: ["Frost"]),
+        .executableTarget(name: "frost-fuzz", dependencies: ["FrostFuzz"]),
         // The named benchmark cases, shared by `frost bench` and Benchmarks/.
         .target(name: "FrostBench", dependencies: ["Frost"]),
         .executableTarget(

@@ -9,7 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=$1; shift
-bin=Fuzz/.build/release/frost-fuzz
+bin=.build-fuzz/release/frost-fuzz
 frost=.build/release/frost
 [ -x "$frost" ] || frost=.build/debug/frost
 [ -x "$frost" ] || { swift build >/dev/null && frost=.build/debug/frost; }

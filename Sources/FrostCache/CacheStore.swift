@@ -1,6 +1,6 @@
 import Foundation
 import FrostCodecs
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 /// A cache folder on disk: one image per level plus `manifest.json`.
 public enum CacheStore {

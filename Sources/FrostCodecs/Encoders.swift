@@ -1,5 +1,5 @@
 import CFrostCodecs
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 extension Image {
     /// The file bytes of this image in `format`.

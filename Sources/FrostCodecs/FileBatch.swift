@@ -1,5 +1,5 @@
 import Foundation
-import FrostCore
+@_spi(Kernels) import FrostCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,4 @@
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 /// Multiplies premultiplied RGBA8 pixels by a coverage (0…255 per pixel), rounded to nearest:
 /// how clips and masks take effect before a layer is composited.

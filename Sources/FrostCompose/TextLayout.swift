@@ -1,4 +1,4 @@
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 /// Text broken into lines of glyphs: paragraphs at "\n", lines at spaces to stay within a width
 /// (greedy, as UILabel's word wrapping), inside a word only when the word alone is too wide.

@@ -71,7 +71,7 @@ public struct Color: Sendable, Equatable, Hashable, Codable {
 /// Rec.709 luma of 8-bit R, G, B, rounded; weights in 1/256 units (54 + 183 + 19 = 256). On
 /// premultiplied samples this is luma × alpha, a luminance mask's coverage.
 @inlinable
-package func rec709Luma(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> UInt8 {
+@_spi(Kernels) public func rec709Luma(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> UInt8 {
     let sum: UInt32 = 54 * UInt32(r) + 183 * UInt32(g) + 19 * UInt32(b)
     return UInt8((sum + 128) >> 8)
 }

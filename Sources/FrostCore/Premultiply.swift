@@ -46,14 +46,14 @@ extension Image {
 
 /// round(x / 255) for x in 0...65025, without a division (exact over that range).
 @inlinable @inline(__always)
-package func divideBy255(_ x: UInt32) -> UInt32 {
+@_spi(Kernels) public func divideBy255(_ x: UInt32) -> UInt32 {
     let t = x &+ 128
     return (t &+ (t >> 8)) >> 8
 }
 
 /// `divideBy255` in UInt16 lanes, for x ≤ 255·255 (every intermediate stays below 2¹⁶).
 @inlinable @inline(__always)
-package func divideBy255(_ x: SIMD16<UInt16>) -> SIMD16<UInt16> {
+@_spi(Kernels) public func divideBy255(_ x: SIMD16<UInt16>) -> SIMD16<UInt16> {
     let t = x &+ 128
     return (t &+ (t &>> 8)) &>> 8
 }
@@ -64,13 +64,13 @@ package func divideBy255(_ x: SIMD16<UInt16>) -> SIMD16<UInt16> {
 /// (a, a) and (a, 255), with vpmullw; A·255/255 = A leaves alpha as it was. No branches. The
 /// 32-bit version (three vpmulld, two micro-ops each, per eight pixels) cost almost two copies.
 /// `premultiplyScalar` is the reference.
-package func premultiply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels count: Int) {
+@_spi(Kernels) public func premultiply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels count: Int) {
     premultiply(source, into: target, pixels: count, order: StreamOrder(reading: source, writing: target))
 }
 
 /// `premultiply` walking the pixels in `order`: a caller that converts row after row into a
 /// scratch row walks forwards, where the prefetch runs on into the next row.
-package func premultiply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels count: Int,
+@_spi(Kernels) public func premultiply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels count: Int,
                         order: StreamOrder) {
     let input = UnsafeRawPointer(source), output = UnsafeMutableRawPointer(target)
     let groups = count / 8, lead = order.prefetchLead
@@ -89,7 +89,7 @@ package func premultiply(_ source: UnsafePointer<UInt8>, into target: UnsafeMuta
 /// (R, B) and the odd bytes (G, A) of their sixteen words: the form kernels that work on byte
 /// pairs in 16-bit lanes (the blend) take them in, so they can premultiply as they read.
 @inlinable @inline(__always)
-package func premultipliedHalves(_ w: SIMD8<UInt32>) -> (even: SIMD16<UInt16>, odd: SIMD16<UInt16>) {
+@_spi(Kernels) public func premultipliedHalves(_ w: SIMD8<UInt32>) -> (even: SIMD16<UInt16>, odd: SIMD16<UInt16>) {
     @inline(__always) func halves(_ w: SIMD8<UInt32>) -> SIMD16<UInt16> { unsafeBitCast(w, to: SIMD16<UInt16>.self) }
     let a = w &>> 24
     let even = halves(w) & 0xFF, odd = halves(w) &>> 8
@@ -97,7 +97,7 @@ package func premultipliedHalves(_ w: SIMD8<UInt32>) -> (even: SIMD16<UInt16>, o
 }
 
 /// The per-pixel reference of `premultiply` (and its tail).
-package func premultiplyScalar(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels count: Int) {
+@_spi(Kernels) public func premultiplyScalar(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels count: Int) {
     for n in 0..<count {
         let s = source + 4 * n, t = target + 4 * n
         let a = UInt32(s[3])
@@ -113,12 +113,12 @@ package func premultiplyScalar(_ source: UnsafePointer<UInt8>, into target: Unsa
 /// exactly `unpremultiplyScalar`'s min(255, ⌊(255c + ⌊a/2⌋) / a⌋), 0 where a = 0. The loop is
 /// CFrostSystem's `frost_unpremultiply` (eight pixels a step in float lanes, how and why there),
 /// which the PNG writer also runs on its rows as it packs them.
-package func unpremultiply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels count: Int) {
+@_spi(Kernels) public func unpremultiply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels count: Int) {
     frost_unpremultiply(source, target, count, StreamOrder(reading: source, writing: target).forwards ? 1 : 0)
 }
 
 /// The per-pixel reference of `unpremultiply` (the tests hold `frost_unpremultiply` to it).
-package func unpremultiplyScalar(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels count: Int) {
+@_spi(Kernels) public func unpremultiplyScalar(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, pixels count: Int) {
     for n in 0..<count {
         let s = source + 4 * n, t = target + 4 * n
         let a = UInt32(s[3])

@@ -2,16 +2,16 @@ import Foundation
 
 /// The results of items done on several threads (`RowBands.runEach`): a cache's level files, a
 /// batch's inputs, an animation's encoded frames. Each slot is filled once, by its item's thread, under one lock.
-package final class ResultSlots<Value>: @unchecked Sendable {
+@_spi(Kernels) public final class ResultSlots<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [Value?]
     private var filled = 0
 
-    package init(count: Int) { slots = Array(repeating: nil, count: count) }
+    public init(count: Int) { slots = Array(repeating: nil, count: count) }
 
     /// Fills slot i, then calls `report` with how many slots are filled, still under the lock:
     /// reports come one at a time.
-    package func set(_ i: Int, _ value: Value, then report: (_ filled: Int) -> Void = { _ in }) {
+    public func set(_ i: Int, _ value: Value, then report: (_ filled: Int) -> Void = { _ in }) {
         lock.lock(); defer { lock.unlock() }
         slots[i] = value
         filled += 1
@@ -19,7 +19,7 @@ package final class ResultSlots<Value>: @unchecked Sendable {
     }
 
     /// Every value in slot order, once every slot is filled.
-    package var values: [Value] {
+    public var values: [Value] {
         lock.lock(); defer { lock.unlock() }
         return slots.map { $0! }
     }

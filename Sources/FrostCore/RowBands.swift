@@ -8,18 +8,18 @@ import Synchronization
 /// never per row. Bands are contiguous and each row's result depends only on the source, so
 /// results are identical for any thread count. The threads come from the process's
 /// `ComputeBudget`: `threads` is what a call asks for, at most; it gets what is free.
-package enum RowBands {
+@_spi(Kernels) public enum RowBands {
     /// Every online core.
-    package static var availableThreads: Int { ComputeBudget.cores }
+    public static var availableThreads: Int { ComputeBudget.cores }
 
     /// The thread count to ask for: `requested` if given (at least 1), else every available core.
-    package static func threads(_ requested: Int?) -> Int { max(1, requested ?? availableThreads) }
+    public static func threads(_ requested: Int?) -> Int { max(1, requested ?? availableThreads) }
 
     /// Runs `body(worker, workers)` on as many threads as the budget grants, up to `wanted`
     /// (at least one: the caller's), concurrently; returns when all are done. The caller's thread
     /// counts against the budget unless it already holds a thread of it, and each worker is marked
     /// as holding one, so that kernels called inside ask only for helpers.
-    package static func concurrently(_ wanted: Int, _ body: (_ worker: Int, _ workers: Int) -> Void) {
+    public static func concurrently(_ wanted: Int, _ body: (_ worker: Int, _ workers: Int) -> Void) {
         let holds = frost_budget_held() != 0
         guard wanted > 1 || !holds else {
             body(0, 1)
@@ -48,7 +48,7 @@ package enum RowBands {
 
     /// Runs `body` over `0..<count` split into at most `threads` contiguous bands, each at least
     /// `minimumBand` long, concurrently. Returns when every band is done.
-    package static func run(_ count: Int, threads: Int, minimumBand: Int = 8, _ body: (Range<Int>) -> Void) {
+    public static func run(_ count: Int, threads: Int, minimumBand: Int = 8, _ body: (Range<Int>) -> Void) {
         guard count > 0 else { return }
         let wanted = max(1, min(threads, count / max(1, minimumBand)))
         guard wanted > 1 else {
@@ -65,7 +65,7 @@ extension RowBands {
     /// Runs `body` for each of `0..<count` on up to `threads` threads, each taking the next index
     /// when it finishes one: for items of uneven cost (a cache's level files, a batch's inputs),
     /// where fixed bands would leave a thread idle. Returns when every item is done.
-    package static func runEach(_ count: Int, threads: Int, _ body: (Int) -> Void) {
+    public static func runEach(_ count: Int, threads: Int, _ body: (Int) -> Void) {
         let wanted = max(1, min(threads, count))
         guard wanted > 1 else {
             for i in 0..<count { body(i) }

@@ -14,13 +14,13 @@ import CFrostSystem
 /// 2048, 1.7 at δ = 48 (where `frost bench` found its source and result), 1.3 at δ = 80, and 3.2
 /// backwards at δ = 48. So the order keeps the distance between a load and the store it meets
 /// (δ forwards, 4096 − δ backwards, 4096 for δ = 0) the larger for the nearest source.
-package struct StreamOrder: Sendable, Equatable {
-    package let forwards: Bool
+@_spi(Kernels) public struct StreamOrder: Sendable, Equatable {
+    public let forwards: Bool
 
-    package init(forwards: Bool) { self.forwards = forwards }
+    public init(forwards: Bool) { self.forwards = forwards }
 
     /// The order for a kernel that reads `source` (and `second`) and writes `target`.
-    package init(reading source: UnsafeRawPointer, _ second: UnsafeRawPointer? = nil, writing target: UnsafeRawPointer) {
+    public init(reading source: UnsafeRawPointer, _ second: UnsafeRawPointer? = nil, writing target: UnsafeRawPointer) {
         func offset(_ p: UnsafeRawPointer) -> Int { (Int(bitPattern: target) &- Int(bitPattern: p)) & 4095 }
         let offsets = (offset(source), second.map(offset) ?? offset(source))
         let ahead = min(offsets.0 == 0 ? 4096 : offsets.0, offsets.1 == 0 ? 4096 : offsets.1)
@@ -29,9 +29,9 @@ package struct StreamOrder: Sendable, Equatable {
 
     /// The position of step `i` of `count`.
     @inline(__always)
-    package func position(_ i: Int, of count: Int) -> Int { forwards ? i : count &- 1 &- i }
+    public func position(_ i: Int, of count: Int) -> Int { forwards ? i : count &- 1 &- i }
 
     /// Where a step asks for its data ahead of time (`frost_prefetch_at`): `FROST_PREFETCH_LEAD`
     /// further along the walk.
-    package var prefetchLead: Int { forwards ? Int(FROST_PREFETCH_LEAD) : -Int(FROST_PREFETCH_LEAD) }
+    public var prefetchLead: Int { forwards ? Int(FROST_PREFETCH_LEAD) : -Int(FROST_PREFETCH_LEAD) }
 }

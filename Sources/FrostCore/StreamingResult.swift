@@ -9,12 +9,12 @@ import Glibc
 /// blur, r = 40, one thread (AMD EPYC, 32 MiB L3), streaming at 4096²: RGBA 1.02-1.08x, RGB
 /// 1.03x (medians over 12-20 alternating sets); at 1024² 0.92x, here and on the Intel Xeon. (The
 /// color kernel streams at every size: ordinary stores lost 0.92-0.98x at 1024² as well.)
-package func streamsPastCache(bytes: Int) -> Bool { bytes > lastLevelCacheBytes }
+@_spi(Kernels) public func streamsPastCache(bytes: Int) -> Bool { bytes > lastLevelCacheBytes }
 
 /// The L3 cache this process's first core reaches, as Linux describes it
 /// (/sys/devices/system/cpu/cpu0/cache/index*/), or 32 MiB where it does not say. Not glibc's
 /// sysconf: on a virtual machine it reported the host's whole 320 MiB where the core reaches 32.
-package let lastLevelCacheBytes: Int = {
+@_spi(Kernels) public let lastLevelCacheBytes: Int = {
     let folder = "/sys/devices/system/cpu/cpu0/cache"
     for index in 0..<8 {
         guard let level = firstLine(of: "\(folder)/index\(index)/level"), level == "3",

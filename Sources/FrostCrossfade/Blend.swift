@@ -1,5 +1,5 @@
 import CFrostSystem
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 extension Image {
     /// (1 − t)·self + t·other on premultiplied pixels (sizes must match).

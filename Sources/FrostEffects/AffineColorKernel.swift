@@ -1,5 +1,5 @@
 import CFrostSystem
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 /// out = M·v + b on every premultiplied RGBA pixel (v and out in 0…255 units), rounded to bytes,
 /// each color then clamped to its alpha byte so the result stays valid premultiplied data.

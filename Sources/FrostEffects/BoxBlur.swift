@@ -1,5 +1,5 @@
 import CFrostSystem
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 /// Which axes a separable filter runs along.
 public enum BlurAxes: String, Sendable, CaseIterable {

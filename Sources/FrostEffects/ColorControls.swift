@@ -1,4 +1,4 @@
-import FrostCore
+@_spi(Kernels) import FrostCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,5 @@
 import CFrostSystem
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 /// How the samples of a plane enter and leave the 8.7 fixed point of `FixedPointKernel`.
 ///

@@ -1,4 +1,4 @@
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 extension Image {
     /// A gaussian blur of standard deviation `sigma` pixels (CIGaussianBlur's inputRadius is σ),

@@ -1,4 +1,4 @@
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 /// The full-resolution levels of a blur cache (`GaussianLevels`), made in one streamed pass.
 ///

@@ -1,4 +1,4 @@
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 /// Renders a rising sequence of gaussian blurs of one image, as the blur cache needs them
 /// (docs/design.md, Algorithms): each level at the coarsest power-of-two reduction its σ allows.

@@ -1,4 +1,4 @@
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 extension Resample {
     /// The 2f×2f reduction of an image made from its f×f one (`boxReduce`), bit for bit the

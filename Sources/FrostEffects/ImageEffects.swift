@@ -1,4 +1,4 @@
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 /// Apple's UIImage+ImageEffects v1.0 (WWDC 2013), the blur the seed apps shipped, with its
 /// exact semantics (docs/design.md, Algorithms):

@@ -1,4 +1,4 @@
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 extension Image {
     /// The image averaged over f×f blocks of the edge-extended image, premultiplied:

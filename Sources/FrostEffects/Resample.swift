@@ -1,4 +1,4 @@
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 /// The reduction and enlargement around a reduced-resolution blur (docs/design.md, Algorithms).
 ///

@@ -1,5 +1,5 @@
 import CFrostSystem
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 /// How `resized(width:height:fit:)` fits an image into a box of both sizes (CSS object-fit).
 public enum ResizeFit: String, Sendable, CaseIterable {

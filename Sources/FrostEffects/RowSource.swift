@@ -1,4 +1,4 @@
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 /// Where a kernel reads its source rows. A kernel asks for one row at a time and lends a scratch
 /// row of its own (one per thread, `4 × width` samples), so a source may make rows on demand.

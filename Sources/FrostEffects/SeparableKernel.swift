@@ -1,4 +1,4 @@
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 /// A symmetric separable convolution (weights w₀…w_R, w₀ the center), edges extended, streamed:
 /// each band of output rows keeps a ring of the horizontally filtered rows it needs, so the

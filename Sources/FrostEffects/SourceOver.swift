@@ -1,5 +1,5 @@
 import CFrostSystem
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 /// Porter-Duff source-over on premultiplied RGBA8 with a layer opacity k (0…255), or a coverage k
 /// per pixel (a mask): d' = s·k/255 + d·(1 − αs·k/255²), rounded once to nearest, so within ½

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import FrostCore
+@_spi(Kernels) import FrostCore
 import FrostEffects
 
 /// Where a streamed image's rows come from, in order (a JPEG as it is decoded).

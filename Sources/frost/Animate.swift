@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import FrostCodecs
 import FrostCompose
-import FrostCore
+@_spi(Kernels) import FrostCore
 import FrostMotion
 
 struct Animate: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FrostBench
 import FrostCodecs
-import FrostCore
+@_spi(Kernels) import FrostCore
 import FrostEffects
 
 struct Bench: ParsableCommand {

@@ -3,7 +3,7 @@ import ArgumentParser
 import Glibc
 #endif
 import FrostCodecs
-import FrostCore
+@_spi(Kernels) import FrostCore
 import FrostStream
 
 /// Where a filter's images come from and go to, shared by `blur`, `effect`, `adjust`, `convert`,

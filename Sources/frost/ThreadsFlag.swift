@@ -1,5 +1,5 @@
 import ArgumentParser
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 /// `--threads N` for every pixel operation (default: all cores).
 struct ThreadsFlag: ParsableArguments {

@@ -1,6 +1,6 @@
 @testable import FrostCrossfade
 import FrostCache
-import FrostCore
+@_spi(Kernels) import FrostCore
 import FrostEffects
 import FrostTestSupport
 import Testing

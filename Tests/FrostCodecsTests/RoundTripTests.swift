@@ -1,5 +1,5 @@
 import FrostCodecs
-import FrostCore
+@_spi(Kernels) import FrostCore
 import FrostTestSupport
 import Foundation
 import Testing

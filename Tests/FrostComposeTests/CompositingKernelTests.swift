@@ -1,6 +1,6 @@
 @testable import FrostCompose
 import FrostEffects
-import FrostCore
+@_spi(Kernels) import FrostCore
 import FrostTestSupport
 import Testing
 

@@ -1,4 +1,4 @@
-import FrostCore
+@_spi(Kernels) import FrostCore
 import FrostTestSupport
 import Testing
 

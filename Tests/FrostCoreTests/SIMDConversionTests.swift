@@ -1,4 +1,4 @@
-import FrostCore
+@_spi(Kernels) import FrostCore
 import Testing
 
 /// The SIMD lane conversions equal their scalar reference.

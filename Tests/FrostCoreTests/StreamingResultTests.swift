@@ -1,4 +1,4 @@
-@testable import FrostCore
+@_spi(Kernels) @testable import FrostCore
 import Testing
 
 @Suite struct StreamingResultTests {

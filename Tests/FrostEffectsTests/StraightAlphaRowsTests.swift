@@ -1,5 +1,5 @@
 @testable import FrostEffects
-import FrostCore
+@_spi(Kernels) import FrostCore
 import FrostTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import FrostCodecs
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 /// Reads an animated PNG back frame by frame, independently of Frost's writer: the chunks are
 /// walked by hand (their CRCs checked), each frame's IDAT or fdAT data is put back into a plain

@@ -1,4 +1,4 @@
-import FrostCore
+@_spi(Kernels) import FrostCore
 import Foundation
 
 /// The exact float64 separable gaussian with extended edges, written independently of Frost's

@@ -1,4 +1,4 @@
-import FrostCore
+@_spi(Kernels) import FrostCore
 
 /// Largest and mean absolute difference per sample between two images of the same size.
 public struct PixelDifference: CustomStringConvertible {
