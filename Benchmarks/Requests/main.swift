@@ -2,7 +2,8 @@
 //
 // A server's load through the library's async door: every JPEG in FOLDER is a request (read the
 // upload, decode, blur σ 8, encode WebP quality 80, write), issued IN_FLIGHT at a time (16 unless
-// given): a new request starts as soon as one finishes. Prints the wall time, throughput and the
+// given): a new request starts as soon as one finishes. Each is one `ComputeBudget.request`, so a
+// started request's jobs go before later requests' (FIFO=1: plain first come, first served). Prints the wall time, throughput and the
 // 50th and 99th percentile latency of each round; the same work as
 // `frost blur FOLDER/*.jpg --sigma 8 -o 'OUTPUT/%s.webp' --quality 80 --jobs N` (docs/performance.md,
 // "Concurrent requests").
@@ -30,6 +31,7 @@ guard arguments.count >= 2 else {
 let folder = URL(fileURLWithPath: arguments[0]), output = URL(fileURLWithPath: arguments[1])
 let inFlight = arguments.count > 2 ? Int(arguments[2]) ?? 16 : 16
 let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1
+let fifo = ProcessInfo.processInfo.environment["FIFO"] == "1"
 try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
 let uploads = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
     .filter { $0.pathExtension.lowercased() == "jpg" }.sorted { $0.path < $1.path }
@@ -45,7 +47,11 @@ for round in 1...rounds {
             next += 1
             group.addTask {
                 let issued = ContinuousClock.now
-                try await request(url, into: output)
+                if fifo {
+                    try await request(url, into: output)
+                } else {
+                    try await ComputeBudget.shared.request { try await request(url, into: output) }
+                }
                 return ContinuousClock.now - issued
             }
         }

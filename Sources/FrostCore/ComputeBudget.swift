@@ -13,8 +13,11 @@ import Glibc
 /// call gets (each kernel's bands are cut so that they cannot: docs/design.md, Threads).
 ///
 /// `run(_:)` is the asynchronous door: it waits (suspended, not blocking) until a thread of the
-/// budget is free and runs the work on a thread of its own, never on Swift's cooperative pool;
-/// waiting calls are served first come, first served.
+/// budget is free and runs the work on a thread of its own, never on Swift's cooperative pool.
+/// Waiting jobs are served first come, first served, except that the jobs of one `request(_:)`
+/// (a request's decode, blur and encode) all rank by the request's start: a request that has
+/// started finishes before later ones start, which keeps fewer images alive at once and each
+/// request's latency short.
 public final class ComputeBudget: Sendable {
     /// The process's budget: one thread per online core unless set otherwise.
     public static let shared = ComputeBudget(threads: cores)
@@ -25,7 +28,14 @@ public final class ComputeBudget: Sendable {
     private struct State {
         var limit: Int
         var inUse = 0
-        var waiting: [CheckedContinuation<Void, Never>] = []
+        /// Jobs waiting for a thread, lowest rank first.
+        var waiting: [(rank: UInt64, job: CheckedContinuation<Void, Never>)] = []
+        var nextRank: UInt64 = 0
+
+        mutating func newRank() -> UInt64 {
+            nextRank += 1
+            return nextRank
+        }
     }
     private let state: Mutex<State>
 
@@ -48,6 +58,9 @@ public final class ComputeBudget: Sendable {
 
     /// Threads taken right now (by running kernels and jobs).
     public var threadsInUse: Int { state.withLock { $0.inUse } }
+
+    /// Async jobs waiting for a thread.
+    public var jobsWaiting: Int { state.withLock { $0.waiting.count } }
 
     /// Takes up to `count` threads without waiting: how many it got (0 when none is free or a
     /// job is waiting for one).
@@ -76,20 +89,34 @@ public final class ComputeBudget: Sendable {
         let count = min(s.waiting.count, max(0, s.limit - s.inUse))
         s.inUse += count
         defer { s.waiting.removeFirst(count) }
-        return Array(s.waiting.prefix(count))
+        return s.waiting.prefix(count).map(\.job)
+    }
+
+    /// The rank of the request the current task works for (`request(_:)`).
+    @TaskLocal private static var requestRank: UInt64?
+
+    /// Runs `body` as one request: every job it (and the tasks it starts) runs through `run(_:)`,
+    /// or the async calls, ranks by the moment it started, so that its jobs go before those of
+    /// requests that started later. A server wraps each request's handling in it.
+    public func request<T>(_ body: () async throws -> T) async rethrows -> T {
+        let rank = state.withLock { $0.newRank() }
+        return try await Self.$requestRank.withValue(rank) { try await body() }
     }
 
     /// Runs `work` on a thread of the budget when one is free: the calling task is suspended
     /// meanwhile, and Swift's cooperative threads stay free. Kernels inside use more of the
     /// budget's threads when they are free.
     public func run<T: Sendable, E: Error>(_ work: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+        let requestRank = Self.requestRank
         await withCheckedContinuation { (started: CheckedContinuation<Void, Never>) in
             let now = state.withLock { s in
+                let rank = requestRank ?? s.newRank()
                 if s.waiting.isEmpty, s.inUse < s.limit {
                     s.inUse += 1
                     return true
                 }
-                s.waiting.append(started)
+                let place = s.waiting.firstIndex { $0.rank > rank } ?? s.waiting.endIndex
+                s.waiting.insert((rank, started), at: place)
                 return false
             }
             if now { started.resume() }

@@ -41,7 +41,6 @@ import Testing
             return results
         }
         #expect(concurrent == serial)
-        #expect(ComputeBudget.shared.threadsInUse == 0)
     }
 
     /// Frames of the Secret viewer (blurred levels, retained layers) from 8 tasks sharing one
@@ -96,6 +95,31 @@ import Testing
         #expect(budget.threadsInUse == 0)
     }
 
+    /// On one thread: request A's first job runs while B's and C's wait; when it ends B starts (A's
+    /// next job is not asked for yet), and A's second job, asked for while B runs, goes before C's,
+    /// which came later than A's start (first come, first served would run C first).
+    @Test func aStartedRequestsJobsGoBeforeLaterOnes() async {
+        let budget = ComputeBudget(threads: 1)
+        let log = Log(), gate = Counter()
+        func until(_ condition: () -> Bool) async { while !condition() { try? await Task.sleep(for: .milliseconds(1)) } }
+        let a = Task {
+            await budget.request {
+                await budget.run { while gate.value.load(ordering: .acquiring) < 1 { usleep(500) }; log.add("A1") }
+                await budget.run { log.add("A2") }
+            }
+        }
+        await until { budget.threadsInUse == 1 }
+        let b = Task { await budget.request { await budget.run { log.add("B"); while gate.value.load(ordering: .acquiring) < 2 { usleep(500) } } } }
+        await until { budget.jobsWaiting == 1 }
+        let c = Task { await budget.request { await budget.run { log.add("C") } } }
+        await until { budget.jobsWaiting == 2 }
+        gate.value.store(1, ordering: .releasing)
+        await until { log.entries.withLock { $0.contains("B") } && budget.jobsWaiting == 2 }
+        gate.value.store(2, ordering: .releasing)
+        _ = await (a.value, b.value, c.value)
+        #expect(log.entries.withLock { $0 } == ["A1", "B", "A2", "C"])
+    }
+
     /// A job runs on a thread of its own, not on the task's: a job that blocks its thread leaves
     /// Swift's cooperative threads free for other tasks.
     @Test func jobsDoNotBlockTheCooperativePool() async {
@@ -112,6 +136,12 @@ import Testing
         let done = released.value.load(ordering: .acquiring)
         #expect(done == 1)
     }
+}
+
+/// What jobs write, in order.
+final class Log: Sendable {
+    let entries = Mutex<[String]>([])
+    func add(_ entry: String) { entries.withLock { $0.append(entry) } }
 }
 
 /// An atomic integer that closures can share.

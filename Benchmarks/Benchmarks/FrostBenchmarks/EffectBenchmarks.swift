@@ -1,6 +1,6 @@
 import Benchmark
 import Frost
-import FrostBench
+import FrostBenchCases
 
 /// The `frost bench` standard cases on a 2048×2048 synthetic image, one thread and all cores,
 /// so a regression in any kernel shows here under the same name as in `frost bench`.

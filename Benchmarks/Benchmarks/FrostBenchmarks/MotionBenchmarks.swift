@@ -1,5 +1,5 @@
 import Benchmark
-import FrostBench
+import FrostBenchCases
 import Frost
 import Foundation
 
