@@ -164,13 +164,16 @@ man: deps
 	  grep -q 'strip' $(OUT)/man/frost.convert.1 && grep -q 'background' $(OUT)/man/frost.convert.1
 	@echo "wrote $(OUT)/man/ ($$(ls $(OUT)/man | wc -l) pages)"
 
-# The library's documentation (Sources/Frost/Frost.docc and every public symbol of the modules
-# `import Frost` brings) as a static site: open out/docs/index.html through a web server, or
-# `python3 -m http.server -d out/docs` and /documentation/frost.
+# The library's documentation as a static site: the Frost catalog (Sources/Frost/Frost.docc: Getting
+# Started and an article per area) and every module's symbols, combined (symbols that `import Frost`
+# re-exports are documented on their own module's pages). Serve out/docs (`python3 -m http.server -d
+# out/docs`) and open /documentation/frost.
+DOC_TARGETS := Frost FrostCore FrostCodecs FrostEffects FrostCache FrostCrossfade FrostCompose FrostMotion
 docs: deps
-	$(SWIFT) package --allow-writing-to-directory $(OUT)/docs generate-documentation --target Frost \
-	  --output-path $(OUT)/docs --transform-for-static-hosting --enable-experimental-combined-documentation \
-	  --warnings-as-errors
+	$(SWIFT) package --allow-writing-to-directory $(OUT)/docs generate-documentation \
+	  $(foreach t,$(DOC_TARGETS),--target $(t)) --enable-experimental-combined-documentation \
+	  --output-path $(OUT)/docs --transform-for-static-hosting
+	@test -f $(OUT)/docs/documentation/frost/index.html && test -f $(OUT)/docs/documentation/frostcore/image/index.html
 	@echo "wrote $(OUT)/docs/ (documentation/frost/index.html)"
 
 # Regression benchmarks (package-benchmark, its own package under Benchmarks/).

@@ -13,8 +13,8 @@ if [ ! -f "$in/r63.jpg" ]; then
   mkdir -p "$in"
   sources=(SampleImages/UNIS_EV0.jpg SampleImages/rocket.jpg SampleImages/coffee.png)
   for i in $(seq 0 63); do
-    # 1000×1000 … 2000×2000: 1 to 4 Mpixel, every source in turn.
-    w=$((1000 + i * 1000 / 63)); h=$((2000 - i * 1000 / 63 / 2))
+    # 1 to 4 Mpixel in even steps, landscape 4:3, portrait 3:4 and square in turn, every source in turn.
+    read -r w h < <(python3 -c "a = (1 + 3 * $i / 63) * 1e6; r = (4 / 3, 3 / 4, 1)[$i % 3]; w = round((a * r) ** 0.5); print(w, round(a / w))")
     "$frost" resize "${sources[$((i % 3))]}" "$in/r$i.jpg" --width $w --height $h --fit cover --quality 90 >/dev/null
   done
 fi
