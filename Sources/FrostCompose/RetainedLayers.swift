@@ -1,5 +1,4 @@
-import FrostCore
-import Synchronization
+@_spi(Kernels) import FrostCore
 
 /// Layers that look the same in every render of a scene, by JSON path (`layers[2]`,
 /// `layers[4].layers[0]`), and their rasters once drawn: Core Animation's render server keeps a
@@ -19,7 +18,7 @@ public final class RetainedLayers: Sendable {
         var rasters: [String: [(key: RetainedRaster.Key, raster: RetainedRaster)]] = [:]
         var drawnCount = 0
     }
-    private let kept = Mutex(Kept())
+    private let kept = Locked(Kept())
 
     /// How many rasters have been drawn (a layer drawn again after being dropped counts again).
     public var drawnCount: Int { kept.withLock { $0.drawnCount } }

@@ -1,5 +1,4 @@
 import CFrostSystem
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,10 +36,10 @@ public final class ComputeBudget: Sendable {
             return nextRank
         }
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     public init(threads: Int) {
-        state = Mutex(State(limit: max(1, threads)))
+        state = Locked(State(limit: max(1, threads)))
     }
 
     /// How many threads all calls together may keep busy (at least 1). Raising it lets waiting

@@ -1,10 +1,9 @@
 import FrostCache
 import FrostCodecs
 import FrostCompose
-import FrostCore
+@_spi(Kernels) import FrostCore
 import FrostCrossfade
 import FrostEffects
-import Synchronization
 
 /// A blurred layer's levels, made once per render, and the frames drawn from them: level 0 is the
 /// layer's content as it is (sharp, untinted), levels 1…N a Frost blur cache of it (or the levels
@@ -19,7 +18,7 @@ final class BlurLevels: Sendable {
         var nearest: [Int: Image] = [:]
         var last: (p: Double, image: Image)?
     }
-    private let kept = Mutex(Kept())
+    private let kept = Locked(Kept())
 
     init(cache: CrossfadeCache, mode: FadeMode, contentMode: ContentMode) {
         self.cache = cache

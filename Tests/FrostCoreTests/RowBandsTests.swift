@@ -1,13 +1,12 @@
 @_spi(Kernels) import FrostCore
-import Synchronization
 import Testing
 
 /// The thread schedules: bands cover every row once; `runEach` runs every item once.
 @Suite struct RowBandsTests {
     /// How often each index was visited, from any thread.
     final class Tally: Sendable {
-        let counts: Mutex<[Int]>
-        init(_ count: Int) { counts = Mutex(Array(repeating: 0, count: count)) }
+        let counts: Locked<[Int]>
+        init(_ count: Int) { counts = Locked(Array(repeating: 0, count: count)) }
         func visit(_ i: Int) { counts.withLock { $0[i] += 1 } }
         var eachOnce: Bool { counts.withLock { $0.allSatisfy { $0 == 1 } } }
     }
