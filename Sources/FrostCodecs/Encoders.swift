@@ -39,12 +39,15 @@ extension Image {
         pngOptions.premultiplied = isPremultiplied ? 1 : 0
         pngOptions.compression_level = Int32(level)
         pngOptions.filter = Int32(options.pngFilter ?? -1)
-        pngOptions.threads = Int32(threads)
-        return try withICC { icc, length in
-            pngOptions.icc = icc
-            pngOptions.icc_length = length
-            return try encode(.png) { pixels, out, size, error in
-                frost_png_encode(pixels, UInt32(width), UInt32(height), rowBytes, &pngOptions, out, size, error)
+        // The deflate's segments run on threads the C code makes: as many as the budget grants.
+        return try RowBands.withThreads(threads) { granted in
+            pngOptions.threads = Int32(granted)
+            return try withICC { icc, length in
+                pngOptions.icc = icc
+                pngOptions.icc_length = length
+                return try encode(.png) { pixels, out, size, error in
+                    frost_png_encode(pixels, UInt32(width), UInt32(height), rowBytes, &pngOptions, out, size, error)
+                }
             }
         }
     }

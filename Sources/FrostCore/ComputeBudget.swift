@@ -83,7 +83,7 @@ public final class ComputeBudget: Sendable {
         started.forEach { $0.resume() }
     }
 
-    /// The waiting jobs that free threads let start (in the order they came), taken out.
+    /// The waiting jobs that free threads let start (lowest rank first), taken out.
     private static func admit(_ s: inout State) -> [CheckedContinuation<Void, Never>] {
         let count = min(s.waiting.count, max(0, s.limit - s.inUse))
         s.inUse += count

@@ -46,6 +46,16 @@ import Synchronization
         }
     }
 
+    /// Runs `body` with the number of threads the budget grants, up to `wanted` (at least 1), held
+    /// while it runs: for code that makes threads of its own (the PNG writer's deflate segments).
+    public static func withThreads<R>(_ wanted: Int, _ body: (Int) throws -> R) rethrows -> R {
+        let holds = frost_budget_held() != 0
+        let budget = ComputeBudget.shared
+        let taken = wanted > 1 || !holds ? budget.take(upTo: holds ? wanted - 1 : wanted) : 0
+        defer { budget.give(taken) }
+        return try body(max(1, holds ? taken + 1 : taken))
+    }
+
     /// Runs `body` over `0..<count` split into at most `threads` contiguous bands, each at least
     /// `minimumBand` long, concurrently. Returns when every band is done.
     public static func run(_ count: Int, threads: Int, minimumBand: Int = 8, _ body: (Range<Int>) -> Void) {
