@@ -30,11 +30,8 @@ extension Image {
     /// extension (.png, .jpg, .jpeg, .webp).
     public func write(to url: URL, _ encoding: ImageEncoding? = nil, threads: Int? = nil) throws(CodecError) {
         let path = try Self.filePath(url)
-        guard let encoding = encoding ?? ImageEncoding(pathExtension: path) else {
-            throw CodecError(.encode, "unknown output format (use a .png, .jpg, .jpeg or .webp name)", file: url.relativePath)
-        }
         do {
-            try FileIO.writeAtomically(try encoded(as: encoding.format, options: encoding.options, threads: threads), to: path)
+            try write(toFile: path, format: encoding?.format, options: encoding?.options ?? EncodeOptions(), threads: threads)
         } catch {
             throw CodecError(error).about(url.relativePath)
         }

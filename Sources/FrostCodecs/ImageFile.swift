@@ -32,13 +32,13 @@ extension Image {
     }
 
     /// Writes the image atomically (temporary file in the same folder, then rename). The format
-    /// comes from `format`, or else from the path's extension.
+    /// comes from `format`, or else from the path's extension; `threads` as for `encoded`.
     public func write(toFile path: String, format: ImageFormat? = nil,
-                      options: EncodeOptions = EncodeOptions()) throws {
+                      options: EncodeOptions = EncodeOptions(), threads: Int? = nil) throws {
         guard let format = format ?? ImageFormat(pathExtension: path) else {
             throw CodecError(.encode, "unknown output format (use a .png, .jpg, .jpeg or .webp name)")
         }
-        try FileIO.writeAtomically(try encoded(as: format, options: options), to: path)
+        try FileIO.writeAtomically(try encoded(as: format, options: options, threads: threads), to: path)
     }
 }
 
