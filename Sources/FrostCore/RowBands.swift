@@ -16,43 +16,34 @@ import Synchronization
     public static func threads(_ requested: Int?) -> Int { max(1, requested ?? availableThreads) }
 
     /// Runs `body(worker, workers)` on as many threads as the budget grants, up to `wanted`
-    /// (at least one: the caller's), concurrently; returns when all are done. The caller's thread
-    /// counts against the budget unless it already holds a thread of it, and each worker is marked
-    /// as holding one, so that kernels called inside ask only for helpers.
+    /// (at least one: the caller's), concurrently; returns when all are done. Each worker is marked
+    /// as holding a thread of the budget, so that kernels called inside ask only for helpers.
     public static func concurrently(_ wanted: Int, _ body: (_ worker: Int, _ workers: Int) -> Void) {
-        let holds = frost_budget_held() != 0
-        guard wanted > 1 || !holds else {
-            body(0, 1)
-            return
-        }
-        let budget = ComputeBudget.shared
-        let taken = budget.take(upTo: holds ? wanted - 1 : wanted)
-        defer { budget.give(taken) }
-        let workers = max(1, holds ? taken + 1 : taken)
-        guard workers > 1 else {
-            frost_set_budget_held(taken > 0 ? 1 : 0)
-            body(0, 1)
-            frost_set_budget_held(holds ? 1 : 0)
-            return
-        }
-        withoutActuallyEscaping(body) { body in
-            let box = UncheckedBox(body)
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                let before = frost_budget_held()
-                frost_set_budget_held(1)
-                box.value(worker, workers)
-                frost_set_budget_held(before)
+        withThreads(wanted) { workers in
+            guard workers > 1 else { return body(0, 1) }
+            withoutActuallyEscaping(body) { body in
+                let box = UncheckedBox(body)
+                DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                    let before = frost_budget_held()
+                    frost_set_budget_held(1)
+                    box.value(worker, workers)
+                    frost_set_budget_held(before)
+                }
             }
         }
     }
 
-    /// Runs `body` with the number of threads the budget grants, up to `wanted` (at least 1), held
-    /// while it runs: for code that makes threads of its own (the PNG writer's deflate segments).
+    /// Runs `body` with the number of threads the budget grants, up to `wanted` (at least 1: the
+    /// caller's), held while it runs. The caller's thread counts against the budget unless it
+    /// already holds a thread of it, and is marked as holding one while `body` runs when it does.
+    /// Code that makes threads of its own (the PNG writer's deflate segments) calls it directly.
     public static func withThreads<R>(_ wanted: Int, _ body: (Int) throws -> R) rethrows -> R {
         let holds = frost_budget_held() != 0
         let budget = ComputeBudget.shared
         let taken = wanted > 1 || !holds ? budget.take(upTo: holds ? wanted - 1 : wanted) : 0
         defer { budget.give(taken) }
+        frost_set_budget_held(holds || taken > 0 ? 1 : 0)
+        defer { frost_set_budget_held(holds ? 1 : 0) }
         return try body(max(1, holds ? taken + 1 : taken))
     }
 
