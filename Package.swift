@@ -50,7 +50,7 @@ let package = Package(
         // What the fuzzers (`make fuzz`) and the replay of their findings feed bytes to, and the
         // fuzzer's binary: with libFuzzer under `make fuzz` (FROST_LIBFUZZER), else a replay tool.
         .target(name: "FrostFuzz", dependencies: ["Frost"]),
-        .executableTarget(name: "frost-fuzz", dependencies: ["FrostFuzz"]),
+        .executableTarget(name: "frost-fuzz", dependencies: ["FrostFuzz", "FrostCodecs"]),
         // The named benchmark cases, shared by `frost bench` and Benchmarks/.
         .target(name: "FrostBench", dependencies: ["Frost"]),
         .executableTarget(

@@ -1,3 +1,4 @@
+import FrostCodecs
 import FrostFuzz
 #if canImport(Glibc)
 import Glibc
@@ -32,14 +33,12 @@ enum FuzzReplay {
             exit(2)
         }
         for path in arguments.dropFirst() {
-            guard let file = fopen(path, "rb") else {
-                complain("frost-fuzz: \(path): cannot open")
+            do {
+                target.run(try FileIO.read(path))
+            } catch {
+                complain("frost-fuzz: \(path): \(error)")
                 exit(1)
             }
-            var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 1 << 16)
-            while case let n = fread(&chunk, 1, chunk.count, file), n > 0 { bytes += chunk[..<n] }
-            fclose(file)
-            target.run(bytes)
             print("\(path): ran")
         }
     }
