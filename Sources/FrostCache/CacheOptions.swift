@@ -1,19 +1,15 @@
 import FrostCodecs
 import FrostCore
 
-/// Everything a user chooses about a cache; recorded in the manifest, compared on resume.
-public struct CacheOptions: Sendable, Equatable, Codable {
-    public enum Preset: String, Sendable, Codable, CaseIterable { case twitter, secret }
+/// Everything a user chooses about a cache: its levels (`blur`, σ in pixels, radii in points ×
+/// `scale`) and how they are stored; recorded in the manifest, compared on resume.
+public struct CacheOptions: Sendable, Equatable {
+    public typealias Preset = BlurCacheSpec.Preset
 
-    public var levels: Int
-    public var maxSigma: Double?
-    public var maxRadius: Double?
-    public var spacing: CachePlan.Spacing
-    public var tint: Color?
-    public var saturation: Double
-    public var ramp: Bool
+    public var blur: BlurCacheSpec
+    /// Pixels per point for an ImageEffects radius.
     public var scale: Double
-    public var preset: Preset?
+    /// Levels stored at the coarsest size their blur allows (false: every level at full size).
     public var compact: Bool
     public var format: ImageFormat
     /// JPEG quality.
@@ -21,37 +17,27 @@ public struct CacheOptions: Sendable, Equatable, Codable {
     /// WebP levels: lossy at this quality, lossless when nil.
     public var webpQuality: Int?
 
-    /// The default top of the blur when neither --max-sigma nor --max-radius is given.
-    public static let defaultMaxSigma = 40.0
-
-    public init(levels: Int = 10, maxSigma: Double? = nil, maxRadius: Double? = nil, spacing: CachePlan.Spacing = .geometric,
-                tint: Color? = nil, saturation: Double = 1, ramp: Bool = false, scale: Double = 1, preset: Preset? = nil,
-                compact: Bool = true, format: ImageFormat = .png, quality: Int = 90, webpQuality: Int? = nil) {
-        self.levels = levels
-        self.maxSigma = maxSigma
-        self.maxRadius = maxRadius
-        self.spacing = spacing
-        self.tint = tint
-        self.saturation = saturation
-        self.ramp = ramp
+    public init(blur: BlurCacheSpec = BlurCacheSpec(), scale: Double = 1, compact: Bool = true, format: ImageFormat = .png,
+                quality: Int = 90, webpQuality: Int? = nil) {
+        self.blur = blur
         self.scale = scale
-        self.preset = preset
         self.compact = compact
         self.format = format
         self.quality = quality
         self.webpQuality = webpQuality
     }
 
-    public var plan: CachePlan {
-        switch preset {
-        case .twitter: return .twitter(scale: scale, compact: compact)
-        case .secret: return .secret(scale: scale, compact: compact)
-        case nil:
-            return CachePlan(count: levels, maxSigma: maxRadius == nil ? (maxSigma ?? Self.defaultMaxSigma) : nil,
-                             maxRadius: maxRadius, spacing: spacing, tint: tint, saturation: saturation, ramp: ramp,
-                             scale: scale, compact: compact)
-        }
+    /// The options with the blur's fields spelled out.
+    public init(levels: Int = BlurCacheSpec.defaultLevels, maxSigma: Double? = nil, maxRadius: Double? = nil,
+                spacing: CachePlan.Spacing = .geometric, tint: Color? = nil, saturation: Double = 1, ramp: Bool = false,
+                scale: Double = 1, preset: Preset? = nil, compact: Bool = true, format: ImageFormat = .png,
+                quality: Int = 90, webpQuality: Int? = nil) {
+        self.init(blur: BlurCacheSpec(levels: levels, maxSigma: maxSigma, maxRadius: maxRadius, spacing: spacing, tint: tint,
+                                      saturation: saturation, ramp: ramp, preset: preset),
+                  scale: scale, compact: compact, format: format, quality: quality, webpQuality: webpQuality)
     }
+
+    public var plan: CachePlan { blur.plan(scale: scale, compact: compact) }
 
     /// Level files: PNG at deflate level 1 (Up filter: Frost's run-length deflate), JPEG at
     /// `quality` (4:4:4 from 90 up), or WebP, lossless at effort 1 or lossy at `webpQuality`. On
@@ -59,4 +45,39 @@ public struct CacheOptions: Sendable, Equatable, Codable {
     /// level 1 for 1% more bytes (docs/formats.md, "PNG settings"); the formats side by side are in
     /// docs/cache-format.md.
     public var encodeOptions: EncodeOptions { EncodeOptions(quality: quality, compressionLevel: 1, webpQuality: webpQuality) }
+}
+
+/// The manifest's `parameters`: one flat object, as caches have always recorded it.
+extension CacheOptions: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case levels, maxSigma, maxRadius, spacing, tint, saturation, ramp, scale, preset, compact, format, quality, webpQuality
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(levels: try c.decode(Int.self, forKey: .levels), maxSigma: try c.decodeIfPresent(Double.self, forKey: .maxSigma),
+                  maxRadius: try c.decodeIfPresent(Double.self, forKey: .maxRadius),
+                  spacing: try c.decode(CachePlan.Spacing.self, forKey: .spacing), tint: try c.decodeIfPresent(Color.self, forKey: .tint),
+                  saturation: try c.decode(Double.self, forKey: .saturation), ramp: try c.decode(Bool.self, forKey: .ramp),
+                  scale: try c.decode(Double.self, forKey: .scale), preset: try c.decodeIfPresent(Preset.self, forKey: .preset),
+                  compact: try c.decode(Bool.self, forKey: .compact), format: try c.decode(ImageFormat.self, forKey: .format),
+                  quality: try c.decode(Int.self, forKey: .quality), webpQuality: try c.decodeIfPresent(Int.self, forKey: .webpQuality))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(blur.levels, forKey: .levels)
+        try c.encodeIfPresent(blur.maxSigma, forKey: .maxSigma)
+        try c.encodeIfPresent(blur.maxRadius, forKey: .maxRadius)
+        try c.encode(blur.spacing, forKey: .spacing)
+        try c.encodeIfPresent(blur.tint, forKey: .tint)
+        try c.encode(blur.saturation, forKey: .saturation)
+        try c.encode(blur.ramp, forKey: .ramp)
+        try c.encode(scale, forKey: .scale)
+        try c.encodeIfPresent(blur.preset, forKey: .preset)
+        try c.encode(compact, forKey: .compact)
+        try c.encode(format, forKey: .format)
+        try c.encode(quality, forKey: .quality)
+        try c.encodeIfPresent(webpQuality, forKey: .webpQuality)
+    }
 }

@@ -32,6 +32,7 @@ public enum CacheStore {
     @discardableResult
     public static func build(source bytes: [UInt8], named name: String, sha256: String? = nil, into folder: String,
                              options: CacheOptions, decode: DecodeOptions = DecodeOptions(), threads: Int? = nil) throws -> CacheManifest {
+        try options.blur.validate()
         let image = try Image(decoding: bytes, options: decode)
         if options.format == .jpeg && (image.hasAlpha || image.containsTransparency) {
             throw CodecError(.encode, "JPEG levels cannot keep this image's alpha (use --format png)")

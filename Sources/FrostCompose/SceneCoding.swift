@@ -33,6 +33,8 @@ extension Scene {
             self = try decoder.decode(Scene.self, from: Data(json))
         } catch let error as DecodingError {
             throw ComposeError(decoding: error)
+        } catch let error as ComposeError {
+            throw error
         } catch {
             throw ComposeError("", "not a scene: \(error)")
         }
@@ -118,22 +120,16 @@ extension KeyedDecodingContainer where Key == SceneKey {
 
     func optional<T: Decodable>(_ name: String) throws -> T? { try decodeIfPresent(T.self, forKey: SceneKey(name)) }
 
-    /// A number within `range`.
-    func number(_ name: String, default value: Double? = nil, in range: ClosedRange<Double>) throws -> Double {
-        let v: Double = try value.map { try optional(name) ?? $0 } ?? required(name)
-        guard range.contains(v) else { throw fail(name, "expected a number from \(range.lowerBound) to \(range.upperBound)") }
-        return v
+    /// A number, or `value` when the key is absent (its range is checked by `Scene.validate`).
+    func number(_ name: String, default value: Double? = nil) throws -> Double {
+        try value.map { try optional(name) ?? $0 } ?? required(name)
     }
 
-    /// Exactly `count` numbers, each within ±`Scene.maximumCoordinate` (frames, offsets, gradient
-    /// points: anything larger is no picture, and would overflow pixel arithmetic).
+    /// Exactly `count` numbers (their range is checked by `Scene.validate`).
     func numbers(_ name: String, count: Int) throws -> [Double]? {
         guard contains(SceneKey(name)) else { return nil }
         guard let values = try? decode([Double].self, forKey: SceneKey(name)), values.count == count else {
             throw fail(name, "expected \(count) numbers")
-        }
-        guard values.allSatisfy({ abs($0) <= Scene.maximumCoordinate }) else {
-            throw fail(name, "expected numbers from -\(Int(Scene.maximumCoordinate)) to \(Int(Scene.maximumCoordinate))")
         }
         return values
     }
@@ -172,9 +168,10 @@ extension Scene: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: SceneKey.self)
         try c.allowOnly(["width", "height", "scale", "background", "layers"] + SceneExtensionKeys.of(decoder).scene)
-        self.init(width: try c.number("width", in: 0.000_001...100_000), height: try c.number("height", in: 0.000_001...100_000),
-                  scale: try c.number("scale", default: 1, in: 0.01...16), background: try c.color("background") ?? .clear,
-                  layers: try c.optional("layers") ?? [])
+        self.init(width: try c.number("width"), height: try c.number("height"), scale: try c.number("scale", default: 1),
+                  background: try c.color("background") ?? .clear, layers: try c.optional("layers") ?? [])
+        // Types and keys are known good; the values meet the limits every scene meets.
+        try validate()
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -213,11 +210,11 @@ extension Layer: Codable {
                 content = .texture(.tiled(.file(file)))
             } else {
                 guard let pattern: TexturePattern = try c.choice("pattern") else { throw c.fail("pattern", "a texture needs \"pattern\" or \"file\"") }
-                content = .texture(.pattern(pattern, spacing: try c.number("spacing", default: 4, in: 0.01...10_000),
+                content = .texture(.pattern(pattern, spacing: try c.number("spacing", default: 4),
                                             seed: try c.optional("seed") ?? 1))
             }
         case "text":
-            content = .text(TextContent(try c.required("text"), font: try c.optional("font"), size: try c.number("size", default: 17, in: 0.1...2000),
+            content = .text(TextContent(try c.required("text"), font: try c.optional("font"), size: try c.number("size", default: 17),
                                         color: try c.color("color") ?? .black, alignment: try c.choice("align") ?? .left,
                                         wraps: try c.optional("wrap") ?? true, lineHeight: try c.optional("lineHeight")))
         case "group":
@@ -227,18 +224,15 @@ extension Layer: Codable {
                 guard let preset = EffectParameters(preset: name) else { throw c.fail("effect", "expected light, extra-light, dark or tint:COLOR") }
                 content = .backdrop(preset)
             } else {
-                content = .backdrop(EffectParameters(radius: try c.number("radius", in: 0...500), tint: try c.color("tint"),
-                                                     saturation: try c.number("saturation", default: 1, in: -100...100)))
+                content = .backdrop(EffectParameters(radius: try c.number("radius"), tint: try c.color("tint"),
+                                                     saturation: try c.number("saturation", default: 1)))
             }
         }
         self.init(content)
-        if let f = try c.numbers("frame", count: 4) {
-            guard f[2] >= 0, f[3] >= 0 else { throw c.fail("frame", "width and height must not be negative") }
-            frame = Rect(x: f[0], y: f[1], width: f[2], height: f[3])
-        }
-        opacity = try c.number("opacity", default: 1, in: 0...1)
+        if let f = try c.numbers("frame", count: 4) { frame = Rect(x: f[0], y: f[1], width: f[2], height: f[3]) }
+        opacity = try c.number("opacity", default: 1)
         blendMode = try c.choice("blend") ?? .normal
-        cornerRadius = try c.number("cornerRadius", default: 0, in: 0...100_000)
+        cornerRadius = try c.number("cornerRadius", default: 0)
         border = try c.optional("border")
         transform = try c.optional("transform") ?? Transform()
         shadow = try c.optional("shadow")
@@ -286,9 +280,7 @@ extension ImageSource {
 extension Gradient {
     init(from c: SceneDecoding) throws {
         let start = try c.numbers("start", count: 2) ?? [0.5, 0], end = try c.numbers("end", count: 2) ?? [0.5, 1]
-        let stops: [GradientStop] = try c.required("stops")
-        guard !stops.isEmpty else { throw c.fail("stops", "expected at least one stop") }
-        self.init(startX: start[0], startY: start[1], endX: end[0], endY: end[1], stops: stops)
+        self.init(startX: start[0], startY: start[1], endX: end[0], endY: end[1], stops: try c.required("stops"))
     }
 
     func encode(into c: inout SceneEncoding) throws {
@@ -301,7 +293,7 @@ extension GradientStop: Codable {
         let c = try decoder.container(keyedBy: SceneKey.self)
         try c.allowOnly(["at", "color"])
         guard let color = try c.color("color") else { throw c.fail("color", "missing (this key is required)") }
-        self.init(try c.number("at", in: 0...1), color)
+        self.init(try c.number("at"), color)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -314,7 +306,7 @@ extension Border: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: SceneKey.self)
         try c.allowOnly(["width", "color"])
-        self.init(width: try c.number("width", in: 0...100_000), color: try c.color("color") ?? .black)
+        self.init(width: try c.number("width"), color: try c.color("color") ?? .black)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -328,7 +320,7 @@ extension Transform: Codable {
         let c = try decoder.container(keyedBy: SceneKey.self)
         try c.allowOnly(["scale", "translate"])
         let t = try c.numbers("translate", count: 2) ?? [0, 0]
-        self.init(scale: try c.number("scale", default: 1, in: 0...1000), translateX: t[0], translateY: t[1])
+        self.init(scale: try c.number("scale", default: 1), translateX: t[0], translateY: t[1])
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -342,8 +334,8 @@ extension Shadow: Codable {
         let c = try decoder.container(keyedBy: SceneKey.self)
         try c.allowOnly(["color", "opacity", "radius", "offset"])
         let offset = try c.numbers("offset", count: 2) ?? [0, 0]
-        self.init(color: try c.color("color") ?? .black, opacity: try c.number("opacity", default: 1, in: 0...1),
-                  radius: try c.number("radius", default: 3, in: 0...1000), offsetX: offset[0], offsetY: offset[1])
+        self.init(color: try c.color("color") ?? .black, opacity: try c.number("opacity", default: 1),
+                  radius: try c.number("radius", default: 3), offsetX: offset[0], offsetY: offset[1])
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -9,13 +9,15 @@ extension Scene {
     public static let maximumCoordinate = 1_000_000.0
     public static let maximumPixelsPerPoint = 10_000.0
 
-    /// Renders the scene to a premultiplied image of `pixelWidth` × `pixelHeight`. Files the scene
+    /// Renders the scene to a premultiplied image of `pixelWidth` × `pixelHeight`, after checking
+    /// its values (`validate()`: a scene built in Swift meets the file format's limits). Files the scene
     /// names come from `assets`; an opaque background gives an opaque image (no alpha when written).
     ///
     /// With `retained`, the layers it names are drawn once into rasters it keeps and then only
     /// placed, in this render and the next ones (an animation's frames).
     public func rendered(assets: SceneAssets = SceneAssets(), threads: Int? = nil,
                          retained: RetainedLayers? = nil) throws(ComposeError) -> Image {
+        try validate()
         guard width > 0, height > 0, scale > 0, pixelWidth > 0, pixelHeight > 0 else {
             throw ComposeError("canvas", "the size in pixels must be positive (\(width)×\(height) points at scale \(scale))")
         }

@@ -31,30 +31,37 @@ public enum AnimatedProperty: String, Sendable, CaseIterable {
     /// (A new size is drawn afresh by the retained-raster path itself: its rasters are per size.)
     var changesContent: Bool { [.cornerRadius, .color, .blurProgress].contains(self) }
 
-    /// Sets the property of `layer` to `v` (`arity` numbers); `parent` is the size a frameless
-    /// layer fills. A property the layer lacks (a shadow's on a layer without one, a colour on an
-    /// image) is left alone: the JSON reader refuses those, a scene built in Swift may have them.
+    /// Sets the property of `layer` to `v` (`arity` numbers), kept within what a scene may hold
+    /// (`Scene.Limits`: a spring's overshoot never makes an invalid scene); `parent` is the size a
+    /// frameless layer fills. A property the layer lacks (a shadow's on a layer without one, a colour
+    /// on an image) is left alone, as are too few numbers: `MotionScene.validate` reports both.
     func apply(_ v: [Double], to layer: inout Layer, parent: (width: Double, height: Double)) {
+        guard v.count >= arity else { return }
+        let c = Scene.maximumCoordinate
+        func point(_ x: Double) -> Double { min(max(x, -c), c) }
+        func size(_ x: Double) -> Double { min(max(x, 0), c) }
+        func within(_ x: Double, _ range: ClosedRange<Double>) -> Double { min(max(x, range.lowerBound), range.upperBound) }
         var frame = layer.frame ?? Rect(x: 0, y: 0, width: parent.width, height: parent.height)
         switch self {
-        case .frame: frame = Rect(x: v[0], y: v[1], width: max(0, v[2]), height: max(0, v[3]))
-        case .frameX: frame.x = v[0]
-        case .frameY: frame.y = v[0]
-        case .frameWidth: frame.width = max(0, v[0])
-        case .frameHeight: frame.height = max(0, v[0])
-        case .opacity: layer.opacity = min(max(v[0], 0), 1)
-        case .scale: layer.transform.scale = max(0, v[0])
-        case .translate: (layer.transform.translateX, layer.transform.translateY) = (v[0], v[1])
-        case .translateX: layer.transform.translateX = v[0]
-        case .translateY: layer.transform.translateY = v[0]
-        case .cornerRadius: layer.cornerRadius = max(0, v[0])
-        case .shadowOffset: layer.shadow?.offsetX = v[0]; layer.shadow?.offsetY = v[1]
-        case .shadowOffsetX: layer.shadow?.offsetX = v[0]
-        case .shadowOffsetY: layer.shadow?.offsetY = v[0]
-        case .shadowOpacity: layer.shadow?.opacity = min(max(v[0], 0), 1)
-        case .shadowRadius: layer.shadow?.radius = max(0, v[0])
+        case .frame: frame = Rect(x: point(v[0]), y: point(v[1]), width: size(v[2]), height: size(v[3]))
+        case .frameX: frame.x = point(v[0])
+        case .frameY: frame.y = point(v[0])
+        case .frameWidth: frame.width = size(v[0])
+        case .frameHeight: frame.height = size(v[0])
+        case .opacity: layer.opacity = within(v[0], Scene.Limits.unit)
+        case .scale: layer.transform.scale = within(v[0], Scene.Limits.transformScale)
+        case .translate: (layer.transform.translateX, layer.transform.translateY) = (point(v[0]), point(v[1]))
+        case .translateX: layer.transform.translateX = point(v[0])
+        case .translateY: layer.transform.translateY = point(v[0])
+        case .cornerRadius: layer.cornerRadius = within(v[0], Scene.Limits.length)
+        case .shadowOffset: layer.shadow?.offsetX = point(v[0]); layer.shadow?.offsetY = point(v[1])
+        case .shadowOffsetX: layer.shadow?.offsetX = point(v[0])
+        case .shadowOffsetY: layer.shadow?.offsetY = point(v[0])
+        case .shadowOpacity: layer.shadow?.opacity = within(v[0], Scene.Limits.unit)
+        case .shadowRadius: layer.shadow?.radius = within(v[0], Scene.Limits.shadowRadius)
         case .color:
-            let color = Color(red: v[0], green: v[1], blue: v[2], alpha: v[3])
+            let u = Scene.Limits.unit
+            let color = Color(red: within(v[0], u), green: within(v[1], u), blue: within(v[2], u), alpha: within(v[3], u))
             switch layer.content {
             case .color: layer.content = .color(color)
             case .text(var text):

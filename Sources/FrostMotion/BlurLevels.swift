@@ -95,28 +95,15 @@ final class BlurLevels: Sendable {
         default:
             throw ComposeError("\(path).blur", "only image and group layers can be blurred")
         }
-        if let radius = blur.maxRadius ?? blur.preset.map({ $0 == .twitter ? 30 : 12 }),
+        if let radius = blur.spec.topRadius,
            ImageEffectsMath.boxRadius(radius: radius, scale: pixelsPerPoint) > ImageEffectsMath.maximumBoxRadius {
             throw ComposeError("\(path).blur", "radius \(radius) points at \(pixelsPerPoint) pixels per point needs boxes wider than \(2 * ImageEffectsMath.maximumBoxRadius + 1) pixels")
         }
-        let plan = blur.plan(pixelsPerPoint: pixelsPerPoint)
+        // σ and radii are in points: the source's pixels per point scales both.
+        let plan = blur.spec.plan(scale: pixelsPerPoint, sigmaScale: pixelsPerPoint)
         var levels = CacheRenderer(plan: plan, threads: threads).render(source)
         levels[0] = source
         return BlurLevels(cache: CrossfadeCache(plan: plan, levels: levels, width: source.width, height: source.height),
                           mode: blur.mode, contentMode: contentMode)
-    }
-}
-
-extension LayerBlur {
-    /// The cache plan in the source's pixels: σ and ImageEffects radii are given in points.
-    func plan(pixelsPerPoint k: Double) -> CachePlan {
-        switch preset {
-        case .twitter: return .twitter(scale: k)
-        case .secret: return .secret(scale: k)
-        case nil:
-            let spacing = self.spacing ?? (maxRadius != nil ? .linear : .geometric)
-            return CachePlan(count: levels, maxSigma: maxRadius == nil ? (maxSigma ?? 20) * k : nil, maxRadius: maxRadius,
-                             spacing: spacing, tint: tint, saturation: saturation, scale: k)
-        }
     }
 }

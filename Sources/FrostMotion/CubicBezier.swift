@@ -6,8 +6,8 @@
 public struct CubicBezier: Sendable, Equatable {
     public let x1: Double, y1: Double, x2: Double, y2: Double
 
+    /// A curve as given; `MotionScene.validate` checks that x1 and x2 lie in [0, 1].
     public init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
-        precondition((0...1).contains(x1) && (0...1).contains(x2), "cubic-bezier x values must lie in [0, 1]")
         self.x1 = x1
         self.y1 = y1
         self.x2 = x2

@@ -19,16 +19,16 @@ public struct Keyframes: Sendable, Equatable {
     public let keys: [Key]
     public let easing: Easing
 
-    /// Keys strictly ascending in `at`, every value of one length.
+    /// Keys as given; `MotionScene.validate` checks that there is one at least, strictly
+    /// ascending in `at`, each value as long as its property needs.
     public init(_ keys: [Key], easing: Easing = .linear) {
-        precondition(!keys.isEmpty && zip(keys, keys.dropFirst()).allSatisfy { $0.at < $1.at }, "keys must ascend")
-        precondition(keys.allSatisfy { $0.value.count == keys[0].value.count }, "key values must have one length")
         self.keys = keys
         self.easing = easing
     }
 
     /// The value at driver value `d`.
     public func value(at d: Double) -> [Double] {
+        guard !keys.isEmpty else { return [] }
         guard d > keys[0].at else { return keys[0].value }
         guard d < keys[keys.count - 1].at else { return keys[keys.count - 1].value }
         // The last key at or before d (few keys: a linear search).

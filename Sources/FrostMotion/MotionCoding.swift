@@ -1,4 +1,5 @@
 import Foundation
+import FrostCache
 import FrostCodecs
 import FrostCompose
 import FrostCore
@@ -6,8 +7,9 @@ import FrostCrossfade
 
 // The JSON form of a motion scene: an ordinary scene (read by FrostCompose, which lets the keys
 // below through) plus `timeline` at the top and `animate` and `blur` on layers, read here with the
-// same strictness: an unknown key, a wrong type or an impossible value is an error naming its JSON
-// path, e.g. `layers[0].animate.opacity.keys[2]: keys must ascend (0.5 comes after 1)`.
+// same strictness: an unknown key or a wrong type is an error naming its JSON path; the values are
+// then checked by `MotionScene.validate` (MotionValidation.swift), as a motion built in Swift is,
+// e.g. `layers[0].animate.opacity.keys[2]: keys must ascend (0.5 comes after 1)`.
 
 extension MotionScene {
     /// The keys this module adds to the scene format.
@@ -29,74 +31,31 @@ extension MotionScene {
         if let timeline = object["timeline"] {
             self.timeline = try Timeline(json: timeline, path: "timeline", directory: directory, options: options)
         }
-        try readMotions(object["layers"]?.array("layers") ?? [], prefix: [], insideBlur: nil)
+        try readMotions(object["layers"]?.array("layers") ?? [], prefix: [])
+        try validate()
     }
 
-    private mutating func readMotions(_ layers: [JSONValue], prefix: [Int], insideBlur: String?) throws(ComposeError) {
+    private mutating func readMotions(_ layers: [JSONValue], prefix: [Int]) throws(ComposeError) {
         for (i, value) in layers.enumerated() {
             let path = prefix + [i], name = Self.jsonPath(path)
             let object = try value.object(name)
-            let layer = scene.layer(at: path).layer
             var motion = LayerMotion()
             if let blur = object["blur"] {
-                if let insideBlur {
-                    throw ComposeError("\(name).blur", "a layer inside a blurred group cannot have its own blur (\(insideBlur) is blurred as a whole)")
-                }
-                guard [.image, .group].contains(LayerKind(layer.content)) else {
-                    throw ComposeError("\(name).blur", "only image and group layers can be blurred")
-                }
                 motion.blur = try LayerBlur(json: blur, path: "\(name).blur")
             }
             if let animate = object["animate"] {
-                if let insideBlur {
-                    throw ComposeError("\(name).animate", "a layer inside a blurred group cannot move (\(insideBlur) is blurred once, as a whole)")
-                }
                 for (key, keyframes) in try animate.object("\(name).animate").sorted(by: { $0.key < $1.key }) {
                     let here = "\(name).animate.\(key)"
                     guard let property = AnimatedProperty(rawValue: key) else {
                         throw ComposeError(here, "unknown property (animatable: \(AnimatedProperty.allCases.map(\.rawValue).joined(separator: ", ")))")
                     }
-                    try property.check(on: layer, blur: motion.blur, path: here)
                     motion.animations.append(try PropertyAnimation(json: keyframes, property: property, path: here))
                 }
             }
             if !motion.animations.isEmpty || motion.blur != nil { motions[path] = motion }
-            if let children = object["layers"], case .group = layer.content {
-                try readMotions(try children.array("\(name).layers"), prefix: path,
-                                insideBlur: insideBlur ?? (motion.blur != nil ? name : nil))
+            if let children = object["layers"], case .group = scene.layerIfPresent(at: path)?.content {
+                try readMotions(try children.array("\(name).layers"), prefix: path)
             }
-        }
-    }
-}
-
-/// The kinds of layer content, for the checks that depend on it.
-enum LayerKind {
-    case color, image, gradient, texture, text, group, backdrop
-    init(_ content: LayerContent) {
-        switch content {
-        case .color: self = .color
-        case .image: self = .image
-        case .gradient: self = .gradient
-        case .texture: self = .texture
-        case .text: self = .text
-        case .group: self = .group
-        case .backdrop: self = .backdrop
-        }
-    }
-}
-
-extension AnimatedProperty {
-    /// Rejects a property the layer does not have.
-    func check(on layer: Layer, blur: LayerBlur?, path: String) throws(ComposeError) {
-        switch self {
-        case .shadowOffset, .shadowOffsetX, .shadowOffsetY, .shadowOpacity, .shadowRadius:
-            if layer.shadow == nil { throw ComposeError(path, "the layer has no shadow to animate (give it \"shadow\")") }
-        case .color:
-            if ![.color, .text].contains(LayerKind(layer.content)) { throw ComposeError(path, "only color and text layers have a color") }
-        case .blurProgress:
-            if blur == nil { throw ComposeError(path, "the layer has no blur (give it \"blur\")") }
-        default:
-            break
         }
     }
 }
@@ -105,39 +64,19 @@ extension Timeline {
     init(json: JSONValue, path: String, directory: String?, options: DecodeOptions) throws(ComposeError) {
         let o = try json.object(path)
         let driver = try o.required("driver", path).string("\(path).driver")
-        /// A time's or a trace's rate: at most 1000 frames per second and 100000 frames over `duration`.
-        func checked(fps: Double, over duration: Double) throws(ComposeError) -> Double {
-            guard fps > 0, fps <= 1000, duration * fps <= 100_000 else {
-                throw ComposeError("\(path).fps", "expected frames per second above 0 and at most 1000, and at most 100000 frames in all")
-            }
-            return fps
-        }
         switch Kind(rawValue: driver) {
         case .scroll:
             try o.allowOnly(["driver", "from", "to", "frames"], path)
-            let frames = try o.required("frames", path).number("\(path).frames")
-            guard frames == frames.rounded(), (1...100_000).contains(frames) else {
-                throw ComposeError("\(path).frames", "expected a whole number from 1 to 100000")
-            }
-            func offset(_ key: String) throws(ComposeError) -> Double {
-                let v = try o.required(key, path).number("\(path).\(key)")
-                guard abs(v) <= Scene.maximumCoordinate else {
-                    throw ComposeError("\(path).\(key)", "expected points from -\(Int(Scene.maximumCoordinate)) to \(Int(Scene.maximumCoordinate))")
-                }
-                return v
-            }
-            self = .scroll(from: try offset("from"), to: try offset("to"), frames: Int(frames))
+            let frames = try o.required("frames", path).whole("\(path).frames")
+            self = .scroll(from: try o.required("from", path).number("\(path).from"), to: try o.required("to", path).number("\(path).to"),
+                           frames: frames)
         case .time:
             try o.allowOnly(["driver", "duration", "fps"], path)
-            let duration = try o.required("duration", path).number("\(path).duration")
-            let fps = try o["fps"]?.number("\(path).fps") ?? 60
-            guard duration >= 0, duration <= 3600 else { throw ComposeError("\(path).duration", "expected seconds from 0 to 3600") }
-            self = .time(duration: duration, fps: try checked(fps: fps, over: duration))
+            self = .time(duration: try o.required("duration", path).number("\(path).duration"), fps: try o["fps"]?.number("\(path).fps") ?? 60)
         case .tilt:
             try o.allowOnly(["driver", "trace", "fps"], path)
             let trace = try TiltTrace(json: try o.required("trace", path), path: "\(path).trace", directory: directory, options: options)
-            let fps = try o["fps"]?.number("\(path).fps") ?? 60
-            self = .tilt(trace: trace, fps: try checked(fps: fps, over: trace.duration))
+            self = .tilt(trace: trace, fps: try o["fps"]?.number("\(path).fps") ?? 60)
         case nil:
             throw ComposeError("\(path).driver", "expected scroll, time or tilt")
         }
@@ -212,24 +151,17 @@ extension PropertyAnimation {
             let pair = try item.array(here)
             guard pair.count == 2 || pair.count == 3 else { throw ComposeError(here, "expected [driver value, value] or [driver value, value, ease]") }
             let at = try pair[0].number("\(here)[0]")
-            guard abs(at) <= Scene.maximumCoordinate else {
-                throw ComposeError("\(here)[0]", "expected a driver value from -\(Int(Scene.maximumCoordinate)) to \(Int(Scene.maximumCoordinate))")
-            }
-            if let last = keys.last, at <= last.at {
-                throw ComposeError(here, "keys must ascend in driver value (\(Self.format(at)) comes after \(Self.format(last.at)))")
-            }
             let ease = pair.count == 3 ? try Easing(json: pair[2], path: "\(here)[2]") : nil
             keys.append(Keyframes.Key(at, try property.value(pair[1], path: "\(here)[1]"), easing: ease))
         }
         self.init(property, driver: driver, keyframes: Keyframes(keys, easing: try o["ease"].map { v throws(ComposeError) in try Easing(json: v, path: "\(path).ease") } ?? .linear))
     }
-
-    private static func format(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
 }
 
 extension AnimatedProperty {
-    /// A key's value: `arity` numbers (one may be written bare), or a color string. With
-    /// `broadcast`, one number stands for every component (a factor).
+    /// A key's value: numbers (one may be written bare), or a color string; a color's 3 numbers
+    /// gain an alpha of 1. With `broadcast`, one number stands for every component (a factor).
+    /// Their count and range are checked by `MotionScene.validate`.
     func value(_ json: JSONValue, path: String, broadcast: Bool = false) throws(ComposeError) -> [Double] {
         if self == .color, case .string = json {
             let c = try json.color(path)
@@ -245,15 +177,8 @@ extension AnimatedProperty {
         } else {
             values = []
         }
-        guard values.allSatisfy({ abs($0) <= Scene.maximumCoordinate }) else {
-            throw ComposeError(path, "expected numbers from -\(Int(Scene.maximumCoordinate)) to \(Int(Scene.maximumCoordinate))")
-        }
         if self == .color && values.count == 3 { return values + [1] }
         if broadcast, values.count == 1 { return Array(repeating: values[0], count: arity) }
-        guard values.count == arity else {
-            let what = self == .color ? "a COLOR or 3 or 4 numbers from 0 to 1" : arity == 1 ? "a number" : "\(arity) numbers"
-            throw ComposeError(path, "expected \(what)")
-        }
         return values
     }
 }
@@ -278,9 +203,6 @@ extension Easing {
                 let numbers = name.dropFirst(13).dropLast().split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
                 guard numbers.count == 4, numbers.allSatisfy(\.isFinite) else {
                     throw ComposeError(path, "cubic-bezier takes four numbers")
-                }
-                guard (0...1).contains(numbers[0]), (0...1).contains(numbers[2]) else {
-                    throw ComposeError(path, "cubic-bezier's x1 and x2 must lie in [0, 1]")
                 }
                 self = .cubicBezier(CubicBezier(numbers[0], numbers[1], numbers[2], numbers[3]))
             }
@@ -325,44 +247,32 @@ extension LayerBlur {
     init(json: JSONValue, path: String) throws(ComposeError) {
         let o = try json.object(path)
         try o.allowOnly(["levels", "max-sigma", "max-radius", "spacing", "tint", "saturation", "preset", "mode", "cache", "progress"], path)
-        self.init()
-        if let v = o["levels"] {
-            let n = try v.number("\(path).levels")
-            guard n == n.rounded(), (1...64).contains(n) else { throw ComposeError("\(path).levels", "expected a whole number from 1 to 64") }
-            levels = Int(n)
-        }
-        maxSigma = try o["max-sigma"]?.number("\(path).max-sigma")
-        maxRadius = try o["max-radius"]?.number("\(path).max-radius")
-        if maxSigma != nil && maxRadius != nil { throw ComposeError(path, "give max-sigma or max-radius, not both") }
-        if let s = maxSigma, !(s > 0 && s <= 1000) { throw ComposeError("\(path).max-sigma", "expected points above 0 and at most 1000") }
-        if let r = maxRadius, !(r > 0 && r <= 1000) { throw ComposeError("\(path).max-radius", "expected points above 0 and at most 1000") }
+        var spacing: CachePlan.Spacing?
         if let v = o["spacing"] {
-            guard let s = CachePlanSpacing(rawValue: try v.string("\(path).spacing")) else {
+            guard let s = CachePlan.Spacing(rawValue: try v.string("\(path).spacing")) else {
                 throw ComposeError("\(path).spacing", "expected geometric or linear")
             }
             spacing = s
         }
-        tint = try o["tint"]?.color("\(path).tint")
-        if let v = o["saturation"] {
-            saturation = try v.number("\(path).saturation")
-            guard (-100...100).contains(saturation) else { throw ComposeError("\(path).saturation", "expected a number from -100 to 100") }
-        }
+        var preset: BlurCacheSpec.Preset?
         if let v = o["preset"] {
-            guard let p = Preset(rawValue: try v.string("\(path).preset")) else { throw ComposeError("\(path).preset", "expected twitter or secret") }
+            guard let p = BlurCacheSpec.Preset(rawValue: try v.string("\(path).preset")) else { throw ComposeError("\(path).preset", "expected twitter or secret") }
             preset = p
         }
+        var mode = FadeMode.blend
         if let v = o["mode"] {
-            guard let m = FadeMode(rawValue: try v.string("\(path).mode")), m != .exact else { throw ComposeError("\(path).mode", "expected blend, nearest or alpha") }
+            guard let m = FadeMode(rawValue: try v.string("\(path).mode")) else { throw ComposeError("\(path).mode", "expected blend, nearest or alpha") }
             mode = m
         }
-        cache = try o["cache"]?.string("\(path).cache")
-        if let v = o["progress"] {
-            progress = try v.number("\(path).progress")
-            guard (0...1).contains(progress) else { throw ComposeError("\(path).progress", "expected a number from 0 to 1") }
-        }
-        let chosen = [maxSigma != nil || maxRadius != nil || o["levels"] != nil || o["tint"] != nil || o["saturation"] != nil || spacing != nil,
-                      preset != nil, cache != nil].filter { $0 }.count
+        let spec = BlurCacheSpec(levels: try o["levels"]?.whole("\(path).levels") ?? BlurCacheSpec.defaultLevels,
+                                 maxSigma: try o["max-sigma"]?.number("\(path).max-sigma"), maxRadius: try o["max-radius"]?.number("\(path).max-radius"),
+                                 spacing: spacing, tint: try o["tint"]?.color("\(path).tint"),
+                                 saturation: try o["saturation"]?.number("\(path).saturation") ?? 1, preset: preset)
+        let levelKeys = ["levels", "max-sigma", "max-radius", "spacing", "tint", "saturation"]
+        let chosen = [levelKeys.contains { o[$0] != nil }, o["preset"] != nil, o["cache"] != nil].filter { $0 }.count
         if chosen > 1 { throw ComposeError(path, "give levels and their parameters, a preset or a cache folder, one of the three") }
+        self.init(spec: spec, mode: mode, cache: try o["cache"]?.string("\(path).cache"),
+                  progress: try o["progress"]?.number("\(path).progress") ?? 0)
     }
 }
 
@@ -393,6 +303,13 @@ enum JSONValue: Decodable, Sendable {
     func number(_ path: String) throws(ComposeError) -> Double {
         guard case .number(let x) = self, x.isFinite else { throw ComposeError(path, "expected a number") }
         return x
+    }
+
+    /// A whole number (its range is the validator's to check).
+    func whole(_ path: String) throws(ComposeError) -> Int {
+        let x = try number(path)
+        guard let n = Int(exactly: x) else { throw ComposeError(path, "expected a whole number") }
+        return n
     }
 
     func string(_ path: String) throws(ComposeError) -> String {

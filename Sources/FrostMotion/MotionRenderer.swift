@@ -14,9 +14,11 @@ public final class MotionRenderer: Sendable {
     public let retained: RetainedLayers
     private let blurs: [BlurredLayer]
 
-    /// Reads nothing but what `assets` holds and the cache folders blurred layers name (relative
-    /// to `directory`); builds every blurred layer's levels once.
+    /// Checks the motion (`validate()`: one built in Swift meets the file format's rules), reads
+    /// nothing but what `assets` holds and the cache folders blurred layers name (relative to
+    /// `directory`), and builds every blurred layer's levels once.
     public init(_ motion: MotionScene, assets: SceneAssets, directory: String = "", threads: Int? = nil) throws(ComposeError) {
+        try motion.validate()
         self.motion = motion
         self.assets = assets
         self.threads = threads

@@ -122,7 +122,6 @@ public struct PropertyAnimation: Sendable, Equatable {
 
     /// A property that follows `driver` linearly: `factor` and `offset` hold `property.arity` numbers.
     public init(_ property: AnimatedProperty, driver: Driver? = nil, factor: [Double], offset: [Double]) {
-        precondition(factor.count == property.arity && offset.count == property.arity, "one factor and offset per component")
         (self.property, self.driver, self.curve) = (property, driver, .linear(factor: factor, offset: offset))
     }
 
@@ -133,34 +132,31 @@ public struct PropertyAnimation: Sendable, Equatable {
 }
 
 /// A layer blurred through a cache of pre-rendered levels (never live): built once per render
-/// from the layer's content, or loaded from a folder `frost cache` made.
+/// from the layer's content by `spec` (σ and radii in points at the scene's scale), or loaded
+/// from a folder `frost cache` made.
 public struct LayerBlur: Sendable, Equatable {
-    public enum Preset: String, Sendable, CaseIterable { case twitter, secret }
-    /// Levels above the sharp layer.
-    public var levels: Int = 10
-    /// The top level's gaussian σ in points, or its UIImage+ImageEffects radius in points.
-    public var maxSigma: Double?
-    public var maxRadius: Double?
-    public var spacing: CachePlanSpacing?
-    public var tint: Color?
-    public var saturation: Double = 1
-    /// Twitter's or Secret's levels (docs/design.md, Seed apps) instead of the numbers above.
-    public var preset: Preset?
-    public var mode: FadeMode = .blend
+    /// The levels built from the layer; unused with a `cache` folder.
+    public var spec: BlurCacheSpec
+    /// How frames between levels are drawn (`exact` is not for scenes: it blurs live).
+    public var mode: FadeMode
     /// A cache folder made by `frost cache`, relative to the scene file.
     public var cache: String?
     /// The progress when `blur.progress` is not animated.
-    public var progress: Double = 0
-    public init() {}
-}
+    public var progress: Double
 
-public typealias CachePlanSpacing = CachePlan.Spacing
+    public init(spec: BlurCacheSpec = BlurCacheSpec(), mode: FadeMode = .blend, cache: String? = nil, progress: Double = 0) {
+        self.spec = spec
+        self.mode = mode
+        self.cache = cache
+        self.progress = progress
+    }
+}
 
 extension Scene {
     /// Changes the layer at `path` in place; `body` also gets the size (points) of its parent.
     mutating func updateLayer(at path: [Int], _ body: (inout Layer, (width: Double, height: Double)) -> Void) {
         func update(_ layers: inout [Layer], _ rest: ArraySlice<Int>, parent: (width: Double, height: Double)) {
-            let i = rest.first!
+            guard let i = rest.first, layers.indices.contains(i) else { return }   // no such layer (validate reports it)
             if rest.count == 1 { return body(&layers[i], parent) }
             let frame = layers[i].frame
             guard case .group(var children) = layers[i].content else { return }

@@ -18,8 +18,8 @@ public struct Spring: Sendable, Equatable {
     /// Initial velocity in whole distances per second (UIKit's initialSpringVelocity).
     public let velocity: Double
 
+    /// A spring as given; `MotionScene.validate` checks ω₀ > 0 (finite), ζ from 0 to 100 and |v| ≤ 1000.
     public init(omega: Double, dampingRatio: Double, velocity: Double = 0) {
-        precondition(omega > 0 && dampingRatio >= 0, "a spring needs ω₀ > 0 and ζ ≥ 0")
         self.omega = omega
         self.dampingRatio = dampingRatio
         self.velocity = velocity

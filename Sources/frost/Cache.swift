@@ -26,9 +26,11 @@ struct Cache: ParsableCommand {
     @Option(help: "A folder of images, or a text file listing one image path per line.")
     var batch: String?
 
-    static let levelsRange = OptionRange(1, 64)
-    static let maxRadiusRange = OptionRange(0, 500, excludingLower: true)
-    static let maxSigmaRange = OptionRange(0.3, 250)
+    // The blur's limits are the specification's, shared with motion scenes and Swift callers.
+    static let levelsRange = OptionRange(BlurCacheSpec.levelsRange)
+    static let maxRadiusRange = OptionRange(0, BlurCacheSpec.maxRadiusLimit, excludingLower: true)
+    static let maxSigmaRange = OptionRange(BlurCacheSpec.maxSigmaRange)
+    static let saturationRange = OptionRange(BlurCacheSpec.saturationRange)
 
     @Option(parsing: .unconditional, help: "Levels above the source, \(levelsRange).")
     var levels: Int = 10
@@ -45,7 +47,7 @@ struct Cache: ParsableCommand {
     @Option(help: ArgumentHelp("Tint drawn over each level: \(colorHelp).", valueName: "color"))
     var tint: Color?
 
-    @Option(parsing: .unconditional, help: "Saturation delta factor for each level, \(EffectStep.saturationRange) (1 leaves color alone).")
+    @Option(parsing: .unconditional, help: "Saturation delta factor for each level, \(Self.saturationRange) (1 leaves color alone).")
     var saturation: Double = 1
 
     @Flag(help: "Grow tint and saturation with the level, so level 0 stays the source.")
@@ -55,7 +57,7 @@ struct Cache: ParsableCommand {
     var scale: Double = 1
 
     @Option(help: "twitter (11 banners, radius 30·i/10, white α0.2, saturation 1.5) or secret (radius 12, white 0.8 α0.4, saturation 1.8).")
-    var preset: CacheOptions.Preset?
+    var preset: BlurCacheSpec.Preset?
 
     @Option(help: "Level file format: png, jpg or webp.")
     var format: ImageFormat = .png
@@ -83,7 +85,7 @@ struct Cache: ParsableCommand {
         try EncodeFlags.qualityRange.check(quality, "--quality")
         if quality != nil, format == .png { throw ValidationError("--quality does not apply to png levels") }
         try EffectStep.scaleRange.check(scale, "--scale")
-        try EffectStep.saturationRange.check(saturation, "--saturation")
+        try Self.saturationRange.check(saturation, "--saturation")
         if batch == nil, !batchFlags.isDefault { throw ValidationError("--shard and --jobs need --batch") }
     }
 
@@ -127,4 +129,4 @@ struct Cache: ParsableCommand {
 }
 
 extension CachePlan.Spacing: ExpressibleByArgument {}
-extension CacheOptions.Preset: ExpressibleByArgument {}
+extension BlurCacheSpec.Preset: ExpressibleByArgument {}

@@ -13,6 +13,9 @@ struct OptionRange: CustomStringConvertible, Sendable {
         (self.lower, self.upper, self.excludesLower) = (lower, upper, excludingLower)
     }
 
+    init(_ range: ClosedRange<Double>) { self.init(range.lowerBound, range.upperBound) }
+    init(_ range: ClosedRange<Int>) { self.init(Double(range.lowerBound), Double(range.upperBound)) }
+
     var description: String {
         excludesLower ? "above \(decimal(lower)) up to \(decimal(upper))" : "\(decimal(lower)) to \(decimal(upper))"
     }

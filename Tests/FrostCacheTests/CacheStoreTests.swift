@@ -66,7 +66,7 @@ import Testing
         #expect(manifest.levels[4].width == 128 / 4 + 2)   // one block of margin each side
         #expect(CacheStore.isComplete(folder.path, sourceSHA256: manifest.source.sha256, options: options))
         var other = options
-        other.levels = 5
+        other.blur.levels = 5
         #expect(!CacheStore.isComplete(folder.path, sourceSHA256: manifest.source.sha256, options: other))
     }
 

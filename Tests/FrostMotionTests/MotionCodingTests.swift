@@ -55,7 +55,7 @@ import Testing
         (#"{"type": "color", "color": "white", "animate": {"opacity": {"keys": [[0, 1]], "speed": 2}}}"#, "layers[0].animate.opacity.speed: unknown key"),
         (#"{"type": "color", "color": "white", "animate": {"shadow.offset": {"keys": [[0, [1, 2]]]}}}"#,
          "layers[0].animate.shadow.offset: the layer has no shadow to animate"),
-        (#"{"type": "gradient", "stops": [{"at": 0, "color": "white"}], "animate": {"color": {"keys": [[0, "red"]]}}}"#,
+        (#"{"type": "gradient", "stops": [{"at": 0, "color": "white"}], "animate": {"color": {"keys": [[0, "white"]]}}}"#,
          "layers[0].animate.color: only color and text layers have a color"),
         (#"{"type": "color", "color": "white", "animate": {"color": {"keys": [[0, "not-a-color"]]}}}"#, "layers[0].animate.color.keys[0][1]:"),
         (#"{"type": "image", "file": "x.png", "animate": {"blur.progress": {"keys": [[0, 1]]}}}"#,

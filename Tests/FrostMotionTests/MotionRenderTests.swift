@@ -85,10 +85,7 @@ import Testing
         var layer = Layer(.image(.pixels(photo), .fill))
         layer.frame = Rect(x: 0, y: 0, width: 64, height: 48)
         let scene = Scene(width: 64, height: 48, scale: 1, background: .white, layers: [layer])
-        var blur = LayerBlur()
-        blur.levels = 4
-        blur.maxSigma = 6
-        blur.mode = .nearest
+        let blur = LayerBlur(spec: BlurCacheSpec(levels: 4, maxSigma: 6), mode: .nearest)
         let progress = PropertyAnimation(.blurProgress, keyframes: Keyframes([.init(0, [0]), .init(100, [1])]))
         let motion = MotionScene(scene: scene, timeline: .scroll(from: 0, to: 100, frames: 5),
                                  motions: [[0]: LayerMotion(animations: [progress], blur: blur)])

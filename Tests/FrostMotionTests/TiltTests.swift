@@ -112,19 +112,4 @@ import Testing
         #expect(resolved.layers[0].shadow?.offsetY == states[40].pitch * 10)
         #expect(trace.samples.allSatisfy { abs($0.pitch) < 0.35 && abs($0.roll) < 0.35 })
     }
-
-    /// A motion built in Swift, which the JSON reader's checks do not see: a shadow followed on a
-    /// layer without one, a colour on a group. The frame renders, those properties left alone.
-    @Test func propertiesALayerLacksAreLeftAlone() throws {
-        var layer = Layer(.group([Layer(.color(.white))]))
-        layer.frame = Rect(x: 4, y: 4, width: 20, height: 10)
-        let scene = Scene(width: 28, height: 18, scale: 1, background: .black, layers: [layer])
-        let motions: [[Int]: LayerMotion] = [[0]: LayerMotion(animations: [
-            PropertyAnimation(.shadowOffsetX, driver: .roll, factor: [10], offset: [0]),
-            PropertyAnimation(.shadowOpacity, driver: .pitch, keyframes: Keyframes([.init(0, [0.5])])),
-            PropertyAnimation(.color, keyframes: Keyframes([.init(0, [1, 0, 0, 1])])),
-        ])]
-        let renderer = try MotionRenderer(MotionScene(scene: scene, motions: motions), assets: SceneAssets())
-        #expect(try renderer.frame(at: DriverState(pitch: 0.2, roll: 0.3)).pixels == scene.rendered().pixels)
-    }
 }

@@ -1,0 +1,109 @@
+import FrostCore
+
+/// What a blur cache holds: `levels` blurs above the source up to a top blur (a gaussian σ or a
+/// UIImage+ImageEffects radius), their spacing, tint and saturation; or a seed app's preset. One
+/// specification, with its defaults, limits and plan, for `frost cache`, a motion scene's `blur`
+/// and Swift callers (`CacheOptions.blur`, `LayerBlur.spec`).
+public struct BlurCacheSpec: Sendable, Equatable {
+    public enum Preset: String, Sendable, Codable, CaseIterable { case twitter, secret }
+
+    /// Levels above the source.
+    public var levels: Int
+    /// The top level's gaussian σ (nil: `defaultMaxSigma`, unless `maxRadius` is given); its
+    /// unit is the caller's, turned into pixels by `plan`'s `sigmaScale`.
+    public var maxSigma: Double?
+    /// The top level as an ImageEffects radius in points (× the plan's scale).
+    public var maxRadius: Double?
+    public var spacing: CachePlan.Spacing
+    /// Drawn over each level.
+    public var tint: Color?
+    /// ImageEffects' saturation delta factor per level (1 leaves colour alone).
+    public var saturation: Double
+    /// Tint and saturation grow with the level, so that level 0 stays the source.
+    public var ramp: Bool
+    /// Twitter's or Secret's levels (docs/design.md, Seed apps) instead of the numbers above.
+    public var preset: Preset?
+
+    public static let defaultLevels = 10
+    /// The top σ when neither `maxSigma` nor `maxRadius` is given.
+    public static let defaultMaxSigma = 40.0
+    public static let levelsRange: ClosedRange<Int> = 1...64
+    public static let maxSigmaRange: ClosedRange<Double> = 0.3...250
+    /// A radius is above 0 and at most this.
+    public static let maxRadiusLimit = 500.0
+    public static let saturationRange: ClosedRange<Double> = -100...100
+
+    /// Without a `spacing`: linear for a radius (ImageEffects itself renders each level, as
+    /// Twitter did), geometric for a σ (neighbouring σ ratio ≤ 1.5: blending neighbours stays
+    /// close to a true gaussian).
+    public init(levels: Int = defaultLevels, maxSigma: Double? = nil, maxRadius: Double? = nil, spacing: CachePlan.Spacing? = nil,
+                tint: Color? = nil, saturation: Double = 1, ramp: Bool = false, preset: Preset? = nil) {
+        self.levels = levels
+        self.maxSigma = maxSigma
+        self.maxRadius = maxRadius
+        self.spacing = spacing ?? (maxRadius != nil ? .linear : .geometric)
+        self.tint = tint
+        self.saturation = saturation
+        self.ramp = ramp
+        self.preset = preset
+    }
+
+    /// A value outside the limits: the key it is given by (`levels`, `max-sigma`, `max-radius`,
+    /// `tint`, `saturation`; empty for the whole) and what is wrong.
+    public struct Problem: Error, CustomStringConvertible, Sendable, Equatable {
+        public let key: String
+        public let message: String
+        public var description: String { key.isEmpty ? message : "\(key): \(message)" }
+    }
+
+    /// Throws the first value outside the limits. A preset ignores the numbers.
+    public func validate() throws(Problem) {
+        if preset != nil { return }
+        guard Self.levelsRange.contains(levels) else {
+            throw Problem(key: "levels", message: "expected a whole number from \(Self.levelsRange.lowerBound) to \(Self.levelsRange.upperBound)")
+        }
+        if maxSigma != nil && maxRadius != nil { throw Problem(key: "", message: "give max-sigma or max-radius, not both") }
+        if let s = maxSigma, !Self.maxSigmaRange.contains(s) {
+            throw Problem(key: "max-sigma", message: "expected a number from \(Self.decimal(Self.maxSigmaRange.lowerBound)) to \(Self.decimal(Self.maxSigmaRange.upperBound))")
+        }
+        if let r = maxRadius, !(r > 0 && r <= Self.maxRadiusLimit) {
+            throw Problem(key: "max-radius", message: "expected a number above 0 and at most \(Self.decimal(Self.maxRadiusLimit))")
+        }
+        if let tint, ![tint.red, tint.green, tint.blue, tint.alpha].allSatisfy((0...1).contains) {
+            throw Problem(key: "tint", message: "expected a color with red, green, blue and alpha from 0 to 1")
+        }
+        guard Self.saturationRange.contains(saturation) else {
+            throw Problem(key: "saturation", message: "expected a number from \(Self.decimal(Self.saturationRange.lowerBound)) to \(Self.decimal(Self.saturationRange.upperBound))")
+        }
+    }
+
+    /// The plan: radii in points × `scale` pixels per point, σ × `sigmaScale` (1 for a σ given in
+    /// pixels, as `frost cache --max-sigma` takes it; the scene's scale for a motion's σ in
+    /// points). Levels are stored reduced where their blur allows unless `compact` is false.
+    /// The spec must be valid (`validate()`).
+    public func plan(scale: Double = 1, sigmaScale: Double = 1, compact: Bool = true) -> CachePlan {
+        switch preset {
+        case .twitter: return .twitter(scale: scale, compact: compact)
+        case .secret: return .secret(scale: scale, compact: compact)
+        case nil:
+            return CachePlan(count: levels, maxSigma: maxRadius == nil ? (maxSigma ?? Self.defaultMaxSigma) * sigmaScale : nil,
+                             maxRadius: maxRadius, spacing: spacing, tint: tint, saturation: saturation, ramp: ramp,
+                             scale: scale, compact: compact)
+        }
+    }
+
+    /// The top level's ImageEffects radius in points, for a plan rendered by ImageEffects
+    /// (a preset's, or `maxRadius`): its boxes must fit the kernel's limit at the pixel scale.
+    public var topRadius: Double? {
+        switch preset {
+        case .twitter: CachePlan.twitter().levels.last!.radius
+        case .secret: CachePlan.secret().levels.last!.radius
+        case nil: maxRadius
+        }
+    }
+
+    /// 250, 0.3: a limit as written.
+    private static func decimal(_ x: Double) -> String {
+        x == x.rounded() ? String(Int(x)) : String(x)
+    }
+}
