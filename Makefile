@@ -168,7 +168,7 @@ man: deps
 # Started and an article per area) and every module's symbols, combined (symbols that `import Frost`
 # re-exports are documented on their own module's pages). Serve out/docs (`python3 -m http.server -d
 # out/docs`) and open /documentation/frost.
-DOC_TARGETS := Frost FrostCore FrostCodecs FrostEffects FrostCache FrostCrossfade FrostCompose FrostMotion
+DOC_TARGETS := Frost FrostCore FrostCodecs FrostFiles FrostEffects FrostCache FrostCrossfade FrostClients FrostCompose FrostMotion
 docs: deps
 	$(SWIFT) package --allow-writing-to-directory $(OUT)/docs generate-documentation \
 	  $(foreach t,$(DOC_TARGETS),--target $(t)) --enable-experimental-combined-documentation \

@@ -11,9 +11,11 @@ let package = Package(
         .library(name: "Frost", targets: ["Frost"]),
         .library(name: "FrostCore", targets: ["FrostCore"]),
         .library(name: "FrostCodecs", targets: ["FrostCodecs"]),
+        .library(name: "FrostFiles", targets: ["FrostFiles"]),
         .library(name: "FrostEffects", targets: ["FrostEffects"]),
         .library(name: "FrostCache", targets: ["FrostCache"]),
         .library(name: "FrostCrossfade", targets: ["FrostCrossfade"]),
+        .library(name: "FrostClients", targets: ["FrostClients"]),
         .library(name: "FrostCompose", targets: ["FrostCompose"]),
         .library(name: "FrostMotion", targets: ["FrostMotion"]),
         .library(name: "FrostStream", targets: ["FrostStream"]),
@@ -37,41 +39,47 @@ let package = Package(
         .target(name: "CFrostSystem"),
         .target(name: "FrostCore", dependencies: ["CFrostSystem"]),
         .target(name: "FrostCodecs", dependencies: ["FrostCore", "CFrostCodecs"]),
+        // Files: whole reads, atomic writes, images and animations by path, many-file batches.
+        .target(name: "FrostFiles", dependencies: ["FrostCore", "FrostCodecs"]),
         .target(name: "FrostEffects", dependencies: ["FrostCore", "CFrostSystem"]),
-        .target(name: "FrostCache", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "CFrostSystem"]),
-        .target(name: "FrostCrossfade", dependencies: ["FrostCore", "FrostEffects", "FrostCache", "CFrostSystem"]),
+        .target(name: "FrostCache", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "FrostFiles", "CFrostSystem"]),
+        .target(name: "FrostCrossfade", dependencies: ["FrostCore", "FrostEffects", "FrostCache"]),
+        // What a client needs to show a cache: the self-contained web page.
+        .target(name: "FrostClients", dependencies: ["FrostCache", "FrostCrossfade"]),
         // Decode → operations → encode as a pipeline over strips of rows on every core (docs/design.md, Streaming).
-        .target(name: "FrostStream", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs"]),
+        .target(name: "FrostStream", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "FrostFiles"]),
         // FreeType 2 for text (Debian libfreetype-dev; flags from freetype2.pc).
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
-        .target(name: "FrostCompose", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "CFreeType"]),
-        .target(name: "FrostMotion", dependencies: ["FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose"]),
-        .target(name: "Frost", dependencies: ["FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose", "FrostMotion", "FrostStream"]),
+        .target(name: "FrostCompose", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "FrostFiles", "CFreeType"]),
+        .target(name: "FrostMotion", dependencies: ["FrostCore", "FrostCodecs", "FrostFiles", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose"]),
+        .target(name: "Frost", dependencies: ["FrostCore", "FrostCodecs", "FrostFiles", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostClients",
+                                              "FrostCompose", "FrostMotion", "FrostStream"]),
         // What the fuzzers (`make fuzz`) and the replay of their findings feed bytes to, and the
         // fuzzer's binary: with libFuzzer under `make fuzz` (FROST_LIBFUZZER), else a replay tool.
         .target(name: "FrostFuzz", dependencies: ["Frost"]),
-        .executableTarget(name: "frost-fuzz", dependencies: ["FrostFuzz", "FrostCodecs"]),
+        .executableTarget(name: "frost-fuzz", dependencies: ["FrostFuzz", "FrostCodecs", "FrostFiles"]),
         // The named benchmark cases, shared by `frost bench` and Benchmarks/.
         .target(name: "FrostBench", dependencies: ["Frost"]),
         .executableTarget(
             name: "frost",
             dependencies: [
-                "FrostCore", "FrostCodecs", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose", "FrostMotion", "FrostStream", "FrostBench", "CFrostSystem",
+                "FrostCore", "FrostCodecs", "FrostFiles", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostClients", "FrostCompose", "FrostMotion",
+                "FrostStream", "FrostBench", "CFrostSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Corpus lookup, CRC-32 and pixel comparisons shared by the test targets.
-        .target(name: "FrostTestSupport", dependencies: ["FrostCore", "FrostCodecs"], path: "Tests/FrostTestSupport"),
+        .target(name: "FrostTestSupport", dependencies: ["FrostCore", "FrostCodecs", "FrostFiles"], path: "Tests/FrostTestSupport"),
         .testTarget(name: "FrostCoreTests", dependencies: ["FrostCore", "FrostTestSupport"]),
-        .testTarget(name: "FrostCodecsTests", dependencies: ["FrostCodecs", "FrostTestSupport"]),
-        .testTarget(name: "FrostEffectsTests", dependencies: ["FrostEffects", "FrostCodecs", "FrostTestSupport"]),
-        .testTarget(name: "FrostCacheTests", dependencies: ["FrostCache", "FrostCrossfade", "FrostEffects", "FrostCodecs", "FrostTestSupport"]),
-        .testTarget(name: "FrostComposeTests", dependencies: ["FrostCompose", "FrostEffects", "FrostCodecs", "FrostTestSupport"]),
-        .testTarget(name: "FrostMotionTests", dependencies: ["FrostMotion", "FrostCore", "FrostCompose", "FrostCrossfade", "FrostCodecs", "FrostTestSupport"]),
-        .testTarget(name: "FrostStreamTests", dependencies: ["FrostStream", "FrostEffects", "FrostCodecs", "FrostTestSupport"]),
-        .testTarget(name: "FrostFuzzTests", dependencies: ["FrostFuzz", "FrostCodecs", "FrostCompose", "FrostTestSupport"]),
+        .testTarget(name: "FrostCodecsTests", dependencies: ["FrostCodecs", "FrostFiles", "FrostTestSupport"]),
+        .testTarget(name: "FrostEffectsTests", dependencies: ["FrostEffects", "FrostCodecs", "FrostFiles", "FrostTestSupport"]),
+        .testTarget(name: "FrostCacheTests", dependencies: ["FrostCache", "FrostCrossfade", "FrostClients", "FrostEffects", "FrostCodecs", "FrostFiles", "FrostTestSupport"]),
+        .testTarget(name: "FrostComposeTests", dependencies: ["FrostCompose", "FrostEffects", "FrostCodecs", "FrostFiles", "FrostTestSupport"]),
+        .testTarget(name: "FrostMotionTests", dependencies: ["FrostMotion", "FrostCore", "FrostCompose", "FrostCrossfade", "FrostCache", "FrostCodecs", "FrostFiles", "FrostTestSupport"]),
+        .testTarget(name: "FrostStreamTests", dependencies: ["FrostStream", "FrostEffects", "FrostCodecs", "FrostFiles", "FrostTestSupport"]),
+        .testTarget(name: "FrostFuzzTests", dependencies: ["FrostFuzz", "FrostCodecs", "FrostFiles", "FrostCompose", "FrostTestSupport"]),
         .testTarget(name: "FrostTests", dependencies: ["Frost", "FrostTestSupport"]),
-        .testTarget(name: "FrostCLITests", dependencies: ["FrostCodecs", "FrostCache", "FrostTestSupport"]),
+        .testTarget(name: "FrostCLITests", dependencies: ["FrostCodecs", "FrostFiles", "FrostCache", "FrostTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

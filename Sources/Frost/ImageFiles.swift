@@ -1,4 +1,5 @@
 import Foundation
+import FrostFiles
 
 // Images from and to `Data` and file URLs. Errors are `CodecError`s whose description is the line
 // the `frost` tool prints (`photo.jpg: invalid JPEG: …`); a URL names the file in it.

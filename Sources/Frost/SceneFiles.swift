@@ -1,4 +1,5 @@
 import Foundation
+import FrostFiles
 
 // Scenes and motions read from JSON files (docs/scenes.md, docs/motion.md), checked as `frost
 // compose` and `frost animate` check them.

@@ -1,6 +1,7 @@
 import Foundation
 import FrostCodecs
 import FrostCore
+import FrostFiles
 
 /// Builds one cache per input image: `OUTDIR/<relative path>.frost/`. Resumable (complete,
 /// matching caches are skipped), shardable across workers with no coordination (FileBatch), and

@@ -1,4 +1,5 @@
 import FrostCodecs
+import FrostFiles
 
 /// A cache folder examined level by level, as `frost info DIR` shows it: each level's file, bytes
 /// and format, and the first thing wrong with it. Unlike `CacheStore.load`, which stops at the

@@ -1,6 +1,7 @@
 import Foundation
 import FrostCodecs
 @_spi(Kernels) import FrostCore
+import FrostFiles
 
 /// A cache folder on disk: one image per level plus `manifest.json`.
 public enum CacheStore {

@@ -29,10 +29,6 @@ public final class AnimatedPNGWriter {
     private var header: [UInt8]?
     private var previous: Image?
 
-    public convenience init(path: String, width: Int, height: Int, frameCount: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {
-        try self.init(into: try AtomicFile(path), width: width, height: height, frameCount: frameCount, hasAlpha: hasAlpha, options: options)
-    }
-
     /// Writes into `file`: `MemoryFile()` for the animation's bytes in memory.
     public init(into file: any FileSink, width: Int, height: Int, frameCount: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {
         guard frameCount >= 1, frameCount <= Int(UInt32.max) else { throw CodecError(.encode, "an APNG needs at least one frame") }

@@ -15,11 +15,6 @@ public final class AnimatedWebPWriter {
     private var milliseconds = 0.0
     private var finished = false
 
-    public convenience init(path: String, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {
-        let options = try options.webp(hasAlpha: hasAlpha)  // checked before a file is made
-        try self.init(into: try AtomicFile(path), width: width, height: height, webp: options)
-    }
-
     /// Writes into `file`: `MemoryFile()` for the animation's bytes in memory.
     public convenience init(into file: any FileSink, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {
         try self.init(into: file, width: width, height: height, webp: try options.webp(hasAlpha: hasAlpha))

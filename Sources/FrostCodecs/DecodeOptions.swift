@@ -35,20 +35,6 @@ public struct DecodeOptions: Sendable, Equatable {
         self.allowTruncated = allowTruncated
     }
 
-    /// The path of a file that a scene or motion names, relative to `directory` (the scene file's
-    /// folder); with `assetsRoot`, refused unless it resolves, links followed, inside that folder.
-    public func assetPath(_ file: String, relativeTo directory: String) throws(CodecError) -> String {
-        let path = FileIO.resolve(file, relativeTo: directory)
-        guard let assetsRoot else { return path }
-        guard let root = FileIO.realPath(assetsRoot) else { throw CodecError(.io, "the assets folder \(assetsRoot) does not exist") }
-        // A file that does not resolve is missing: reading it reports that.
-        guard let real = FileIO.realPath(path) else { return path }
-        guard FileIO.isInside(real, root), real != root else {
-            throw CodecError(.refused, "\(file) is outside the assets folder \(assetsRoot)")
-        }
-        return real
-    }
-
     func checkBudget(width: Int, height: Int) throws(CodecError) {
         guard width > 0, height > 0 else {
             throw CodecError(.corrupt, "image has zero size (\(width)×\(height))")

@@ -20,13 +20,8 @@ package final class JPEGRowReader {
     /// The file's EXIF, XMP, IPTC and density (read from its header segments).
     package let metadata: ImageMetadata
 
-    /// The JPEG at `path` (refused past `options.maxFileBytes` or `options.maxPixels`).
-    package convenience init(path: String, options: DecodeOptions) throws {
-        let fd = try FileIO.openInput(path, maxBytes: options.maxFileBytes).descriptor
-        guard let file = fdopen(fd, "rb") else {
-            close(fd)
-            throw CodecError(.outOfMemory, "cannot open a stream")
-        }
+    /// The JPEG read from `file` as it decodes (the reader closes it).
+    package convenience init(file: UnsafeMutablePointer<FILE>, options: DecodeOptions) throws {
         try self.init(session: JPEGDecoder.Session(file: file), options: options)
     }
 

@@ -1,5 +1,6 @@
 import FrostCodecs
 import FrostCore
+import FrostFiles
 #if canImport(Glibc)
 import Glibc
 #endif

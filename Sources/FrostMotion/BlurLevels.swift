@@ -4,6 +4,7 @@ import FrostCompose
 @_spi(Kernels) import FrostCore
 import FrostCrossfade
 import FrostEffects
+import FrostFiles
 
 /// A blurred layer's levels, made once per render, and the frames drawn from them: level 0 is the
 /// layer's content as it is (sharp, untinted), levels 1…N a Frost blur cache of it (or the levels

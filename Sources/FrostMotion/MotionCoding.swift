@@ -4,6 +4,7 @@ import FrostCodecs
 import FrostCompose
 import FrostCore
 import FrostCrossfade
+import FrostFiles
 
 // The JSON form of a motion scene: an ordinary scene (read by FrostCompose, which lets the keys
 // below through) plus `timeline` at the top and `animate` and `blur` on layers, read here with the

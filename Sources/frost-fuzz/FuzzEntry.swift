@@ -1,4 +1,5 @@
 import FrostCodecs
+import FrostFiles
 import FrostFuzz
 #if canImport(Glibc)
 import Glibc

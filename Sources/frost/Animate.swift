@@ -4,6 +4,7 @@ import Foundation
 import FrostCodecs
 import FrostCompose
 @_spi(Kernels) import FrostCore
+import FrostFiles
 import FrostMotion
 
 struct Animate: ParsableCommand {

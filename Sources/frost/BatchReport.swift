@@ -1,6 +1,7 @@
 import ArgumentParser
 import FrostCodecs
 import FrostCore
+import FrostFiles
 
 /// `--jobs` and `--shard` of every many-file command.
 struct BatchFlags: ParsableArguments {

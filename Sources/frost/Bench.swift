@@ -3,6 +3,7 @@ import FrostBench
 import FrostCodecs
 @_spi(Kernels) import FrostCore
 import FrostEffects
+import FrostFiles
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import Dispatch
 import FrostCache
 import FrostCodecs
 import FrostCore
+import FrostFiles
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import FrostCodecs
 import FrostCore
+import FrostFiles
 
 /// Reading options shared by every subcommand that opens images.
 struct DecodeFlags: ParsableArguments {

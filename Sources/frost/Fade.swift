@@ -3,6 +3,7 @@ import FrostCache
 import FrostCodecs
 import FrostCore
 import FrostCrossfade
+import FrostFiles
 import Foundation
 
 struct Fade: ParsableCommand {

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import FrostCodecs
 @_spi(Kernels) import FrostCore
+import FrostFiles
 import FrostStream
 
 /// Where a filter's images come from and go to, shared by `blur`, `effect`, `adjust`, `convert`,

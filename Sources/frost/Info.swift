@@ -1,6 +1,7 @@
 import ArgumentParser
 import FrostCache
 import FrostCodecs
+import FrostFiles
 import Foundation
 
 struct Info: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FrostCodecs
+import FrostFiles
 
 /// Where a filter writes: one file, standard output (`-`), a folder mirroring the inputs'
 /// relative paths (`out/`), or a name pattern (`out/%s-blur.webp`, `%s` = the input's name

@@ -1,7 +1,9 @@
 import ArgumentParser
 import FrostCache
+import FrostClients
 import FrostCodecs
 import FrostCrossfade
+import FrostFiles
 import Foundation
 
 struct Page: ParsableCommand {

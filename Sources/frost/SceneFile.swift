@@ -1,6 +1,7 @@
 import ArgumentParser
 import FrostCodecs
 import FrostCompose
+import FrostFiles
 import FrostMotion
 
 /// The options `compose` and `animate` share: where the scene is seen and how it is drawn.

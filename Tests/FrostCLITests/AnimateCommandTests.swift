@@ -1,5 +1,6 @@
 import FrostCodecs
 import FrostCore
+import FrostFiles
 import FrostTestSupport
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import FrostCache
 import FrostCodecs
 import FrostCore
+import FrostFiles
 import FrostTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import FrostFiles
 import FrostTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import FrostCore
+import FrostFiles
 import FrostTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 @testable import FrostCache
 @testable import FrostCodecs
 import FrostCore
+@testable import FrostFiles
 import FrostTestSupport
 import Foundation
 import Testing

@@ -3,6 +3,7 @@ import FrostCodecs
 import FrostCore
 import FrostCrossfade
 import FrostEffects
+import FrostFiles
 import FrostTestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import FrostCache
 import FrostCodecs
 import FrostCore
 import FrostEffects
+import FrostFiles
 import FrostTestSupport
 import Testing
 

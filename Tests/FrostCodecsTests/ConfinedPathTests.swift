@@ -1,4 +1,5 @@
 import FrostCodecs
+import FrostFiles
 import Testing
 
 /// `FileIO.confined` reads paths as the file system does, byte by byte.

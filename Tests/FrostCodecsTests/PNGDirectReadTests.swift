@@ -1,4 +1,5 @@
 import FrostCore
+import FrostFiles
 import FrostTestSupport
 import Testing
 @testable import FrostCodecs

@@ -1,5 +1,6 @@
 import FrostCodecs
 import FrostCore
+import FrostFiles
 import FrostTestSupport
 import Testing
 @testable import FrostCodecs

@@ -1,5 +1,6 @@
 import FrostCodecs
 @_spi(Kernels) import FrostCore
+import FrostFiles
 import FrostTestSupport
 import Foundation
 import Testing

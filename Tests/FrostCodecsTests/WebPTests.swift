@@ -1,6 +1,7 @@
 import Foundation
 import FrostCodecs
 import FrostCore
+import FrostFiles
 import FrostTestSupport
 import Testing
 

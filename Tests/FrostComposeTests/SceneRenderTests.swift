@@ -2,6 +2,7 @@ import FrostCodecs
 @testable import FrostCompose
 import FrostCore
 import FrostEffects
+import FrostFiles
 import FrostTestSupport
 import Testing
 

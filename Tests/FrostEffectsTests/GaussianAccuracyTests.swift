@@ -1,6 +1,7 @@
 @testable import FrostEffects
 import FrostCodecs
 import FrostCore
+import FrostFiles
 import FrostTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import FrostCodecs
 import FrostCompose
+import FrostFiles
 import FrostFuzz
 import FrostTestSupport
 import Foundation

@@ -3,6 +3,7 @@ import FrostCodecs
 import FrostCompose
 import FrostCore
 import FrostCrossfade
+import FrostFiles
 @testable import FrostMotion
 import FrostTestSupport
 import Foundation

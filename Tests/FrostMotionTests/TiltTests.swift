@@ -1,6 +1,7 @@
 import FrostCodecs
 import FrostCompose
 import FrostCore
+import FrostFiles
 @testable import FrostMotion
 import FrostTestSupport
 import Foundation

@@ -1,6 +1,7 @@
 @testable import FrostCodecs
 import FrostCore
 import FrostEffects
+import FrostFiles
 @testable import FrostStream
 import FrostTestSupport
 import Testing

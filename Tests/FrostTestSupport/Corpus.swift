@@ -1,4 +1,5 @@
 import Foundation
+import FrostFiles
 
 /// The test corpus, `Tests/Corpus/` in the repository (or $FROST_CORPUS, to run the tests on another copy).
 public enum Corpus {

@@ -3,7 +3,7 @@ import FrostCore
 import Glibc
 #endif
 
-/// Reading and writing image files: format by content on read, by extension on write.
+/// Decoding image bytes: the format is sniffed from the content.
 extension Image {
     /// Decodes PNG, JPEG or WebP bytes (the format is sniffed from the content).
     public init(decoding bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws {
@@ -25,29 +25,9 @@ extension Image {
         guard ImageFormat(sniffing: bytes) == .png else { throw CodecError(.unknownFormat, "not a PNG file") }
         self = try bytes.withUnsafeBufferPointer { try PNGDecoder.decode($0, options: options, libpngOnly: true).image }
     }
-
-    /// Reads a PNG, JPEG or WebP file.
-    public init(contentsOfFile path: String, options: DecodeOptions = DecodeOptions()) throws {
-        try self.init(decoding: try FileIO.read(path, maxBytes: options.maxFileBytes), options: options)
-    }
-
-    /// Writes the image atomically (temporary file in the same folder, then rename). The format
-    /// comes from `format`, or else from the path's extension; `threads` as for `encoded`.
-    public func write(toFile path: String, format: ImageFormat? = nil,
-                      options: EncodeOptions = EncodeOptions(), threads: Int? = nil) throws {
-        guard let format = format ?? ImageFormat(pathExtension: path) else {
-            throw CodecError(.encode, "unknown output format (use a .png, .jpg, .jpeg or .webp name)")
-        }
-        try FileIO.writeAtomically(try encoded(as: format, options: options, threads: threads), to: path)
-    }
 }
 
 extension ImageInfo {
-    /// Reads only the header of a PNG, JPEG or WebP file.
-    public init(contentsOfFile path: String) throws {
-        try self.init(bytes: try FileIO.read(path))
-    }
-
     public init(bytes: [UInt8]) throws {
         guard let format = ImageFormat(sniffing: bytes) else {
             throw CodecError(.unknownFormat, bytes.isEmpty ? "empty file" : "not a PNG, JPEG or WebP file")

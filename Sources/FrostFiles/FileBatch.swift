@@ -1,4 +1,5 @@
 import Foundation
+import FrostCodecs
 @_spi(Kernels) import FrostCore
 #if canImport(Glibc)
 import Glibc

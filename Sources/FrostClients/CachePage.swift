@@ -1,4 +1,5 @@
 import FrostCache
+import FrostCrossfade
 
 /// A web page that shows a blur cache as `frost fade` does, following the page's scroll: the
 /// levels stacked at their manifest placement, the two around the current σ shown by opacity

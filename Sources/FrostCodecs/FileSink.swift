@@ -1,0 +1,19 @@
+/// Where a file written in parts (an animation frame by frame) goes: a file on disk (FrostFiles' `AtomicFile`)
+/// or bytes in memory (`MemoryFile`).
+public protocol FileSink: AnyObject {
+    func append(_ bytes: [UInt8]) throws
+    /// The file is complete: renamed into place, or held whole.
+    func commit() throws
+}
+
+/// A file built in memory; `bytes` is all of it once committed.
+public final class MemoryFile: FileSink {
+    public private(set) var bytes: [UInt8] = []
+    public private(set) var isComplete = false
+
+    public init() {}
+
+    public func append(_ bytes: [UInt8]) throws { self.bytes += bytes }
+
+    public func commit() throws { isComplete = true }
+}
