@@ -1,7 +1,7 @@
 @_spi(Kernels) import FrostCore
 
-/// Layers that look the same in every render of a scene, by JSON path (`layers[2]`,
-/// `layers[4].layers[0]`), and their rasters once drawn: Core Animation's render server keeps a
+/// Layers that look the same in every render of a scene, by id (`#header`) or, for a layer
+/// without one, JSON path (`layers[2]`, `layers[4].layers[0]`), and their rasters once drawn: Core Animation's render server keeps a
 /// layer's backing store the same way and only moves, scales, clips and fades it per frame.
 ///
 /// A retained layer's content, corner radius, border and mask must not change between renders
@@ -11,7 +11,8 @@
 /// renders may share one from several threads (the rasters are kept under a lock, and two renders
 /// that draw the same raster at once draw the same pixels).
 public final class RetainedLayers: Sendable {
-    public let paths: Set<String>
+    /// `#id` or a JSON path per retained layer.
+    public let keys: Set<String>
     /// Rasters kept per layer (sizes and phases it took lately); more are drawn again when met.
     public static let rastersPerLayer = 4
     private struct Kept {
@@ -23,17 +24,17 @@ public final class RetainedLayers: Sendable {
     /// How many rasters have been drawn (a layer drawn again after being dropped counts again).
     public var drawnCount: Int { kept.withLock { $0.drawnCount } }
 
-    public init(paths: Set<String>) {
-        self.paths = paths
+    public init(keys: Set<String>) {
+        self.keys = keys
     }
 
-    func raster(_ path: String, _ key: RetainedRaster.Key) -> RetainedRaster? {
-        kept.withLock { $0.rasters[path]?.first { $0.key == key }?.raster }
+    func raster(_ layer: String, _ key: RetainedRaster.Key) -> RetainedRaster? {
+        kept.withLock { $0.rasters[layer]?.first { $0.key == key }?.raster }
     }
 
-    func keep(_ raster: RetainedRaster, _ path: String, _ key: RetainedRaster.Key) {
+    func keep(_ raster: RetainedRaster, _ layer: String, _ key: RetainedRaster.Key) {
         kept.withLock { kept in
-            var list = kept.rasters[path, default: []]
+            var list = kept.rasters[layer, default: []]
             if let i = list.firstIndex(where: { $0.key == key }) {
                 list[i].raster = raster
             } else {
@@ -41,7 +42,7 @@ public final class RetainedLayers: Sendable {
                 list.insert((key, raster), at: 0)
                 if list.count > Self.rastersPerLayer { list.removeLast() }
             }
-            kept.rasters[path] = list
+            kept.rasters[layer] = list
         }
     }
 }

@@ -21,6 +21,18 @@ public struct Scene: Sendable, Equatable {
         self.layers = layers
     }
 
+    /// The place of the layer whose `id` is `id` (`[2, 1]`: `layers[2].layers[1]`), or nil.
+    public func path(ofLayer id: String) -> [Int]? {
+        func find(_ layers: [Layer], _ prefix: [Int]) -> [Int]? {
+            for (i, layer) in layers.enumerated() {
+                if layer.id == id { return prefix + [i] }
+                if case .group(let children) = layer.content, let found = find(children, prefix + [i]) { return found }
+            }
+            return nil
+        }
+        return find(layers, [])
+    }
+
     /// The output size in pixels.
     public var pixelWidth: Int { Int((width * scale).rounded()) }
     public var pixelHeight: Int { Int((height * scale).rounded()) }
@@ -28,6 +40,9 @@ public struct Scene: Sendable, Equatable {
 
 /// One layer: what it draws (`content`) and how it is placed and composited, after CALayer.
 public struct Layer: Sendable, Equatable {
+    /// A name unique in the scene: motions and retained rasters follow the layer by it, wherever
+    /// it moves in the tree (a layer without one is known by its place, `layers[2]`).
+    public var id: String?
     public var content: LayerContent
     /// Position and size in the parent's points; nil fills the parent.
     public var frame: Rect?
@@ -42,7 +57,8 @@ public struct Layer: Sendable, Equatable {
 
     public init(_ content: LayerContent, frame: Rect? = nil, opacity: Double = 1, blendMode: BlendMode = .normal,
                 cornerRadius: Double = 0, border: Border? = nil, transform: Transform = Transform(),
-                shadow: Shadow? = nil, mask: Mask? = nil) {
+                shadow: Shadow? = nil, mask: Mask? = nil, id: String? = nil) {
+        self.id = id
         self.content = content
         self.frame = frame
         self.opacity = opacity

@@ -182,7 +182,7 @@ extension Scene: Codable {
 }
 
 extension Layer: Codable {
-    private static let common = ["type", "frame", "opacity", "blend", "cornerRadius", "border", "transform", "shadow", "mask"]
+    private static let common = ["id", "type", "frame", "opacity", "blend", "cornerRadius", "border", "transform", "shadow", "mask"]
     private static let keysByType: [String: [String]] = [
         "color": ["color"], "image": ["file", "contentMode"], "gradient": ["start", "end", "stops"],
         "texture": ["pattern", "file", "spacing", "seed"], "text": ["text", "font", "size", "color", "align", "wrap", "lineHeight"],
@@ -228,7 +228,7 @@ extension Layer: Codable {
                                                      saturation: try c.number("saturation", default: 1)))
             }
         }
-        self.init(content)
+        self.init(content, id: try c.optional("id"))
         if let f = try c.numbers("frame", count: 4) { frame = Rect(x: f[0], y: f[1], width: f[2], height: f[3]) }
         opacity = try c.number("opacity", default: 1)
         blendMode = try c.choice("blend") ?? .normal
@@ -241,6 +241,7 @@ extension Layer: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: SceneKey.self)
+        try c.put(id, "id")
         switch content {
         case .color(let color):
             try c.put("color", "type"); try c.put(color, "color")

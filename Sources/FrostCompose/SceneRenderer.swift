@@ -84,7 +84,7 @@ struct SceneRenderer {
             canvas.fill(with: color.withAlpha(color.alpha * layer.opacity), threads: threads)
             return
         }
-        if let retained, retained.paths.contains(path) {
+        if let retained, retained.keys.contains(Scene.retainedKey(layer, path: path)) {
             return try drawRetained(layer, frame: frame, space: space, rect: rect, into: &canvas, path: path, retained: retained)
         }
         let inner = LayerSpace(originX: rect.x, originY: rect.y, pixelsPerPoint: k, zoom: space.zoom * t.scale,
@@ -131,7 +131,8 @@ struct SceneRenderer {
         let box = unscaled.pixelBounds
         let key = RetainedRaster.Key(unscaled)
         var raster: RetainedRaster
-        if let kept = retained.raster(path, key) {
+        let retainedKey = Scene.retainedKey(layer, path: path)
+        if let kept = retained.raster(retainedKey, key) {
             raster = kept
         } else {
             let area = box.width.multipliedReportingOverflow(by: box.height)
@@ -172,7 +173,7 @@ struct SceneRenderer {
             let offset = (x: Int((shadow.offsetX * k * s).rounded()), y: Int((shadow.offsetY * k * s).rounded()))
             draw(cast.image, at: PixelBounds(x: box.x + cast.shift, y: box.y + cast.shift, width: 0, height: 0), mode: .normal, offset: offset)
         }
-        retained.keep(raster, path, key)
+        retained.keep(raster, retainedKey, key)
         draw(raster.pixels, at: box, mode: layer.blendMode)
     }
 

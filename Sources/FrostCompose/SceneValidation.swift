@@ -29,6 +29,12 @@ extension Scene {
         try SceneCheck.number(scale, Limits.scale, "scale")
         try SceneCheck.color(background, "background")
         try SceneCheck.layers(layers, "layers")
+        try SceneCheck.ids(layers)
+    }
+
+    /// The key a layer's retained raster is kept by: `#id` for a layer with an id, else its path.
+    static func retainedKey(_ layer: Layer, path: String) -> String {
+        layer.id.map { "#" + $0 } ?? path
     }
 }
 
@@ -52,6 +58,23 @@ enum SceneCheck {
         guard [c.red, c.green, c.blue, c.alpha].allSatisfy(Scene.Limits.unit.contains) else {
             throw ComposeError(path, "expected a color with red, green, blue and alpha from 0 to 1")
         }
+    }
+
+    /// Ids are not empty and name one layer each.
+    static func ids(_ layers: [Layer]) throws(ComposeError) {
+        var seen: [String: String] = [:]
+        func walk(_ layers: [Layer], _ path: String) throws(ComposeError) {
+            for (i, layer) in layers.enumerated() {
+                let here = "\(path)[\(i)]"
+                if let id = layer.id {
+                    guard !id.isEmpty else { throw ComposeError("\(here).id", "expected a name (an empty string names nothing)") }
+                    if let first = seen[id] { throw ComposeError("\(here).id", "'\(id)' is already the id of \(first)") }
+                    seen[id] = here
+                }
+                if case .group(let children) = layer.content { try walk(children, "\(here).layers") }
+            }
+        }
+        try walk(layers, "layers")
     }
 
     static func layers(_ layers: [Layer], _ path: String) throws(ComposeError) {

@@ -53,7 +53,9 @@ extension MotionScene {
                     motion.animations.append(try PropertyAnimation(json: keyframes, property: property, path: here))
                 }
             }
-            if !motion.animations.isEmpty || motion.blur != nil { motions[path] = motion }
+            // A layer with an id is followed by it, wherever it sits.
+            let key = scene.layerIfPresent(at: path)?.id.map(LayerKey.id) ?? .path(path)
+            if !motion.animations.isEmpty || motion.blur != nil { motions[key] = motion }
             if let children = object["layers"], case .group = scene.layerIfPresent(at: path)?.content {
                 try readMotions(try children.array("\(name).layers"), prefix: path)
             }

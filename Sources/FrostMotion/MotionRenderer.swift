@@ -22,10 +22,10 @@ public final class MotionRenderer: Sendable {
         self.motion = motion
         self.assets = assets
         self.threads = threads
-        retained = RetainedLayers(paths: motion.staticLayerPaths)
+        retained = RetainedLayers(keys: motion.staticLayerKeys)
         let rest = motion.resolved(at: motion.timeline?.states().first ?? DriverState())
         var blurs: [BlurredLayer] = []
-        for (path, layerMotion) in motion.motions.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+        for (path, layerMotion) in motion.motionsByPath.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             guard let blur = layerMotion.blur else { continue }
             let (layer, parent) = rest.layer(at: path)
             blurs.append(BlurredLayer(path: path, levels: try BlurLevels.make(blur, layer: layer, parent: parent, scene: rest, assets: assets, directory: directory,

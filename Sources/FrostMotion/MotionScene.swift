@@ -10,10 +10,11 @@ public struct MotionScene: Sendable {
     public var scene: Scene
     /// The frames `frost animate` renders; nil for a scene seen only as stills.
     public var timeline: Timeline?
-    /// What moves, by layer path (`[0]` is `layers[0]`, `[2, 1]` is `layers[2].layers[1]`).
-    public var motions: [[Int]: LayerMotion]
+    /// What moves, by layer: its id (`"header"`) or its place (`[0]` is `layers[0]`, `[2, 1]` is
+    /// `layers[2].layers[1]`).
+    public var motions: [LayerKey: LayerMotion]
 
-    public init(scene: Scene, timeline: Timeline? = nil, motions: [[Int]: LayerMotion] = [:]) {
+    public init(scene: Scene, timeline: Timeline? = nil, motions: [LayerKey: LayerMotion] = [:]) {
         self.scene = scene
         self.timeline = timeline
         self.motions = motions
@@ -26,7 +27,7 @@ public struct MotionScene: Sendable {
     /// layers keep their content; the renderer swaps in their cache's frame.
     public func resolved(at state: DriverState) -> Scene {
         var out = scene
-        for (path, motion) in motions where !motion.animations.isEmpty {
+        for (path, motion) in motionsByPath where !motion.animations.isEmpty {
             out.updateLayer(at: path) { layer, parent in
                 for animation in motion.animations {
                     animation.property.apply(value(of: animation, at: state), to: &layer, parent: parent)
@@ -38,7 +39,7 @@ public struct MotionScene: Sendable {
 
     /// The blur progress of the layer at `path` at `state` (its `blur.progress` keys, else its fixed progress).
     public func blurProgress(at path: [Int], _ state: DriverState) -> Double {
-        guard let motion = motions[path], let blur = motion.blur else { return 0 }
+        guard let motion = motionsByPath[path], let blur = motion.blur else { return 0 }
         guard let animation = motion.animations.first(where: { $0.property == .blurProgress }) else { return blur.progress }
         return min(max(value(of: animation, at: state)[0], 0), 1)
     }
@@ -48,26 +49,38 @@ public struct MotionScene: Sendable {
         animation.curve.value(at: state[animation.driver ?? defaultDriver])
     }
 
+    /// The motions by layer path, ids looked up (a key naming no layer is left out:
+    /// `validate()` reports it).
+    public var motionsByPath: [[Int]: LayerMotion] {
+        var out: [[Int]: LayerMotion] = [:]
+        for (key, motion) in motions {
+            if let path = key.path(in: scene) { out[path] = motion }
+        }
+        return out
+    }
+
     /// The layers whose look never changes (nothing in them animates but where they are, how
     /// large they are scaled, how opaque they are and their shadow) and that are not inside another
-    /// such group: their rasters are drawn once and reused (`RetainedLayers`).
-    public var staticLayerPaths: Set<String> {
-        var paths: Set<String> = []
+    /// such group, by id (`#header`) or JSON path: their rasters are drawn once and reused
+    /// (`RetainedLayers`).
+    public var staticLayerKeys: Set<String> {
+        let motions = motionsByPath
+        var keys: Set<String> = []
         func walk(_ layers: [Layer], _ prefix: [Int]) {
             for (i, layer) in layers.enumerated() {
                 let path = prefix + [i]
-                if isStatic(layer, path) {
-                    paths.insert(Self.jsonPath(path))
+                if isStatic(layer, path, motions) {
+                    keys.insert(layer.id.map { "#" + $0 } ?? Self.jsonPath(path))
                 } else if case .group(let children) = layer.content, motions[path]?.blur == nil {
                     walk(children, path)
                 }
             }
         }
         walk(scene.layers, [])
-        return paths
+        return keys
     }
 
-    private func isStatic(_ layer: Layer, _ path: [Int]) -> Bool {
+    private func isStatic(_ layer: Layer, _ path: [Int], _ motions: [[Int]: LayerMotion]) -> Bool {
         if case .backdrop = layer.content { return false }
         if let motion = motions[path], motion.blur != nil || motion.animations.contains(where: { $0.property.changesContent }) {
             return false
@@ -80,6 +93,32 @@ public struct MotionScene: Sendable {
     /// `layers[2].layers[1]` for [2, 1]: how the renderer and error messages name a layer.
     public static func jsonPath(_ path: [Int]) -> String {
         "layers" + path.map { "[\($0)]" }.joined(separator: ".layers")
+    }
+}
+
+/// How a motion names its layer: by the layer's `id`, or by its place in the tree (`[0]` is
+/// `layers[0]`, `[2, 1]` is `layers[2].layers[1]`). Written as a string or an array literal.
+public enum LayerKey: Hashable, Sendable, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, CustomStringConvertible {
+    case id(String)
+    case path([Int])
+
+    public init(stringLiteral id: String) { self = .id(id) }
+    public init(arrayLiteral place: Int...) { self = .path(place) }
+
+    /// The layer's place in `scene`, or nil when it names none.
+    public func path(in scene: Scene) -> [Int]? {
+        switch self {
+        case .id(let id): scene.path(ofLayer: id)
+        case .path(let path): scene.layerIfPresent(at: path) == nil ? nil : path
+        }
+    }
+
+    /// `"header"` or `layers[2].layers[1]`.
+    public var description: String {
+        switch self {
+        case .id(let id): "\"\(id)\""
+        case .path(let path): MotionScene.jsonPath(path)
+        }
     }
 }
 

@@ -14,11 +14,21 @@ extension MotionScene {
     public func validate() throws(ComposeError) {
         try scene.validate()
         if let timeline { try timeline.validate(path: "timeline") }
+        var byPath: [[Int]: (key: LayerKey, motion: LayerMotion)] = [:]
+        for (key, motion) in motions.sorted(by: { $0.key.description < $1.key.description }) {
+            guard let path = key.path(in: scene) else {
+                if case .id(let id) = key { throw ComposeError("layers", "no layer has the id '\(id)'") }
+                throw ComposeError(key.description, "no such layer (a motion names a layer by its id or its place: [i] is layers[i], [i, j] layers[i].layers[j])")
+            }
+            if let other = byPath[path] {
+                throw ComposeError(Self.jsonPath(path), "moved twice, as \(other.key) and as \(key): give its motions under one key")
+            }
+            byPath[path] = (key, motion)
+        }
+        let motions = byPath.mapValues(\.motion)
         for (path, motion) in motions.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             let name = Self.jsonPath(path)
-            guard let layer = scene.layerIfPresent(at: path) else {
-                throw ComposeError(name, "no such layer (a motion names a layer by its place: [i] is layers[i], [i, j] layers[i].layers[j])")
-            }
+            let layer = scene.layerIfPresent(at: path)!
             if let outer = (1..<max(path.count, 1)).map({ Array(path.prefix($0)) }).first(where: { motions[$0]?.blur != nil }) {
                 let group = Self.jsonPath(outer)
                 if motion.blur != nil {

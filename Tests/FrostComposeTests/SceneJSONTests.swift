@@ -28,6 +28,9 @@ import Testing
         (layer(#"{"type": "group", "layers": [{"type": "image", "file": "a.png", "contentMode": "stretch"}]}"#),
          "layers[1].layers[0].contentMode: expected one of fill, aspect-fill, aspect-fit, center"),
         (layer(#"{"type": "gradient", "stops": []}"#), "layers[1].stops: expected at least one stop"),
+        (layer(#"{"type": "color", "color": "white", "id": ""}"#), "layers[1].id: expected a name"),
+        (#"{"width": 10, "height": 10, "layers": [{"type": "color", "color": "white", "id": "a"}, {"type": "group", "layers": [{"type": "color", "color": "white", "id": "a"}]}]}"#,
+         "layers[1].layers[0].id: 'a' is already the id of layers[0]"),
         (layer(#"{"type": "color", "color": "white", "shadow": {"radius": 3, "blur": 2}}"#), "layers[1].shadow.blur: unknown key"),
         (#"{"width": 10, "height": 10, "layers": [}"#, "not valid JSON"),
         (#"{"height": 10}"#, "width: missing"),
@@ -59,7 +62,7 @@ import Testing
           {"type": "texture", "pattern": "linen", "spacing": 3, "seed": 4, "blend": "overlay"},
           {"type": "texture", "file": "tile.png"},
           {"type": "text", "text": "Hi", "size": 22, "color": "white", "align": "center", "wrap": false, "lineHeight": 30, "font": "f.ttf"},
-          {"type": "group", "layers": [{"type": "color", "color": "cupid"}]},
+          {"type": "group", "id": "card", "layers": [{"type": "color", "color": "cupid"}]},
           {"type": "backdrop", "effect": "dark"},
           {"type": "backdrop", "radius": 12, "tint": "white:0.8@0.4", "saturation": 1.8}
         ]}
@@ -71,6 +74,7 @@ import Testing
         #expect(image.blendMode == .softLight && image.border == Border(width: 3, color: .white) && image.transform.translateY == -2)
         #expect(image.mask == .image(.file("m.png"), .luminance) && image.shadow?.offsetY == 4)
         #expect(scene.layers[6].content == .backdrop(.dark))
+        #expect(scene.layers[5].id == "card" && scene.path(ofLayer: "card") == [5] && scene.path(ofLayer: "nothing") == nil)
         // Colors here are whole bytes, so the JSON written back reads as the same scene.
         var byteScene = scene
         byteScene.layers[6].content = .backdrop(EffectParameters(radius: 20, tint: Color(r: 28, g: 28, b: 28, a: 186), saturation: 1.8))

@@ -32,7 +32,7 @@ import Testing
 
     @Test func aPlainSceneIsAMotionSceneWithNothingMoving() throws {
         let motion = try MotionScene(json: Array(#"{"width": 10, "height": 10, "layers": [{"type": "color", "color": "white"}]}"#.utf8))
-        #expect(motion.timeline == nil && motion.motions.isEmpty && motion.staticLayerPaths == ["layers[0]"])
+        #expect(motion.timeline == nil && motion.motions.isEmpty && motion.staticLayerKeys == ["layers[0]"])
     }
 
     @Test(arguments: [

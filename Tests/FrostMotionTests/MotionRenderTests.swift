@@ -26,7 +26,7 @@ import Testing
         func walk(_ layers: [Layer], _ prefix: String) -> Bool {
             layers.enumerated().contains { i, layer in
                 let path = "\(prefix)[\(i)]"
-                if paths.contains(path) { return layer.transform.scale != 1 }
+                if paths.contains(layer.id.map { "#" + $0 } ?? path) { return layer.transform.scale != 1 }
                 if case .group(let children) = layer.content { return walk(children, "\(path).layers") }
                 return false
             }
@@ -50,7 +50,7 @@ import Testing
             let scene = renderer.scene(at: states[k])
             let kept = try renderer.frame(at: states[k])
             let fresh = try scene.rendered(assets: renderer.assets)
-            if Self.scalesARetainedLayer(scene, renderer.retained.paths) {
+            if Self.scalesARetainedLayer(scene, renderer.retained.keys) {
                 let d = PixelDifference(kept, fresh)
                 #expect(d.mean < 2.5, "frame \(k): \(d)")
                 resampled += 1
@@ -62,7 +62,7 @@ import Testing
         }
         #expect(!neverScaled || resampled == 0)
         #expect(exact + resampled > 10)
-        #expect(renderer.retained.drawnCount > 0 && !renderer.retained.paths.isEmpty)
+        #expect(renderer.retained.drawnCount > 0 && !renderer.retained.keys.isEmpty)
     }
 
     /// The same frames in two orders (a sweep, and backwards from the end with other frames in

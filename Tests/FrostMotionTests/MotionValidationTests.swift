@@ -130,3 +130,40 @@ import Testing
         try seen.validate()
     }
 }
+
+/// Layers with an id: motions and retained rasters follow the id wherever the layer sits.
+@Suite struct LayerIDTests {
+    static let card = Layer(.color(.white), frame: Rect(x: 10, y: 10, width: 30, height: 20), id: "card")
+    static let slide = LayerMotion(animations: [PropertyAnimation(.frameX, keyframes: Keyframes([.init(0, [10]), .init(100, [50])]))])
+
+    @Test func aMotionKeyedByIdFollowsTheLayerWhereverItSits() throws {
+        let byPlace = MotionScene(scene: Scene(width: 100, height: 50, background: .black, layers: [Self.card]), motions: [[0]: Self.slide])
+        let byID = MotionScene(scene: byPlace.scene, motions: ["card": Self.slide])
+        let state = DriverState(scroll: 50)
+        #expect(try MotionRenderer(byID, assets: SceneAssets()).frame(at: state).pixels
+                == MotionRenderer(byPlace, assets: SceneAssets()).frame(at: state).pixels)
+        // A layer put in front of it moves its place, not its id.
+        var moved = byID
+        moved.scene.layers.insert(Layer(.color(.clear), frame: Rect(x: 0, y: 0, width: 1, height: 1)), at: 0)
+        #expect(moved.resolved(at: state).layers[1].frame?.x == 30)
+        #expect(moved.motionsByPath.keys.sorted { $0.lexicographicallyPrecedes($1) } == [[1]])
+    }
+
+    @Test func theReaderKeysALayersMotionByItsId() throws {
+        let json = #"{"width": 100, "height": 50, "layers": [{"type": "color", "color": "white", "id": "card", "frame": [10, 10, 30, 20], "animate": {"color": {"keys": [[0, "white"], [100, "black"]]}}}, {"type": "color", "color": "black", "id": "still", "frame": [0, 0, 5, 5]}]}"#
+        let motion = try MotionScene(json: Array(json.utf8))
+        #expect(Array(motion.motions.keys) == ["card"])
+        #expect(motion.staticLayerKeys == ["#still"])
+        let renderer = try MotionRenderer(motion, assets: SceneAssets())
+        _ = try renderer.frame(at: DriverState(scroll: 20))
+        #expect(renderer.retained.keys == ["#still"] && renderer.retained.drawnCount == 1)
+    }
+
+    @Test func keysThatNameNoLayerOrOneLayerTwiceAreErrors() {
+        let scene = Scene(width: 100, height: 50, layers: [Self.card])
+        #expect(throws: ComposeError("layers", "no layer has the id 'header'")) {
+            try MotionScene(scene: scene, motions: ["header": Self.slide]).validate()
+        }
+        #expect(throws: ComposeError.self) { try MotionScene(scene: scene, motions: ["card": Self.slide, [0]: Self.slide]).validate() }
+    }
+}
