@@ -61,10 +61,12 @@ extension ImageInfo {
 /// An animation's frames in order with how long each shows, written as an animated PNG or an
 /// animated WebP, in memory or to a file.
 public struct Animation: Sendable {
+    /// The frames, all of one size.
     public var frames: [Image]
     /// Seconds each frame shows.
     public var delays: [Double]
 
+    /// An animation of `frames`, each shown for its delay in seconds.
     public init(frames: [Image], delays: [Double]) {
         self.frames = frames
         self.delays = delays

@@ -7,20 +7,33 @@ import FrostFiles
 /// matching caches are skipped), shardable across workers with no coordination (FileBatch), and
 /// a failed input never stops the others.
 public struct BatchBuild: Sendable {
+    /// One input: its path and the relative path its cache folder mirrors.
     public typealias Input = FileBatch.Input
 
+    /// What became of one input.
     public enum Outcome: Sendable, Equatable {
-        case built, skipped
+        /// Its cache was made.
+        case built
+        /// Its cache was complete and matching already.
+        case skipped
+        /// It failed, for this reason; the others went on.
         case failed(String)
     }
 
+    /// The images to cache, in order.
     public let inputs: [Input]
+    /// The root folder: each input's cache goes to `output/<relative path>.frost/`.
     public let output: String
+    /// The same options for every input.
     public let options: CacheOptions
+    /// Limits for reading the inputs.
     public var decode = DecodeOptions()
+    /// Rebuild caches that are already complete.
     public var force = false
+    /// Inputs in flight at once; the cores are divided among them.
     public var jobs = 1
 
+    /// A batch of `inputs` into `output`, one at a time by default.
     public init(inputs: [Input], output: String, options: CacheOptions) {
         self.inputs = inputs
         self.output = output

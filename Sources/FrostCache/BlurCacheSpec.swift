@@ -5,7 +5,13 @@ import FrostCore
 /// specification, with its defaults, limits and plan, for `frost cache`, a motion scene's `blur`
 /// and Swift callers (`CacheOptions.blur`, `LayerBlur.spec`).
 public struct BlurCacheSpec: Sendable, Equatable {
-    public enum Preset: String, Sendable, Codable, CaseIterable { case twitter, secret }
+    /// The seed apps' caches: Twitter's 11 banners (radius 30·i/10, white α0.2, saturation 1.5) and Secret's one blur (radius 12, white 0.8 α0.4, saturation 1.8).
+    public enum Preset: String, Sendable, Codable, CaseIterable {
+        /// Twitter's profile banner: 10 levels of ImageEffects, radius 30·i/10 points, white α0.2, saturation 1.5.
+        case twitter
+        /// Secret's viewer: one level, radius 12 points, white 0.8 α0.4, saturation 1.8.
+        case secret
+    }
 
     /// Levels above the source.
     public var levels: Int
@@ -14,6 +20,7 @@ public struct BlurCacheSpec: Sendable, Equatable {
     public var maxSigma: Double?
     /// The top level as an ImageEffects radius in points (× the plan's scale).
     public var maxRadius: Double?
+    /// How σ grows from level to level.
     public var spacing: CachePlan.Spacing
     /// Drawn over each level.
     public var tint: Color?
@@ -24,13 +31,17 @@ public struct BlurCacheSpec: Sendable, Equatable {
     /// Twitter's or Secret's levels (docs/design.md, Seed apps) instead of the numbers above.
     public var preset: Preset?
 
+    /// Levels above the source when not given.
     public static let defaultLevels = 10
     /// The top σ when neither `maxSigma` nor `maxRadius` is given.
     public static let defaultMaxSigma = 40.0
+    /// The levels a cache may hold above its source.
     public static let levelsRange: ClosedRange<Int> = 1...64
+    /// The top σ's limits.
     public static let maxSigmaRange: ClosedRange<Double> = 0.3...250
     /// A radius is above 0 and at most this.
     public static let maxRadiusLimit = 500.0
+    /// The saturation delta factor's limits.
     public static let saturationRange: ClosedRange<Double> = -100...100
 
     /// Without a `spacing`: linear for a radius (ImageEffects itself renders each level, as
@@ -51,7 +62,9 @@ public struct BlurCacheSpec: Sendable, Equatable {
     /// A value outside the limits: the key it is given by (`levels`, `max-sigma`, `max-radius`,
     /// `tint`, `saturation`; empty for the whole) and what is wrong.
     public struct Problem: Error, CustomStringConvertible, Sendable, Equatable {
+        /// `levels`, `max-sigma`, `max-radius`, `tint`, `saturation`, or empty.
         public let key: String
+        /// What is wrong, e.g. `expected a whole number from 1 to 64`.
         public let message: String
         public var description: String { key.isEmpty ? message : "\(key): \(message)" }
     }

@@ -5,7 +5,9 @@ import FrostFiles
 /// and format, and the first thing wrong with it. Unlike `CacheStore.load`, which stops at the
 /// first fault, every level is looked at, so one report names every broken file.
 public struct CacheCheck: Sendable {
+    /// One level's file as found.
     public struct Level: Sendable {
+        /// What the manifest says of it.
         public let entry: CacheManifest.Level
         /// The file's size, nil when it cannot be read.
         public let bytes: Int?
@@ -15,10 +17,14 @@ public struct CacheCheck: Sendable {
         public let problem: String?
     }
 
+    /// The manifest, read and checked.
     public let manifest: CacheManifest
+    /// Every level, in order.
     public let levels: [Level]
 
+    /// True when every level is sound.
     public var isSound: Bool { levels.allSatisfy { $0.problem == nil } }
+    /// The level files' bytes together.
     public var totalBytes: Int { levels.reduce(0) { $0 + ($1.bytes ?? 0) } }
 
     /// Reads the manifest (throwing when there is no cache to speak of) and checks every level:

@@ -1,32 +1,45 @@
 /// `manifest.json`: what a cache folder holds. Written last and atomically, so a folder without a
 /// valid manifest, or whose hashes or parameters do not match, is not a cache.
 public struct CacheManifest: Sendable, Equatable, Codable {
+    /// The manifest's `format` value.
     public static let formatName = "frost-blur-cache"
     /// 2 adds each level's `margin` and `placement`; version 1 caches still load (their geometry
     /// follows from the factor: one block of margin when reduced).
     public static let currentVersion = 2
+    /// The manifest versions this build reads (it writes the last).
     public static let supportedVersions = 1...2
 
+    /// The image the cache was made from.
     public struct Source: Sendable, Equatable, Codable {
         /// The source's file name (no folder).
         public var file: String
+        /// The source file's size.
         public var bytes: Int
+        /// The source file's SHA-256, lowercase hex: a batch's resume check.
         public var sha256: String
+        /// The source's width in pixels.
         public var width: Int
+        /// The source's height in pixels.
         public var height: Int
     }
 
+    /// One level file.
     public struct Level: Sendable, Equatable, Codable {
+        /// 0 is the source; 1…N blur more and more.
         public var index: Int
+        /// The level's gaussian σ in source pixels.
         public var sigma: Double
         /// ImageEffects radius in points.
         public var radius: Double
         /// Stored at 1/factor of the source size.
         public var factor: Int
+        /// The stored image's width in pixels (reduced, with its margin, for a compact level).
         public var width: Int
+        /// The stored image's height in pixels.
         public var height: Int
         /// A file name inside the cache folder.
         public var file: String
+        /// The level file's SHA-256, checked when it is loaded.
         public var sha256: String
         /// Stored pixels of edge margin on each side (version 2; nil in version 1).
         public var margin: Int?
@@ -48,11 +61,16 @@ public struct CacheManifest: Sendable, Equatable, Codable {
 
     /// A rectangle in source pixels (x right, y down, a pixel k covering [k, k + 1)).
     public struct Placement: Sendable, Equatable, Codable {
+        /// The stored image's left edge in source pixels (negative: the margin).
         public var x: Double
+        /// The stored image's top edge in source pixels.
         public var y: Double
+        /// The stored image's width in source pixels.
         public var width: Double
+        /// The stored image's height in source pixels.
         public var height: Double
 
+        /// Where a level stored at 1/`f` with `m` blocks of margin lies over the source.
         public init(factor f: Int, margin m: Int, storedWidth w: Int, storedHeight h: Int) {
             x = -Double(m * f)
             y = -Double(m * f)
@@ -61,10 +79,16 @@ public struct CacheManifest: Sendable, Equatable, Codable {
         }
     }
 
+    /// Always `formatName`.
     public var format: String
+    /// The manifest's version (`supportedVersions`).
     public var version: Int
+    /// The image the levels were made from.
     public var source: Source
+    /// What the user chose; a batch rebuilds a cache made with other options.
     public var parameters: CacheOptions
+    /// The levels' plan, as rendered.
     public var plan: CachePlan
+    /// One entry per level file, from the source up.
     public var levels: [Level]
 }

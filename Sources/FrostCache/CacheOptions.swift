@@ -4,19 +4,23 @@ import FrostCore
 /// Everything a user chooses about a cache: its levels (`blur`, σ in pixels, radii in points ×
 /// `scale`) and how they are stored; recorded in the manifest, compared on resume.
 public struct CacheOptions: Sendable, Equatable {
+    /// Twitter's or Secret's levels.
     public typealias Preset = BlurCacheSpec.Preset
 
+    /// The levels: σ in pixels, radii in points × `scale`.
     public var blur: BlurCacheSpec
     /// Pixels per point for an ImageEffects radius.
     public var scale: Double
     /// Levels stored at the coarsest size their blur allows (false: every level at full size).
     public var compact: Bool
+    /// The level files' format: PNG, JPEG or WebP.
     public var format: ImageFormat
     /// JPEG quality.
     public var quality: Int
     /// WebP levels: lossy at this quality, lossless when nil.
     public var webpQuality: Int?
 
+    /// Options for a cache of `blur`'s levels, stored compactly as PNG by default.
     public init(blur: BlurCacheSpec = BlurCacheSpec(), scale: Double = 1, compact: Bool = true, format: ImageFormat = .png,
                 quality: Int = 90, webpQuality: Int? = nil) {
         self.blur = blur
@@ -37,6 +41,7 @@ public struct CacheOptions: Sendable, Equatable {
                   scale: scale, compact: compact, format: format, quality: quality, webpQuality: webpQuality)
     }
 
+    /// The levels' plan.
     public var plan: CachePlan { blur.plan(scale: scale, compact: compact) }
 
     /// Level files: PNG at deflate level 1 (Up filter: Frost's run-length deflate), JPEG at

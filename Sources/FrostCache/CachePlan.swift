@@ -14,16 +14,32 @@ import FrostEffects
 /// Tint and saturation apply per level as in ImageEffects; with `ramp` they grow with the level
 /// (tint alpha × i/N, saturation 1 + (s − 1)·i/N), so level 0 is the untouched source.
 public struct CachePlan: Sendable, Equatable, Codable {
-    public enum Spacing: String, Sendable, Codable, CaseIterable { case geometric, linear }
-    public enum Renderer: String, Sendable, Codable { case gaussian, imageEffects }
+    /// How σ grows from level to level: by a ratio (≤ 1.5) or by equal steps.
+    public enum Spacing: String, Sendable, Codable, CaseIterable {
+        /// σ grows by a ratio of at most 1.5 from level to level.
+        case geometric
+        /// σ (or the ImageEffects radius) grows by equal steps.
+        case linear
+    }
+    /// What renders the levels: exact gaussians, or UIImage+ImageEffects' three boxes.
+    public enum Renderer: String, Sendable, Codable {
+        /// Exact gaussians at each level's σ.
+        case gaussian
+        /// UIImage+ImageEffects at each level's radius, from the source.
+        case imageEffects
+    }
 
+    /// One level of the plan.
     public struct Level: Sendable, Equatable, Codable {
+        /// 0 is the source.
         public let index: Int
         /// Gaussian σ in pixels (for ImageEffects levels, the σ of its three boxes).
         public let sigma: Double
         /// ImageEffects radius in points (for gaussian levels, the radius whose boxes have this σ).
         public let radius: Double
+        /// Drawn over the level (ImageEffects' tint).
         public let tint: Color?
+        /// ImageEffects' saturation delta factor (1 leaves color alone).
         public let saturation: Double
         /// Stored at 1/factor of the source size (compact storage), 1 for full size.
         public let factor: Int
@@ -32,9 +48,13 @@ public struct CachePlan: Sendable, Equatable, Codable {
         public var isSource: Bool { sigma == 0 && tint == nil && saturation == 1 && factor == 1 }
     }
 
+    /// The source (level 0) and the blurred levels, in rising σ.
     public let levels: [Level]
+    /// What renders the levels.
     public let renderer: Renderer
+    /// How σ grows.
     public let spacing: Spacing
+    /// Pixels per point, for ImageEffects radii.
     public let scale: Double
 
     /// Blocks of edge margin around every level stored at a reduced size, so enlarging it for use
@@ -111,6 +131,7 @@ public struct CachePlan: Sendable, Equatable, Codable {
                   scale: scale, compact: compact)
     }
 
+    /// The top level's σ in pixels.
     public var maxSigma: Double { levels.last!.sigma }
 
     /// σ of ImageEffects' three d×d boxes for a radius in points: 3·(d² − 1)/12 = σ².

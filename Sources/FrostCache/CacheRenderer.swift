@@ -4,14 +4,18 @@ import FrostEffects
 /// Renders the levels of a `CachePlan` from a source image, each at its stored size: premultiplied,
 /// but for an untouched level 0 (`CachePlan.Level.isSource`), which is the source as given.
 public struct CacheRenderer: Sendable {
+    /// The levels to render.
     public let plan: CachePlan
+    /// Threads per level (nil: the compute budget's share).
     public let threads: Int?
 
+    /// A renderer of `plan`'s levels.
     public init(plan: CachePlan, threads: Int? = nil) {
         self.plan = plan
         self.threads = threads
     }
 
+    /// Every level of `source`, premultiplied, each at its stored size (level 0 the source itself).
     public func render(_ source: Image) -> [Image] {
         let levels: [Image]
         switch plan.renderer {

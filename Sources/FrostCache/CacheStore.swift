@@ -5,17 +5,22 @@ import FrostFiles
 
 /// A cache folder on disk: one image per level plus `manifest.json`.
 public enum CacheStore {
+    /// The manifest's file name in a cache folder.
     public static let manifestName = "manifest.json"
 
     /// A verified cache: manifest, plan and decoded levels (premultiplied, at stored sizes).
     public struct Loaded: Sendable {
+        /// The cache's manifest.
         public let manifest: CacheManifest
         /// Every level, or only those `load(_:decode:only:)` was asked for (nil for the others).
         public let levels: [Image?]
         /// Each level file's size in bytes (read and verified whether decoded or not).
         public let fileBytes: [Int]
+        /// The levels' plan.
         public var plan: CachePlan { manifest.plan }
+        /// The source's width.
         public var width: Int { manifest.source.width }
+        /// The source's height.
         public var height: Int { manifest.source.height }
     }
 

@@ -16,6 +16,7 @@ public struct SHA256: Sendable {
 
     private let usesExtensions: Bool
 
+    /// An empty hash, with the CPU's SHA extensions when it has them.
     public init() { self.init(usingExtensions: Self.hasExtensions) }
 
     /// `usingExtensions: false` runs the Swift reference even where the extensions exist.
@@ -31,6 +32,7 @@ public struct SHA256: Sendable {
         return hasher.finalize().map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
+    /// Hashes `bytes` after what came before.
     public mutating func update(_ bytes: [UInt8]) {
         length &+= UInt64(bytes.count)
         var start = 0
@@ -54,6 +56,7 @@ public struct SHA256: Sendable {
         if start < bytes.count { buffer += bytes[start...] }
     }
 
+    /// The 32-byte digest of everything given.
     public mutating func finalize() -> [UInt8] {
         let bits = length &* 8
         var tail = buffer + [0x80]

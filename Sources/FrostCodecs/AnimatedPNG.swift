@@ -14,12 +14,17 @@ import FrostCore
 public final class AnimatedPNGWriter {
     /// A frame ready to append: the PNG of the part that changed, and where that part lies.
     public struct EncodedFrame: Sendable {
+        /// The PNG of the changed part.
         public let png: [UInt8]
+        /// Where the part lies on the canvas.
         public let region: PixelBounds
     }
 
+    /// The canvas's width.
     public let width: Int
+    /// The canvas's height.
     public let height: Int
+    /// The frames the file will hold (its acTL says so up front).
     public let frameCount: Int
     private let hasAlpha: Bool
     private let options: EncodeOptions

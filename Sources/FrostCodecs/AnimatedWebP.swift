@@ -8,7 +8,9 @@ import FrostCore
 /// (a folder that cannot take it fails before any encoding) and renamed into place by `finish()`;
 /// an unfinished animation leaves nothing behind.
 public final class AnimatedWebPWriter {
+    /// The canvas's width.
     public let width: Int
+    /// The canvas's height.
     public let height: Int
     private let file: any FileSink
     private var encoder: OpaquePointer?
@@ -63,9 +65,12 @@ public final class AnimatedWebPWriter {
 /// An animated WebP read back: every frame composed on the canvas (straight RGBA) and how long
 /// each shows, in seconds. `options.maxPixels` bounds all the frames together.
 public struct AnimatedWebPFrames: Sendable {
+    /// The frames as shown, straight RGBA.
     public let frames: [Image]
+    /// How long each frame shows, in seconds.
     public let delays: [Double]
 
+    /// Reads an animated (or still) WebP.
     public init(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws {
         var error = frost_error()
         var width: UInt32 = 0, height: UInt32 = 0, count: UInt32 = 0

@@ -3,18 +3,36 @@ import CFrostCodecs
 /// Why an image could not be read or written. `description` is one readable line, the one the
 /// `frost` tool prints: `photo.jpg: invalid JPEG: …` when the error concerns a file.
 public struct CodecError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// What went wrong, for callers that act on it.
     public enum Kind: Sendable, Equatable {
-        case unknownFormat, corrupt, truncated, unsupported, tooLarge, outOfMemory, encode, io
+        /// Not a PNG, JPEG or WebP (or empty).
+        case unknownFormat
+        /// The data breaks its format's rules.
+        case corrupt
+        /// The data ends early.
+        case truncated
+        /// Valid, but a feature Frost does not read (a CMYK JPEG's Adobe transform, say).
+        case unsupported
+        /// Past a limit: pixels, file size, frames.
+        case tooLarge
+        /// An allocation failed.
+        case outOfMemory
+        /// Encoding failed, or the output cannot be written in that format.
+        case encode
+        /// Reading or writing a file failed.
+        case io
         /// Refused by policy: a path that would leave its folder, a link out of an input folder, a
         /// scene's file outside its assets folder.
         case refused
     }
+    /// What went wrong.
     public let kind: Kind
     /// The reason alone.
     public let message: String
     /// The file it concerns, when a call was given one (a URL); nil for bytes in memory.
     public var file: String?
 
+    /// An error of `kind`, optionally about `file`.
     public init(_ kind: Kind, _ message: String, file: String? = nil) {
         self.kind = kind
         self.message = message

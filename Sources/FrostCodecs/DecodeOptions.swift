@@ -25,6 +25,7 @@ public struct DecodeOptions: Sendable, Equatable {
     /// 2 GiB: more than any file within the pixel limit needs (an uncompressed 256 Mpixel PNG is 1 GiB).
     public static let defaultMaxFileBytes = 2 << 30
 
+    /// Limits and choices for decoding: the defaults are the tool's.
     public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, autoOrient: Bool = true,
                 allowTruncated: Bool = false, maxFileBytes: Int = DecodeOptions.defaultMaxFileBytes,
                 assetsRoot: String? = nil) {
@@ -79,6 +80,7 @@ public struct EncodeOptions: Sendable, Equatable {
     /// settings"): Frost's run-length deflate over Paeth residuals writes several times faster
     /// than libdeflate's level 2 over Up residuals, the default before it, and in fewer bytes.
     public static let defaultPNGLevel = 1
+    /// The PNG row filter of the default level.
     public static var defaultPNGFilter: Int? { pngFilter(forLevel: defaultPNGLevel) }
     /// Lossless WebP's default effort (libwebp's preset 2).
     public static let defaultWebPEffort = 2
@@ -94,6 +96,7 @@ public struct EncodeOptions: Sendable, Equatable {
         }
     }
 
+    /// Encoder settings: JPEG quality and progressive scans, PNG level and filter, WebP quality and effort, metadata.
     public init(quality: Int = 90, progressive: Bool = false,
                 compressionLevel: Int? = nil,
                 pngFilter: Int? = EncodeOptions.defaultPNGFilter, webpQuality: Int? = nil,

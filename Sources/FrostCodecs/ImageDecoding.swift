@@ -28,6 +28,7 @@ extension Image {
 }
 
 extension ImageInfo {
+    /// Reads the header in `bytes` (PNG, JPEG or WebP).
     public init(bytes: [UInt8]) throws {
         guard let format = ImageFormat(sniffing: bytes) else {
             throw CodecError(.unknownFormat, bytes.isEmpty ? "empty file" : "not a PNG, JPEG or WebP file")

@@ -8,8 +8,11 @@ import FrostCore
 /// let png = try image.encoded(.png())
 /// ```
 public enum ImageEncoding: Sendable, Equatable {
+    /// PNG, lossless.
     case png(PNGSettings = PNGSettings())
+    /// JPEG, lossy; no alpha.
     case jpeg(JPEGSettings = JPEGSettings())
+    /// WebP, lossless by default or lossy.
     case webp(WebPSettings = .lossless())
 
     /// The format written.
@@ -65,6 +68,7 @@ public struct PNGSettings: Sendable, Equatable {
     /// EXIF, XMP and resolution to keep (nil: none).
     public var metadata: ImageMetadata?
 
+    /// PNG at deflate `level` (0–9), a row filter (nil: the level's own choice), and the metadata to keep.
     public init(level: Int = EncodeOptions.defaultPNGLevel, filter: PNGFilter? = nil, metadata: ImageMetadata? = nil) {
         self.level = level
         self.filter = filter
@@ -74,7 +78,16 @@ public struct PNGSettings: Sendable, Equatable {
 
 /// PNG's row filters (the PNG specification, §9), or libpng's choice per row.
 public enum PNGFilter: Int, Sendable, CaseIterable {
-    case none = 0, sub, up, average, paeth
+    /// Rows as they are.
+    case none = 0
+    /// Each byte less the one to its left.
+    case sub
+    /// Each byte less the one above.
+    case up
+    /// Each byte less the mean of left and above.
+    case average
+    /// Each byte less the Paeth predictor of left, above and upper left.
+    case paeth
     /// libpng tries all five on every row and keeps the smallest guess.
     case adaptive = -1
 }
@@ -83,6 +96,7 @@ public enum PNGFilter: Int, Sendable, CaseIterable {
 public struct JPEGSettings: Sendable, Equatable {
     /// 1…100.
     public var quality: Int
+    /// Progressive scans instead of baseline.
     public var progressive: Bool
     /// Chroma resolution; nil: 4:4:4 from quality 90 up, 4:2:0 below (libjpeg's and libvips's habit).
     public var subsampling: JPEGSubsampling?
@@ -91,6 +105,7 @@ public struct JPEGSettings: Sendable, Equatable {
     /// EXIF, XMP, IPTC and resolution to keep (nil: none).
     public var metadata: ImageMetadata?
 
+    /// JPEG at `quality` (1–100); subsampling nil is 4:4:4 from quality 90 up, else 4:2:0.
     public init(quality: Int = 90, progressive: Bool = false, subsampling: JPEGSubsampling? = nil,
                 background: Color = EncodeOptions.defaultBackground, metadata: ImageMetadata? = nil) {
         self.quality = quality
@@ -118,10 +133,12 @@ public struct WebPSettings: Sendable, Equatable {
     /// EXIF and XMP to keep (nil: none).
     public var metadata: ImageMetadata?
 
+    /// Lossless WebP: every pixel kept; `effort` 0–6 trades speed for size.
     public static func lossless(effort: Int = EncodeOptions.defaultWebPEffort, metadata: ImageMetadata? = nil) -> WebPSettings {
         WebPSettings(quality: nil, effort: effort, metadata: metadata)
     }
 
+    /// Lossy WebP at `quality` (1–100).
     public static func lossy(quality: Int = 80, effort: Int = EncodeOptions.defaultWebPEffort, metadata: ImageMetadata? = nil) -> WebPSettings {
         WebPSettings(quality: quality, effort: effort, metadata: metadata)
     }

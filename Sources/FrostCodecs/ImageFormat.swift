@@ -1,6 +1,11 @@
 /// The file formats Frost reads and writes. Reading goes by content, writing by file name.
 public enum ImageFormat: String, Sendable, CaseIterable, Codable {
-    case png, jpeg, webp
+    /// PNG (and APNG).
+    case png
+    /// JPEG (JFIF or EXIF).
+    case jpeg
+    /// WebP, lossy or lossless (and animated).
+    case webp
 
     /// The format whose signature starts `bytes`, or nil.
     public init?(sniffing bytes: some Collection<UInt8>) {
@@ -33,6 +38,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         self.init(pathExtension: "." + name)
     }
 
+    /// `png`, `jpg` or `webp`.
     public var fileExtension: String {
         switch self {
         case .png: "png"

@@ -1,14 +1,18 @@
 /// What a file's header says, read without decoding pixels (`frost info`).
 public struct ImageInfo: Sendable, Equatable, Codable {
+    /// PNG, JPEG or WebP, by content.
     public var format: ImageFormat
     /// Stored size; an orientation of 5...8 shows the picture with width and height swapped.
     public var width: Int
+    /// Stored height (see `width`).
     public var height: Int
     /// Channels of the decoded picture: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA (tRNS counts as alpha).
     public var channels: Int
     /// Bits per sample in the file (PNG 1, 2, 4, 8, 16; JPEG 8).
     public var bitDepth: Int
+    /// True when the picture has an alpha channel (or a tRNS chunk).
     public var hasAlpha: Bool
+    /// True when the file carries an ICC profile.
     public var hasICCProfile: Bool
     /// EXIF orientation 1...8 (1 when absent or invalid).
     public var orientation: Int

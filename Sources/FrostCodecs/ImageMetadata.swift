@@ -17,10 +17,12 @@ public struct ImageMetadata: Sendable, Equatable {
     /// Pixels per inch across and down.
     public var density: (x: Double, y: Double)?
 
+    /// Metadata to write; nil parts are left out.
     public init(exif: [UInt8]? = nil, xmp: [UInt8]? = nil, iptc: [UInt8]? = nil, density: (x: Double, y: Double)? = nil) {
         (self.exif, self.xmp, self.iptc, self.density) = (exif, xmp, iptc, density)
     }
 
+    /// True when there is nothing to write.
     public var isEmpty: Bool { exif == nil && xmp == nil && iptc == nil && density == nil }
 
     public static func == (a: ImageMetadata, b: ImageMetadata) -> Bool {

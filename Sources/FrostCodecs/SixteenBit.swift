@@ -16,12 +16,15 @@ func reduce16To8(_ wide: UnsafeBufferPointer<UInt16>, into narrow: UnsafeMutable
 /// (`frost convert`): Frost's operations work on 8 bits, and any of them reduces the samples by
 /// rounding (`reduceSample16`); a PNG that only changes its container need not lose the low byte.
 public struct SixteenBitPNG: Sendable {
+    /// Pixels per row.
     public let width: Int
+    /// Rows.
     public let height: Int
     /// PNG channels: 1 gray, 2 gray and alpha, 3 RGB, 4 RGBA.
     public let channels: Int
     /// RGBA16, straight alpha, native-endian, rows packed.
     public let samples: [UInt16]
+    /// The file's ICC profile, written back unchanged.
     public let iccProfile: [UInt8]?
 
     /// The file's samples when `bytes` are a 16-bit PNG stored upright (or read with

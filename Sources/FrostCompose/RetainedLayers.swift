@@ -24,6 +24,7 @@ public final class RetainedLayers: Sendable {
     /// How many rasters have been drawn (a layer drawn again after being dropped counts again).
     public var drawnCount: Int { kept.withLock { $0.drawnCount } }
 
+    /// Rasters for the layers `keys` name.
     public init(keys: Set<String>) {
         self.keys = keys
     }

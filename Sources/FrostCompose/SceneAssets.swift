@@ -13,11 +13,13 @@ public struct SceneAssets: Sendable {
     /// Font file bytes by the path written in the scene; `SceneAssets.defaultFontKey` is DejaVu Sans.
     public var fonts: [String: [UInt8]] = [:]
 
+    /// The key of the default font (DejaVu Sans).
     public static let defaultFontKey = ""
     /// How the files were read: their limits, and the folder they must lie in (`assetsRoot`).
     /// A motion's cache folders are read with the same.
     public var options = DecodeOptions()
 
+    /// No files: a scene that names none.
     public init() {}
 
     /// Where DejaVu Sans lives on Debian (fonts-dejavu-core), Fedora and Arch.

@@ -10,8 +10,11 @@ import FrostEffects
 /// Keys a higher module adds to the scene format (FrostMotion's `timeline`, `animate` and `blur`):
 /// the decoder here lets them through, unread, and stays strict about every other key.
 public struct SceneExtensionKeys: Sendable {
+    /// Keys allowed at the scene's top level.
     public var scene: [String]
+    /// Keys allowed on every layer.
     public var layer: [String]
+    /// The keys a module adds.
     public init(scene: [String] = [], layer: [String] = []) {
         self.scene = scene
         self.layer = layer

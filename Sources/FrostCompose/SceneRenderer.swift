@@ -7,6 +7,7 @@ extension Scene {
     /// The largest coordinate (points) a scene may give, and the most pixels per point a layer may
     /// be drawn at once its scale and transforms multiply.
     public static let maximumCoordinate = 1_000_000.0
+    /// The most pixels per point a layer may be drawn at.
     public static let maximumPixelsPerPoint = 10_000.0
 
     /// Renders the scene to a premultiplied image of `pixelWidth` × `pixelHeight`, after checking

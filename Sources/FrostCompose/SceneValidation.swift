@@ -9,15 +9,25 @@ import FrostEffects
 extension Scene {
     /// The ranges of the scene format's numbers, by what they measure.
     public enum Limits {
+        /// A canvas's width and height in points.
         public static let size: ClosedRange<Double> = 0.000_001...100_000
+        /// Pixels per point.
         public static let scale: ClosedRange<Double> = 0.01...16
+        /// Opacities, gradient stop locations, color components.
         public static let unit: ClosedRange<Double> = 0...1
+        /// Corner radii, border widths, line heights, in points.
         public static let length: ClosedRange<Double> = 0...100_000
+        /// A transform's scale.
         public static let transformScale: ClosedRange<Double> = 0...1000
+        /// A shadow's radius in points.
         public static let shadowRadius: ClosedRange<Double> = 0...1000
+        /// A procedural texture's spacing in points.
         public static let textureSpacing: ClosedRange<Double> = 0.01...10_000
+        /// A font size in points.
         public static let textSize: ClosedRange<Double> = 0.1...2000
+        /// A backdrop's ImageEffects radius in points.
         public static let backdropRadius: ClosedRange<Double> = 0...500
+        /// ImageEffects' saturation delta factor.
         public static let saturation: ClosedRange<Double> = -100...100
     }
 

@@ -1,10 +1,15 @@
 /// A straight-alpha sRGB color with components in 0...1, as UIColor holds it.
 public struct Color: Sendable, Equatable, Hashable, Codable {
+    /// 0 to 1, straight (not premultiplied).
     public var red: Double
+    /// 0 to 1, straight.
     public var green: Double
+    /// 0 to 1, straight.
     public var blue: Double
+    /// 0 (transparent) to 1 (opaque).
     public var alpha: Double
 
+    /// A color from straight components from 0 to 1.
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
         self.red = red
         self.green = green
@@ -22,8 +27,11 @@ public struct Color: Sendable, Equatable, Hashable, Codable {
         self.init(red: Double(r) / 255, green: Double(g) / 255, blue: Double(b) / 255, alpha: Double(a) / 255)
     }
 
+    /// Opaque white.
     public static let white = Color(white: 1)
+    /// Opaque black.
     public static let black = Color(white: 0)
+    /// Transparent.
     public static let clear = Color(white: 0, alpha: 0)
 
     /// Secret's text-view background palette (docs/design.md, Seed apps).
@@ -76,7 +84,9 @@ public struct Color: Sendable, Equatable, Hashable, Codable {
     return UInt8((sum + 128) >> 8)
 }
 
+/// A COLOR string that names no color.
 public struct ColorParseError: Error, CustomStringConvertible, Sendable {
+    /// The string as given.
     public let text: String
     public var description: String {
         "'\(text)' is not a color (use #RRGGBB, #RRGGBBAA, white:W@A or one of "

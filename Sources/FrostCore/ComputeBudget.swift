@@ -38,6 +38,7 @@ public final class ComputeBudget: Sendable {
     }
     private let state: Locked<State>
 
+    /// A budget of `threads` (at least one).
     public init(threads: Int) {
         state = Locked(State(limit: max(1, threads)))
     }

@@ -1,10 +1,15 @@
 /// A rectangle with fractional coordinates (points in a scene, or pixels once scaled).
 public struct Rect: Sendable, Equatable, Hashable {
+    /// The left edge.
     public var x: Double
+    /// The top edge (y grows down).
     public var y: Double
+    /// Not negative in a valid scene.
     public var width: Double
+    /// Not negative in a valid scene.
     public var height: Double
 
+    /// The rectangle with its top-left corner at (`x`, `y`).
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
@@ -12,9 +17,13 @@ public struct Rect: Sendable, Equatable, Hashable {
         self.height = height
     }
 
+    /// The right edge.
     public var maxX: Double { x + width }
+    /// The bottom edge.
     public var maxY: Double { y + height }
+    /// The horizontal center.
     public var midX: Double { x + width / 2 }
+    /// The vertical center.
     public var midY: Double { y + height / 2 }
 
     /// The same rectangle shrunk by `d` on every side (never below zero size).
@@ -40,11 +49,16 @@ public struct Rect: Sendable, Equatable, Hashable {
 
 /// A rectangle of whole pixels.
 public struct PixelBounds: Sendable, Equatable, Hashable {
+    /// The first column.
     public var x: Int
+    /// The first row.
     public var y: Int
+    /// Columns.
     public var width: Int
+    /// Rows.
     public var height: Int
 
+    /// The pixels from (`x`, `y`), `width` columns by `height` rows.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
@@ -52,8 +66,11 @@ public struct PixelBounds: Sendable, Equatable, Hashable {
         self.height = height
     }
 
+    /// One past the last column.
     public var maxX: Int { x + width }
+    /// One past the last row.
     public var maxY: Int { y + height }
+    /// True when it holds no pixel.
     public var isEmpty: Bool { width <= 0 || height <= 0 }
 
     /// The pixels both bounds contain (empty when they do not meet).

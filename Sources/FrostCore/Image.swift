@@ -6,7 +6,9 @@
 /// (docs/design.md, Pixels). `hasAlpha` and `isGray` remember the source's kind so that writing an image
 /// back keeps it (an opaque file writes without alpha, gray stays gray).
 public struct Image: Sendable, Equatable {
+    /// Pixels per row.
     public let width: Int
+    /// Rows.
     public let height: Int
     /// RGBA8 samples, `width * height * 4` bytes.
     public var pixels: [UInt8]
@@ -21,6 +23,7 @@ public struct Image: Sendable, Equatable {
     /// An embedded ICC profile, carried from input to output untouched.
     public var iccProfile: [UInt8]?
 
+    /// An image over RGBA8 `pixels` (`width` × `height` × 4 bytes, rows packed).
     public init(width: Int, height: Int, pixels: [UInt8], isPremultiplied: Bool = false,
                 hasAlpha: Bool = true, isGray: Bool = false, iccProfile: [UInt8]? = nil) {
         precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4,

@@ -10,6 +10,7 @@ import Glibc
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var state: State
 
+    /// `state` under a new lock.
     public init(_ state: State) {
         self.state = state
         mutex = .allocate(capacity: 1)

@@ -1,6 +1,21 @@
 /// EXIF orientation (TIFF tag 0x0112): how the stored pixels must be turned to show upright.
 public enum Orientation: Int, Sendable, CaseIterable {
-    case up = 1, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
+    /// 1: as stored.
+    case up = 1
+    /// 2: mirrored left to right.
+    case upMirrored
+    /// 3: turned 180°.
+    case down
+    /// 4: mirrored top to bottom.
+    case downMirrored
+    /// 5: mirrored across the main diagonal (transposed).
+    case leftMirrored
+    /// 6: turned 90° clockwise to show.
+    case right
+    /// 7: mirrored across the anti-diagonal (transversed).
+    case rightMirrored
+    /// 8: turned 90° counterclockwise to show.
+    case left
 
     /// An orientation from a raw tag value; 0 and anything outside 1...8 count as `.up`.
     public init(exifValue: Int) {

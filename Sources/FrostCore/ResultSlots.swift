@@ -7,6 +7,7 @@ import Foundation
     private var slots: [Value?]
     private var filled = 0
 
+    /// `count` empty slots.
     public init(count: Int) { slots = Array(repeating: nil, count: count) }
 
     /// Fills slot i, then calls `report` with how many slots are filled, still under the lock:

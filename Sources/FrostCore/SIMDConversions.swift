@@ -14,6 +14,7 @@ import CFrostSystem
     @usableFromInline static let magic: Float = 8_388_608      // 2²³
     @usableFromInline static let magicBits: UInt32 = 0x4B00_0000
 
+    /// Bytes as floats, lane for lane.
     @inlinable @inline(__always)
     public static func floats(_ v: SIMD4<UInt8>) -> SIMD4<Float> {
         unsafeBitCast(SIMD4<UInt32>(truncatingIfNeeded: v) | magicBits, to: SIMD4<Float>.self) - magic
@@ -27,6 +28,7 @@ import CFrostSystem
         SIMD4<UInt32>(truncatingIfNeeded: unsafeBitCast(word, to: SIMD4<UInt8>.self))
     }
 
+    /// Bytes as 32-bit integers, lane for lane.
     @inlinable @inline(__always)
     public static func widened(_ v: SIMD8<UInt8>) -> SIMD8<UInt32> {
         let words = unsafeBitCast(v, to: SIMD2<UInt32>.self)
@@ -70,16 +72,19 @@ import CFrostSystem
         return out
     }
 
+    /// Bytes as floats, lane for lane.
     @inlinable @inline(__always)
     public static func floats(_ v: SIMD8<UInt8>) -> SIMD8<Float> {
         unsafeBitCast(widened(v) | magicBits, to: SIMD8<Float>.self) - magic
     }
 
+    /// Bytes as floats, lane for lane.
     @inlinable @inline(__always)
     public static func floats(_ v: SIMD16<UInt8>) -> SIMD16<Float> {
         unsafeBitCast(widened(v) | magicBits, to: SIMD16<Float>.self) - magic
     }
 
+    /// Bytes as floats, lane for lane.
     @inlinable @inline(__always)
     public static func floats(_ v: SIMD32<UInt8>) -> SIMD32<Float> {
         SIMD32(lowHalf: floats(v.lowHalf), highHalf: floats(v.highHalf))
@@ -99,6 +104,7 @@ import CFrostSystem
         return SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(c, to: SIMD4<UInt32>.self))
     }
 
+    /// Floats already rounded and within 0…255 as bytes.
     @inlinable @inline(__always)
     public static func bytes(_ v: SIMD8<Float>) -> SIMD8<UInt8> {
         let c = clamp(v, upper: SIMD8(repeating: 255)) + magic
@@ -114,6 +120,7 @@ import CFrostSystem
         return narrowed(unsafeBitCast(c, to: SIMD16<UInt32>.self) & 0xFF)
     }
 
+    /// Floats already rounded and within 0…255 as bytes.
     @inlinable @inline(__always)
     public static func bytes(_ v: SIMD32<Float>) -> SIMD32<UInt8> {
         SIMD32(lowHalf: bytes(v.lowHalf), highHalf: bytes(v.highHalf))
@@ -135,6 +142,7 @@ import CFrostSystem
         return x
     }
 
+    /// Each lane between 0 and `upper`.
     @inlinable @inline(__always)
     public static func clamp(_ v: SIMD8<Float>, upper: SIMD8<Float>) -> SIMD8<Float> {
         var x = v.replacing(with: 0, where: v .< 0)
@@ -142,6 +150,7 @@ import CFrostSystem
         return x
     }
 
+    /// Each lane between 0 and `upper`.
     @inlinable @inline(__always)
     public static func clamp(_ v: SIMD16<Float>, upper: SIMD16<Float>) -> SIMD16<Float> {
         var x = v.replacing(with: 0, where: v .< 0)
@@ -149,6 +158,7 @@ import CFrostSystem
         return x
     }
 
+    /// Each lane between 0 and `upper`.
     @inlinable @inline(__always)
     public static func clamp(_ v: SIMD32<Float>, upper: SIMD32<Float>) -> SIMD32<Float> {
         var x = v.replacing(with: 0, where: v .< 0)

@@ -17,6 +17,7 @@ import CFrostSystem
 @_spi(Kernels) public struct StreamOrder: Sendable, Equatable {
     public let forwards: Bool
 
+    /// The order: forwards or backwards through memory.
     public init(forwards: Bool) { self.forwards = forwards }
 
     /// The order for a kernel that reads `source` (and `second`) and writes `target`.

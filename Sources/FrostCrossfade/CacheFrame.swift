@@ -19,8 +19,11 @@ public enum FadeMode: String, Sendable, CaseIterable, Codable {
 
 /// Which two levels a frame blends and by how much.
 public struct FrameSelection: Sendable, Equatable {
+    /// The level below (or at) the fraction.
     public let lower: Int
+    /// The level above; equal to `lower` when one level is shown.
     public let upper: Int
+    /// The share of `upper` in the blend, 0 to 1.
     public let t: Double
 
     /// The levels the frame is made from.
@@ -72,12 +75,16 @@ extension CachePlan {
 
 /// A loaded cache's levels ready to make frames at the source's size.
 public struct CrossfadeCache: Sendable {
+    /// The levels' plan.
     public let plan: CachePlan
     /// Stored levels, premultiplied, each at its stored size; nil for a level not loaded.
     public let levels: [Image?]
+    /// The source's width: every frame's.
     public let width: Int
+    /// The source's height: every frame's.
     public let height: Int
 
+    /// A cache of `plan`'s levels (each at its stored size, nil where not loaded) for a source of `width` × `height`.
     public init(plan: CachePlan, levels: [Image?], width: Int, height: Int) {
         precondition(plan.levels.count == levels.count)
         self.plan = plan

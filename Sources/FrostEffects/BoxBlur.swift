@@ -3,7 +3,12 @@ import CFrostSystem
 
 /// Which axes a separable filter runs along.
 public enum BlurAxes: String, Sendable, CaseIterable {
-    case horizontal, vertical, both
+    /// Along rows only.
+    case horizontal
+    /// Along columns only.
+    case vertical
+    /// Rows, then columns.
+    case both
 }
 
 extension Image {

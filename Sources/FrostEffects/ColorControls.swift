@@ -13,11 +13,16 @@ import Glibc
 /// adjusted as straight colors and stays straight: the same map (each step is linear in (c, a)
 /// or, gamma, homogeneous), without premultiplying it first and rounding to the alpha's steps.
 public struct ColorAdjustment: Sendable, Equatable {
+    /// Added to each channel (CIColorControls' inputBrightness).
     public var brightness: Double
+    /// Around mid-gray: (c − 0.5)·k + 0.5; 1 leaves it.
     public var contrast: Double
+    /// Toward (0) or away from (above 1) the Rec. 709 luma.
     public var saturation: Double
+    /// c^gamma (CIGammaAdjust's inputPower); 1 leaves it.
     public var gamma: Double
 
+    /// The controls; the defaults change nothing.
     public init(brightness: Double = 0, contrast: Double = 1, saturation: Double = 1, gamma: Double = 1) {
         self.brightness = brightness
         self.contrast = contrast
@@ -25,6 +30,7 @@ public struct ColorAdjustment: Sendable, Equatable {
         self.gamma = gamma
     }
 
+    /// True when applying them changes nothing.
     public var isIdentity: Bool { brightness == 0 && contrast == 1 && saturation == 1 && gamma == 1 }
 
     /// Rec.709 luma weights.

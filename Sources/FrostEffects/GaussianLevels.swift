@@ -16,9 +16,12 @@
 /// above the one before (many levels close together) repeats that level: a kernel that narrow is
 /// below one sample's worth, and its 16-bit fixed-point weights would leave only the center.
 public struct GaussianLevels: Sendable {
+    /// The levels' σ, rising.
     public let sigmas: [Double]
+    /// Threads per level.
     public let threads: Int
 
+    /// Levels at `sigmas`.
     public init(sigmas: [Double], threads: Int? = nil) {
         precondition(zip(sigmas, sigmas.dropFirst()).allSatisfy { $0 < $1 }, "sigmas must rise")
         self.sigmas = sigmas

@@ -19,15 +19,21 @@ import Glibc
 /// (0.09 when it was truncated at 3σ).
 /// Box passes remain the tool where a box is the definition (ImageEffects, `boxBlurred`).
 public struct GaussianPlan: Sendable, Equatable {
+    /// How the blur is computed at the working size.
     public enum Method: Sendable, Equatable {
+        /// No blur: the image as it is (σ too small to move a sample).
         case copy
         /// Symmetric kernel weights w₀…w_R (w₀ the center), summing to 1 over −R…R.
         case kernel([Float])
     }
 
+    /// The σ asked for, in source pixels.
     public let sigma: Double
+    /// The working size's reduction: 1 (full size), 2, 4 or 8.
     public let factor: Int
+    /// σ at the working size, what remains after the reduction's own blur.
     public let workingSigma: Double
+    /// The kernel run at the working size.
     public let method: Method
 
     /// Reduce only while σ/f stays at or above this (docs/design.md, Algorithms, Skia). Measured: 3 reaches
@@ -42,6 +48,7 @@ public struct GaussianPlan: Sendable, Equatable {
         return f
     }
 
+    /// The plan for σ; without `allowReduction` it works at full size.
     public init(sigma: Double, allowReduction: Bool = true) {
         self.sigma = sigma
         guard sigma >= 0.3 else {

@@ -11,6 +11,7 @@
 /// One deliberate difference: saturated samples are clamped to their alpha as well as to 255,
 /// so a transparent image stays valid premultiplied data (opaque images are unaffected).
 extension Image {
+    /// UIImage+ImageEffects' `applyBlurWithRadius:tintColor:saturationDeltaFactor:maskImage:` (above): radius in points at `scale` pixels per point.
     public func applyBlur(radius: Double, tintColor: Color? = nil, saturationDeltaFactor: Double = 1,
                           maskImage: Image? = nil, scale: Double = 1, threads: Int? = nil) -> Image {
         let original = premultiplied()
@@ -68,19 +69,27 @@ extension Image {
 
 /// UIImage+ImageEffects parameters: blur radius in points, tint drawn over, saturation factor.
 public struct EffectParameters: Sendable, Equatable {
+    /// The blur radius in points.
     public var radius: Double
+    /// Drawn source-over across the result.
     public var tint: Color?
+    /// The saturation delta factor: 1 leaves color alone, 0 is gray, −1 inverts hue.
     public var saturation: Double
 
+    /// ImageEffects parameters.
     public init(radius: Double, tint: Color? = nil, saturation: Double = 1) {
         self.radius = radius
         self.tint = tint
         self.saturation = saturation
     }
 
+    /// The parameters of `applyLightEffect(scale:threads:)`.
     public static let light = EffectParameters(radius: 30, tint: Color(white: 1, alpha: 0.3), saturation: 1.8)
+    /// The parameters of `applyExtraLightEffect(scale:threads:)`.
     public static let extraLight = EffectParameters(radius: 20, tint: Color(white: 0.97, alpha: 0.82), saturation: 1.8)
+    /// The parameters of `applyDarkEffect(scale:threads:)`.
     public static let dark = EffectParameters(radius: 20, tint: Color(white: 0.11, alpha: 0.73), saturation: 1.8)
+    /// The parameters of `applyTintEffect(color:scale:threads:)`.
     public static func tint(_ color: Color) -> EffectParameters {
         EffectParameters(radius: 10, tint: color.withAlpha(0.6), saturation: -1)
     }

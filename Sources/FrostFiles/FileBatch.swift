@@ -9,14 +9,17 @@ import Glibc
 /// inputs gathered from files, folders and lists, sharded across machines, processed `jobs` at a
 /// time, each input's outcome reported as it finishes; a failed input never stops the others.
 public enum FileBatch {
+    /// One file of a batch.
     public struct Input: Sendable, Equatable {
         /// Path relative to the folder or list it came from (what outputs mirror and shards hash);
         /// the file's name for a file given by itself.
         public let relative: String
+        /// The path to read (`-` for standard input).
         public let path: String
         /// Why the input is refused before anything is read (a link out of its folder), or nil.
         public let refusal: String?
 
+        /// An input; a `refusal` is the reason it must not be read (a link out of its folder).
         public init(relative: String, path: String, refusal: String? = nil) {
             self.relative = relative
             self.path = path
@@ -25,6 +28,7 @@ public enum FileBatch {
 
         /// `-`: standard input.
         public static let standardInput = Input(relative: "stdin", path: "-")
+        /// True for `-`, standard input.
         public var isStandardInput: Bool { path == "-" }
 
         /// Bytes on disk (0 for standard input or a file that cannot be read).

@@ -163,10 +163,12 @@ public enum FileIO {
 /// `commit()` it is a temporary file beside its path, removed if the writer is dropped first, so
 /// a failed write never leaves a part or truncates a file already there.
 public final class AtomicFile: FileSink {
+    /// Where the file lands on `commit()`.
     public let path: String
     private let temporary: String
     private var fd: Int32
 
+    /// A temporary file beside `path` (0666 less the umask, as a plain create).
     public init(_ path: String) throws {
         self.path = path
         let slash = path.lastIndex(of: "/")
@@ -189,6 +191,7 @@ public final class AtomicFile: FileSink {
         }
     }
 
+    /// Writes `bytes` at the end.
     public func append(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { raw in
             var written = 0

@@ -3,15 +3,38 @@ import FrostCore
 
 /// The layer properties a motion scene can animate, by their path in `animate`.
 public enum AnimatedProperty: String, Sendable, CaseIterable {
+    /// x, y, width and height in the parent's points.
     case frame
-    case frameX = "frame.x", frameY = "frame.y", frameWidth = "frame.width", frameHeight = "frame.height"
+    /// The frame's x.
+    case frameX = "frame.x"
+    /// The frame's y.
+    case frameY = "frame.y"
+    /// The frame's width.
+    case frameWidth = "frame.width"
+    /// The frame's height.
+    case frameHeight = "frame.height"
+    /// 0 to 1.
     case opacity
+    /// The transform's scale about the frame's center.
     case scale = "transform.scale"
+    /// The transform's translation, x and y.
     case translate = "transform.translate"
-    case translateX = "transform.translate.x", translateY = "transform.translate.y"
+    /// The translation's x.
+    case translateX = "transform.translate.x"
+    /// The translation's y.
+    case translateY = "transform.translate.y"
+    /// The clip's corner radius.
     case cornerRadius
-    case shadowOffset = "shadow.offset", shadowOffsetX = "shadow.offset.x", shadowOffsetY = "shadow.offset.y"
-    case shadowOpacity = "shadow.opacity", shadowRadius = "shadow.radius"
+    /// The shadow's offset, x and y (a layer with a shadow).
+    case shadowOffset = "shadow.offset"
+    /// The shadow's x offset.
+    case shadowOffsetX = "shadow.offset.x"
+    /// The shadow's y offset.
+    case shadowOffsetY = "shadow.offset.y"
+    /// The shadow's opacity.
+    case shadowOpacity = "shadow.opacity"
+    /// The shadow's radius.
+    case shadowRadius = "shadow.radius"
     /// A color layer's color or a text layer's text color.
     case color
     /// A blurred layer's place between sharp (0) and its last cache level (1).

@@ -4,6 +4,7 @@
 /// slope is too flat), to 1e-7 in x, and y(t) is the output; x1 and x2 lie in [0, 1], so x(t)
 /// rises and t is unique. y may leave [0, 1] (an overshooting curve).
 public struct CubicBezier: Sendable, Equatable {
+    /// The control points (x1, y1) and (x2, y2); x1 and x2 lie in [0, 1].
     public let x1: Double, y1: Double, x2: Double, y2: Double
 
     /// A curve as given; `MotionScene.validate` checks that x1 and x2 lie in [0, 1].
@@ -16,8 +17,11 @@ public struct CubicBezier: Sendable, Equatable {
 
     /// CSS's named curves.
     public static let ease = CubicBezier(0.25, 0.1, 0.25, 1)
+    /// CSS `ease-in`.
     public static let easeIn = CubicBezier(0.42, 0, 1, 1)
+    /// CSS `ease-out`.
     public static let easeOut = CubicBezier(0, 0, 0.58, 1)
+    /// CSS `ease-in-out`.
     public static let easeInOut = CubicBezier(0.42, 0, 0.58, 1)
 
     /// B(t) for one coordinate with control values a and b: 3(1−t)²t·a + 3(1−t)t²·b + t³.

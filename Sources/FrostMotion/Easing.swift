@@ -1,7 +1,9 @@
 /// How a property moves between two keys: the fraction of the way from the first key's value to
 /// the second's, given how far the driver is between them.
 public enum Easing: Sendable, Equatable {
+    /// Proportional to the distance between the keys.
     case linear
+    /// A CSS cubic-bezier curve.
     case cubicBezier(CubicBezier)
     /// Holds the earlier key's value until the next key.
     case step

@@ -2,6 +2,7 @@
 /// held beyond the first and last key (CSS's fill-mode both). A key may carry the easing of the
 /// segment it starts (CSS keyframes' own animation-timing-function), else the animation's applies.
 public struct Keyframes: Sendable, Equatable {
+    /// A value at a driver value.
     public struct Key: Sendable, Equatable {
         /// The driver value (scroll offset in points, or time in seconds).
         public let at: Double
@@ -9,6 +10,7 @@ public struct Keyframes: Sendable, Equatable {
         public let value: [Double]
         /// The easing from this key to the next, if not the animation's.
         public let easing: Easing?
+        /// `value` at driver value `at`, eased to the next key by `easing` (nil: the animation's).
         public init(_ at: Double, _ value: [Double], easing: Easing? = nil) {
             self.at = at
             self.value = value
@@ -16,7 +18,9 @@ public struct Keyframes: Sendable, Equatable {
         }
     }
 
+    /// Strictly ascending in `at`.
     public let keys: [Key]
+    /// Between keys without their own.
     public let easing: Easing
 
     /// Keys as given; `MotionScene.validate` checks that there is one at least, strictly

@@ -8,9 +8,13 @@ import FrostCore
 /// of an animation is the still at its driver value, bit for bit. One renderer may render frames
 /// from several threads or tasks at once (its kept rasters and blur frames are under locks).
 public final class MotionRenderer: Sendable {
+    /// The motion it renders.
     public let motion: MotionScene
+    /// The files the scene names, read once.
     public let assets: SceneAssets
+    /// Threads per frame (nil: the compute budget's share).
     public let threads: Int?
+    /// The static layers' rasters, kept from frame to frame.
     public let retained: RetainedLayers
     private let blurs: [BlurredLayer]
 

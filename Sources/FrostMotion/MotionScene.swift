@@ -7,6 +7,7 @@ import FrostCrossfade
 /// the layers' resting state), a timeline, and per layer the animated properties and a blur whose
 /// levels are a pre-rendered cache (JSON form and rules: docs/scenes.md, "Motion").
 public struct MotionScene: Sendable {
+    /// The layers at rest: what a frame shows where nothing animates.
     public var scene: Scene
     /// The frames `frost animate` renders; nil for a scene seen only as stills.
     public var timeline: Timeline?
@@ -14,6 +15,7 @@ public struct MotionScene: Sendable {
     /// `layers[2].layers[1]`).
     public var motions: [LayerKey: LayerMotion]
 
+    /// A motion scene; `validate()` checks it (the renderer does).
     public init(scene: Scene, timeline: Timeline? = nil, motions: [LayerKey: LayerMotion] = [:]) {
         self.scene = scene
         self.timeline = timeline
@@ -99,7 +101,9 @@ public struct MotionScene: Sendable {
 /// How a motion names its layer: by the layer's `id`, or by its place in the tree (`[0]` is
 /// `layers[0]`, `[2, 1]` is `layers[2].layers[1]`). Written as a string or an array literal.
 public enum LayerKey: Hashable, Sendable, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, CustomStringConvertible {
+    /// The layer whose `id` this is.
     case id(String)
+    /// The layer at this place: `[2, 1]` is `layers[2].layers[1]`.
     case path([Int])
 
     public init(stringLiteral id: String) { self = .id(id) }
@@ -124,8 +128,11 @@ public enum LayerKey: Hashable, Sendable, ExpressibleByStringLiteral, Expressibl
 
 /// What moves in one layer.
 public struct LayerMotion: Sendable, Equatable {
+    /// The layer's animated properties.
     public var animations: [PropertyAnimation]
+    /// Its content shown through a blur cache's frames.
     public var blur: LayerBlur?
+    /// A layer's animations and blur.
     public init(animations: [PropertyAnimation] = [], blur: LayerBlur? = nil) {
         self.animations = animations
         self.blur = blur
@@ -135,12 +142,15 @@ public struct LayerMotion: Sendable, Equatable {
 /// One animated property: how its value follows a driver (nil: the timeline's), by keyframes or
 /// linearly.
 public struct PropertyAnimation: Sendable, Equatable {
+    /// How an animated value follows its driver.
     public enum Curve: Sendable, Equatable {
+        /// Values at driver values, eased between.
         case keyframes(Keyframes)
         /// offset + factor × the driver's value, per component, unbounded (the App Store seed's
         /// shadow: roll × 10 points), clamped only to the coordinates a scene may hold.
         case linear(factor: [Double], offset: [Double])
 
+        /// The value at driver value `d`.
         public func value(at d: Double) -> [Double] {
             switch self {
             case .keyframes(let keyframes): return keyframes.value(at: d)
@@ -151,10 +161,14 @@ public struct PropertyAnimation: Sendable, Equatable {
         }
     }
 
+    /// The property it sets.
     public let property: AnimatedProperty
+    /// The driver it follows; nil follows the timeline's.
     public let driver: Driver?
+    /// Keyframes or a linear function of the driver.
     public let curve: Curve
 
+    /// A property that follows `driver` by `keyframes`.
     public init(_ property: AnimatedProperty, driver: Driver? = nil, keyframes: Keyframes) {
         (self.property, self.driver, self.curve) = (property, driver, .keyframes(keyframes))
     }
@@ -183,6 +197,7 @@ public struct LayerBlur: Sendable, Equatable {
     /// The progress when `blur.progress` is not animated.
     public var progress: Double
 
+    /// A blur built from the layer by `spec` (or read from `cache`), shown at `progress` in `mode`.
     public init(spec: BlurCacheSpec = BlurCacheSpec(), mode: FadeMode = .blend, cache: String? = nil, progress: Double = 0) {
         self.spec = spec
         self.mode = mode

@@ -5,15 +5,21 @@ import FrostCompose
 /// Core Motion's `CMAttitude` (the App Store seed read it every 0.02 s), at any rate. Played by a
 /// tilt timeline, which samples it with linear interpolation between the rows around each frame.
 public struct TiltTrace: Sendable, Equatable {
+    /// One row: a time and the attitude then.
     public struct Sample: Sendable, Equatable {
+        /// Seconds, ascending.
         public let time: Double
+        /// Radians (CMAttitude.pitch).
         public let pitch: Double
+        /// Radians (CMAttitude.roll).
         public let roll: Double
+        /// A row as recorded.
         public init(time: Double, pitch: Double, roll: Double) {
             (self.time, self.pitch, self.roll) = (time, pitch, roll)
         }
     }
 
+    /// At least one, times strictly ascending.
     public let samples: [Sample]
 
     /// The most rows a trace may have (an hour at 50 Hz is 180000).

@@ -1,20 +1,33 @@
 /// What drives a motion scene: a scroll offset in points, a time in seconds, or the device's
 /// attitude, pitch and roll in radians (as Core Motion's `CMAttitude` gives them).
 public enum Driver: String, Sendable, CaseIterable {
-    case scroll, time, pitch, roll
+    /// The scroll offset in points.
+    case scroll
+    /// Seconds.
+    case time
+    /// The device's pitch in radians.
+    case pitch
+    /// The device's roll in radians.
+    case roll
 }
 
 /// The driver values at which a scene is seen: every driver, one of them (or, for a tilt
 /// trace, time, pitch and roll together) sweeping.
 public struct DriverState: Sendable, Equatable {
+    /// The scroll offset in points (negative: pulled down).
     public var scroll: Double
+    /// Seconds.
     public var time: Double
+    /// The device's pitch in radians.
     public var pitch: Double
+    /// The device's roll in radians.
     public var roll: Double
+    /// Every driver at its value (0 by default).
     public init(scroll: Double = 0, time: Double = 0, pitch: Double = 0, roll: Double = 0) {
         (self.scroll, self.time, self.pitch, self.roll) = (scroll, time, pitch, roll)
     }
 
+    /// One driver's value.
     public subscript(driver: Driver) -> Double {
         get {
             switch driver {
@@ -41,8 +54,11 @@ public struct DriverState: Sendable, Equatable {
 /// k/fps from the trace's first row, its pitch and roll interpolated there, and a last frame at
 /// the trace's end).
 public enum Timeline: Sendable, Equatable {
+    /// `frames` offsets from `from` to `to` points, both ends included.
     case scroll(from: Double, to: Double, frames: Int)
+    /// `duration` seconds at `fps` frames per second.
     case time(duration: Double, fps: Double)
+    /// A recorded attitude played at `fps`.
     case tilt(trace: TiltTrace, fps: Double)
 
     /// The driver that keys without their own follow: the scroll or the time (a trace's clock).
