@@ -1,7 +1,6 @@
 import ArgumentParser
 import FrostCodecs
 import FrostCompose
-import FrostFiles
 import FrostMotion
 
 /// The options `compose` and `animate` share: where the scene is seen and how it is drawn.
@@ -51,33 +50,26 @@ struct SceneFlags: ParsableArguments {
     }
 }
 
-/// A scene file as `compose` and `animate` read it: the motion scene (a plain scene is one with
-/// nothing moving), the folder its files are relative to, and its assets loaded.
+/// A scene file as `compose` and `animate` read it (`MotionFile`, with the flags' scale and
+/// background), named as the user gave it.
 struct SceneFile {
     let name: String
-    let motion: MotionScene
-    let folder: String
-    let assets: SceneAssets
+    let contents: MotionFile
+    var motion: MotionScene { contents.motion }
 
     /// `path` may be - for standard input (files then relative to the current folder).
     init(_ path: String, flags: SceneFlags) throws {
         name = path == "-" ? "<stdin>" : path
-        let options = flags.options
-        let folder = path == "-" ? "" : String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        var motion = try attempt(name) {
-            try MotionScene(json: try FileIO.readInput(path, maxBytes: options.maxFileBytes), directory: folder, options: options)
+        contents = try attempt(name) {
+            try MotionFile(path: path, options: flags.options) { motion in
+                if let scale = flags.scale { motion.scene.scale = scale }
+                if flags.clearBackground { motion.scene.background = .clear }
+            }
         }
-        if let scale = flags.scale { motion.scene.scale = scale }
-        if flags.clearBackground { motion.scene.background = .clear }
-        let scene = motion.scene
-        try attempt(name) { try options.checkPixels(width: scene.pixelWidth, height: scene.pixelHeight, of: "the canvas would be") }
-        assets = try attempt(name) { try SceneAssets(for: scene, relativeTo: folder, options: options) }
-        self.motion = motion
-        self.folder = folder
     }
 
     /// The renderer of its frames (blurred layers' levels built here, once).
     func renderer(threads: Int?) throws -> MotionRenderer {
-        try attempt(name) { try MotionRenderer(motion, assets: assets, directory: folder, threads: threads) }
+        try attempt(name) { try contents.renderer(threads: threads) }
     }
 }
