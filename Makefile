@@ -16,7 +16,7 @@ OUT     := out
 # OUT.mp4`), which the tests exercise as well; webp (cwebp, dwebp, img2webp) makes test files; chromium shows `frost page` to the tests.
 APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium
 
-.PHONY: deps build debug docs examples requests check test test-asan test-tsan fuzz fuzz-build run gallery man bench compare compare-deps clean
+.PHONY: deps build debug docs examples requests references check test test-asan test-tsan fuzz fuzz-build run gallery man bench compare compare-deps clean
 
 VENV      := Benchmarks/.venv
 VENV_SIMD := Benchmarks/.venv-simd
@@ -41,16 +41,24 @@ debug: deps
 
 # The loop before each commit: the debug build's unit, corpus and CLI tests (which run the built
 # binary) and the replay of kept fuzz findings; about seven minutes on 2 cores.
-check: deps
+check: deps references
 	$(SWIFT) build --build-tests
-	FROST_BIN=$(CURDIR)/.build/debug/frost $(SWIFT) test
+	FROST_BIN=$(CURDIR)/.build/debug/frost FROST_REFERENCE_PYTHON=$(CURDIR)/$(REFERENCES)/bin/python $(SWIFT) test
+
+# The reference implementations the tests compare with (PlaceholderTests: PyPI's blurhash-python
+# and thumbhash, through Tests/References/placeholders.py), in a venv of their own.
+REFERENCES := .build-references
+references:
+	@[ -x $(REFERENCES)/bin/python ] || python3 -m venv $(REFERENCES)
+	@$(REFERENCES)/bin/python -c "import blurhash, thumbhash, PIL" 2>/dev/null || \
+	  $(REFERENCES)/bin/pip install -q blurhash-python==1.2.2 thumbhash==0.1.2 pillow
 
 # The full gate (CI runs it): `make check`, then, where the CPU has
 # AVX2, the library suites once more on the release build: its kernels take CFrostSystem's AVX2
 # intrinsic paths, which the debug build (plain x86-64) never compiles, and the run-length
 # deflate's vector compares, the direct PNG read's unfiltering and the PNG writer's packing
 # (un-premultiplying, the alpha check) become AVX2 code.
-LIBRARY_SUITES := FrostTests|FrostCoreTests|FrostEffectsTests|FrostStreamTests|FrostCacheTests|FrostComposeTests|FrostMotionTests|RunLengthDeflateTests|PNGDirectReadTests|RoundTripTests
+LIBRARY_SUITES := FrostTests|FrostClientsTests|FrostCoreTests|FrostEffectsTests|FrostStreamTests|FrostCacheTests|FrostComposeTests|FrostMotionTests|RunLengthDeflateTests|PNGDirectReadTests|RoundTripTests
 # Then the library suites under AddressSanitizer (+ UBSan on the C code) and a fuzz smoke of
 # FUZZ_SMOKE_SECONDS per target (findings printed; the kept ones replay in FrostFuzzTests).
 FUZZ_SMOKE_SECONDS ?= 20
@@ -92,7 +100,7 @@ examples: deps
 # libFuzzer over FrostFuzz's targets (Fuzz/): each runs FUZZ_SECONDS with its seeds and dictionary;
 # findings are kept under Tests/Fixtures/fuzz/ and replayed by every `make test`.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= decode info scene motion cache png-round-trip inputs stream
+FUZZ_TARGETS ?= decode info scene motion cache png-round-trip inputs stream placeholder
 fuzz-build: deps
 	$(SWIFT) build -c release --product frost-fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
 	  -Xcc -fsanitize=undefined -Xswiftc -DFROST_LIBFUZZER \

@@ -44,8 +44,8 @@ let package = Package(
         .target(name: "FrostEffects", dependencies: ["FrostCore", "CFrostSystem"]),
         .target(name: "FrostCache", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "FrostFiles", "CFrostSystem"]),
         .target(name: "FrostCrossfade", dependencies: ["FrostCore", "FrostEffects", "FrostCache"]),
-        // What a client needs to show a cache: the self-contained web page.
-        .target(name: "FrostClients", dependencies: ["FrostCache", "FrostCrossfade"]),
+        // What a client needs to show a cache or a picture still loading: the web page, BlurHash, ThumbHash.
+        .target(name: "FrostClients", dependencies: ["FrostCore", "FrostEffects", "FrostCache", "FrostCrossfade"]),
         // Decode → operations → encode as a pipeline over strips of rows on every core (docs/design.md, Streaming).
         .target(name: "FrostStream", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "FrostFiles"]),
         // FreeType 2 for text (Debian libfreetype-dev; flags from freetype2.pc).
@@ -74,6 +74,7 @@ let package = Package(
         .testTarget(name: "FrostCodecsTests", dependencies: ["FrostCodecs", "FrostFiles", "FrostTestSupport"]),
         .testTarget(name: "FrostEffectsTests", dependencies: ["FrostEffects", "FrostCodecs", "FrostFiles", "FrostTestSupport"]),
         .testTarget(name: "FrostCacheTests", dependencies: ["FrostCache", "FrostCrossfade", "FrostClients", "FrostEffects", "FrostCodecs", "FrostFiles", "FrostTestSupport"]),
+        .testTarget(name: "FrostClientsTests", dependencies: ["FrostClients", "FrostCodecs", "FrostFiles", "FrostTestSupport"]),
         .testTarget(name: "FrostComposeTests", dependencies: ["FrostCompose", "FrostEffects", "FrostCodecs", "FrostFiles", "FrostTestSupport"]),
         .testTarget(name: "FrostMotionTests", dependencies: ["FrostMotion", "FrostCore", "FrostCompose", "FrostCrossfade", "FrostCache", "FrostCodecs", "FrostFiles", "FrostTestSupport"]),
         .testTarget(name: "FrostStreamTests", dependencies: ["FrostStream", "FrostEffects", "FrostCodecs", "FrostFiles", "FrostTestSupport"]),

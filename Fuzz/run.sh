@@ -43,6 +43,12 @@ for target in "$@"; do
     inputs)
       printf 'a.jpg\n../b.png\n/abs/c.webp\nd/./e.jpg\n# a comment\n\nx/../../y.png\n' > "$work/seeds/list.txt"
       dict="" ;;
+    placeholder)
+      for s in rocket.jpg coffee-cutout.png; do
+        "$frost" placeholder "SampleImages/$s" | sed 's/^[^:]*: //' | tr -d '\n' > "$work/seeds/${s%.*}.blurhash"
+        "$frost" placeholder "SampleImages/$s" --kind thumbhash | sed 's/^[^:]*: //' | base64 -d > "$work/seeds/${s%.*}.thumbhash"
+      done
+      dict="" ;;
     png-round-trip)
       head -c 4096 /dev/urandom > "$work/seeds/random"
       dict="" ;;

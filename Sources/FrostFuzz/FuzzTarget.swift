@@ -30,6 +30,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// byte picks, blurred and resized by strips of 16 rows on two threads, encoded in strips);
     /// whenever the whole image decodes too, the streamed pixels must be the whole-image steps'.
     case stream
+    /// Untrusted placeholder strings (`frost placeholder --decode`): the bytes as a BlurHash and as
+    /// a ThumbHash, drawn small; a drawn picture's hash must have its shape's components.
+    case placeholder
 
     /// The budget every decode in a fuzz run gets: big enough for the corpus's images' headers,
     /// small enough to stay fast.
@@ -45,6 +48,19 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .pngRoundTrip: Self.pngRoundTrip(bytes)
         case .inputs: Self.inputs(bytes)
         case .stream: Self.stream(bytes)
+        case .placeholder: Self.placeholder(bytes)
+        }
+    }
+
+    static func placeholder(_ bytes: [UInt8]) {
+        if let image = try? BlurHash.decode(String(decoding: bytes, as: UTF8.self), width: 12, height: 9) {
+            let hash = (try? BlurHash.encode(image, componentsX: 4, componentsY: 3)) ?? ""
+            if hash.utf8.count != 4 + 2 * 12 { preconditionFailure("a 4×3 BlurHash of \(hash.utf8.count) characters") }
+        }
+        if let image = try? ThumbHash.decode(bytes, size: 16) {
+            if max(image.width, image.height) != 16 || (try? ThumbHash.encode(image)) == nil {
+                preconditionFailure("a ThumbHash drawn at \(image.width)×\(image.height) does not hash again")
+            }
         }
     }
 

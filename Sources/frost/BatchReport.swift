@@ -3,6 +3,14 @@ import FrostCodecs
 import FrostCore
 import FrostFiles
 
+/// `--inputs-from` of the commands that read names (`info`, `placeholder`).
+struct InputLists: ParsableArguments {
+    @Option(name: .customLong("inputs-from"), help: ArgumentHelp(
+        "Also read the names a text file lists, one per line (relative to the list's folder; - reads standard input). Repeatable.",
+        valueName: "LIST"))
+    var inputsFrom: [String] = []
+}
+
 /// `--jobs` and `--shard` of every many-file command.
 struct BatchFlags: ParsableArguments {
     static let jobsRange = OptionRange(1, 1024)

@@ -48,7 +48,7 @@ struct Frost: ParsableCommand {
     static var verbs: [String] { configuration.subcommands.map { $0._commandName } }
 
     /// Raised by each stop that changes what users see (docs/development.md, "Releases").
-    static let version = "0.44.0"
+    static let version = "0.45.0"
 
     static let configuration = CommandConfiguration(
         commandName: "frost",
@@ -64,6 +64,6 @@ struct Frost: ParsableCommand {
         """,
         version: version,
         subcommands: [Info.self, Convert.self, FilterVerb<BlurStep>.self, FilterVerb<EffectStep>.self, FilterVerb<AdjustStep>.self,
-                      FilterVerb<ResizeStep>.self, Run.self, Cache.self, Fade.self, Sheet.self, Page.self, Compose.self, Animate.self, Bench.self]
+                      FilterVerb<ResizeStep>.self, Run.self, Cache.self, Fade.self, Sheet.self, Page.self, Placeholder.self, Compose.self, Animate.self, Bench.self]
     )
 }

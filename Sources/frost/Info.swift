@@ -22,10 +22,8 @@ struct Info: ParsableCommand {
     @Argument(help: "Image files (- for standard input), cache folders, or folders of them.")
     var files: [String] = []
 
-    @Option(name: .customLong("inputs-from"), help: ArgumentHelp(
-        "Also read the names a text file lists, one per line (relative to the list's folder; - reads standard input). Repeatable.",
-        valueName: "LIST"))
-    var inputsFrom: [String] = []
+    @OptionGroup var lists: InputLists
+    var inputsFrom: [String] { lists.inputsFrom }
 
     func validate() throws {
         guard !files.isEmpty || !inputsFrom.isEmpty else { throw ValidationError("give an image, a cache folder or --inputs-from") }

@@ -114,12 +114,16 @@ import Testing
             return ["animate", inputs.motion, "-o", out + (option == "--quality" ? ".webp" : ""), "--strip", out + "-strip.png"] + tested
         case "bench": return ["bench", "--size", "16x16", "--case", "copy"] + (option == "--runs" ? [] : ["--runs", "1"]) + tested
         case "info": return ["info", inputs.image] + tested
+        case "placeholder":
+            return ["--width", "--height"].contains(option)
+                ? ["placeholder", "--decode", "LEHV6nWB2yk8pyo0adR*.7kCMdnj", "-o", out + ".png"] + tested
+                : ["placeholder", inputs.image, "--kind", "data-url"] + tested
         default: fatalError("no command line for \(verb)")
         }
     }
 
     static let verbs = ["info", "convert", "blur", "effect", "adjust", "resize", "run", "cache", "fade", "sheet", "page",
-                        "compose", "animate", "bench"]
+                        "placeholder", "compose", "animate", "bench"]
 
     /// In-range values that are refused as usage errors on purpose, with why.
     static let refusedInRange: [String: String] = [

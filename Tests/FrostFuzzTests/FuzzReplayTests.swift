@@ -61,5 +61,7 @@ import Testing
         let manifest = Array(#"{"format": "frost-blur-cache"}"#.utf8)
         FuzzTarget.cache.run([0, UInt8(manifest.count)] + manifest + [0, UInt8(png.count >> 8), UInt8(png.count & 255)] + png)
         FuzzTarget.inputs.run(Array("a.jpg\n../b.png\n/abs/c.webp\n./d/./e.jpg\n# note\nx/../../y.png\n".utf8))
+        FuzzTarget.placeholder.run(Array("LEHV6nWB2yk8pyo0adR*.7kCMdnj".utf8))
+        FuzzTarget.placeholder.run([UInt8](Data(base64Encoded: "GIqGC4JGd4mPcoimn2KOCQeIiIiEeWg=")!))
     }
 }

@@ -1,0 +1,28 @@
+@_spi(Kernels) import FrostCore
+import FrostEffects
+
+/// Why a placeholder could not be made or read.
+public struct PlaceholderError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What is wrong.
+    public let message: String
+    /// An error saying `message`.
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension Image {
+    /// The pixels a placeholder is computed from: the picture shrunk by area averaging to fit
+    /// `maxSide` × `maxSide` (never enlarged; ThumbHash's limit is 100), its shape kept. The hashes
+    /// depend only on these pixels, so the same ones handed to a reference give the same string.
+    public func placeholderSource(maxSide: Int = 100) -> Image {
+        let scale = min(1, Double(maxSide) / Double(max(width, height)))
+        guard scale < 1 else { return self }
+        let w = max(1, Int((Double(width) * scale).rounded())), h = max(1, Int((Double(height) * scale).rounded()))
+        return resized(width: w, height: h, kernel: .area, threads: 1)
+    }
+
+    /// The pixels as straight RGBA bytes (premultiplied images divided back).
+    func straightRGBA() -> [UInt8] {
+        isPremultiplied && hasAlpha ? unpremultiplied().pixels : pixels
+    }
+}

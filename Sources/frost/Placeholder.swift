@@ -1,0 +1,190 @@
+import ArgumentParser
+import Foundation
+import FrostClients
+import FrostCodecs
+import FrostCore
+import FrostEffects
+import FrostFiles
+
+struct Placeholder: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the placeholder a page or an app shows while an image loads: a BlurHash, a ThumbHash or a tiny blurred data URL; or draw one (--decode).",
+        discussion: """
+        Each image is shrunk by area averaging to fit 100x100 (JPEG and WebP decoded at a reduced size \
+        where that keeps 200 pixels) and hashed: BlurHash with 4 components along the longer side and \
+        as many across as keep their spacing (at least 3; --components XxY to choose), ThumbHash with \
+        its alpha and aspect ratio (standard base64), or a data URL of a WebP of at most --max-bytes \
+        characters. One line per image as it finishes ("file: placeholder", or JSON with --json: file, \
+        width, height, kind, placeholder); a failed image is reported and the others go on. \
+        --decode HASH draws a hash as a PNG, --width wide (a ThumbHash keeps its own shape).
+        """)
+
+    enum Kind: String, ExpressibleByArgument, CaseIterable {
+        case blurhash, thumbhash
+        case dataURL = "data-url"
+    }
+
+    @Argument(help: "Image files, or folders of them (- for standard input).")
+    var files: [String] = []
+
+    @OptionGroup var lists: InputLists
+    var inputsFrom: [String] { lists.inputsFrom }
+
+    @Option(help: "blurhash (default), thumbhash or data-url.")
+    var kind: Kind = .blurhash
+
+    @Option(help: ArgumentHelp("BlurHash components across and down, at most 9 each, e.g. 4x3 (default: from the image's shape).", valueName: "XxY"))
+    var components: String?
+
+    static let maxBytesRange = OptionRange(100, 100_000)
+
+    @Option(parsing: .unconditional, help: "A data URL's most characters, \(maxBytesRange).")
+    var maxBytes: Int = 400
+
+    @Flag(help: "One JSON object per image.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Draw this hash (of --kind blurhash or thumbhash) instead of reading images.", valueName: "HASH"))
+    var decode: String?
+
+    @Option(name: .customShort("o"), help: "With --decode: the PNG to write.")
+    var output: String?
+
+    static let widthRange = OptionRange(1, 4096)
+
+    @Option(parsing: .unconditional, help: "With --decode: the picture's width (a BlurHash's height too unless --height), \(widthRange).")
+    var width: Int = 32
+
+    @Option(parsing: .unconditional, help: "With --decode of a BlurHash: the picture's height, \(widthRange).")
+    var height: Int?
+
+    @OptionGroup(title: "Many images") var batchFlags: BatchFlags
+    @OptionGroup var decodeFlags: DecodeFlags
+
+    func validate() throws {
+        try Self.maxBytesRange.check(maxBytes, "--max-bytes")
+        try Self.widthRange.check(width, "--width")
+        try Self.widthRange.check(height, "--height")
+        if let components { _ = try parsedComponents(components) }
+        if decode != nil {
+            guard output != nil else { throw ValidationError("--decode needs -o FILE.png") }
+            guard files.isEmpty, inputsFrom.isEmpty else { throw ValidationError("--decode draws a hash: give no images") }
+            guard kind != .dataURL else { throw ValidationError("a data URL is an image already: --decode takes blurhash or thumbhash") }
+        } else {
+            guard !files.isEmpty || !inputsFrom.isEmpty else { throw ValidationError("give an image, a folder or --inputs-from") }
+            if output != nil { throw ValidationError("-o goes with --decode (placeholders are printed)") }
+        }
+    }
+
+    func run() throws {
+        if let decode { return try draw(decode) }
+        var inputs: [FileBatch.Input] = []
+        var failed = 0
+        // A name that cannot be read fails alone; the others still run.
+        for file in files {
+            do { inputs += try FileBatch.inputs(fromArguments: [file]) } catch {
+                report(file == "-" ? "<stdin>" : file, error)
+                failed += 1
+            }
+        }
+        for list in inputsFrom {
+            do { inputs += try FileBatch.inputs(fromList: list) } catch {
+                report(list == "-" ? "<stdin>" : list, error)
+                failed += 1
+            }
+        }
+        inputs = try batchFlags.shard(inputs)
+        let components = try self.components.map(parsedComponents)
+        let (kind, maxBytes, json, options) = (self.kind, self.maxBytes, self.json, decodeFlags.options)
+        let outcomes = FileBatch.run(inputs, jobs: batchFlags.jobs) { input, _ in
+            Result { () throws -> String in
+                try Self.line(for: input, kind: kind, components: components, maxBytes: maxBytes, json: json, options: options)
+            }
+        } progress: { input, outcome, _ in
+            switch outcome {
+            case .success(let line): print(line)
+            case .failure(let error): report(input.path == "-" ? "<stdin>" : input.path, error)
+            }
+        }
+        failed += outcomes.filter { if case .failure = $0 { true } else { false } }.count
+        if failed > 0 { throw ExitCode.failure }
+    }
+
+    /// One image's output line.
+    static func line(for input: FileBatch.Input, kind: Kind, components: (Int, Int)?, maxBytes: Int, json: Bool,
+                     options: DecodeOptions) throws -> String {
+        let bytes = try FileIO.readInput(input.path, maxBytes: options.maxFileBytes)
+        var options = options
+        // Shrink on load, keeping 200 pixels along the longer side (twice the 100 hashed).
+        let info = try? ImageInfo(bytes: bytes)
+        if let info, info.format != .png {
+            let long = max(info.width, info.height)
+            options.reduction = [8, 4, 2].first { long / $0 >= 200 } ?? 1
+        }
+        let image = try Image(decoding: bytes, options: options)
+        let source = image.placeholderSource()
+        // The size the picture shows at: the header's, turned as the decoder turned it.
+        let turned = options.autoOrient && Orientation(exifValue: info?.orientation ?? 1).swapsAxes
+        let size = info.map { turned ? ($0.height, $0.width) : ($0.width, $0.height) } ?? (image.width, image.height)
+        let text: String
+        switch kind {
+        case .blurhash:
+            let (x, y) = components ?? BlurHash.components(width: source.width, height: source.height)
+            text = try BlurHash.encode(source, componentsX: x, componentsY: y)
+        case .thumbhash:
+            text = Data(try ThumbHash.encode(source)).base64EncodedString()
+        case .dataURL:
+            text = try dataURL(source, maxBytes: maxBytes)
+        }
+        let name = input.path == "-" ? "<stdin>" : input.path
+        guard json else { return "\(name): \(text)" }
+        return jsonObject([("file", jsonString(name)), ("width", "\(size.0)"), ("height", "\(size.1)"),
+                           ("kind", jsonString(kind.rawValue)), ("placeholder", jsonString(text))])
+    }
+
+    /// The largest, best lossy WebP of the picture, lightly blurred (σ 1 per 16 pixels: the
+    /// browser enlarges it), whose data URL fits `maxBytes`: 32, 24, 16, 12, 8, 6 then 4 pixels
+    /// along the longer side, each at quality 70, 50, 30 and 10.
+    static func dataURL(_ image: Image, maxBytes: Int) throws -> String {
+        for side in [32, 24, 16, 12, 8, 6, 4] {
+            var small = image.placeholderSource(maxSide: side).gaussianBlurred(sigma: Double(side) / 16, threads: 1)
+            small.iccProfile = nil   // a profile alone outweighs the budget; the colours are a blur's
+            for quality in stride(from: 70, through: 10, by: -20) {
+                let webp = try small.encoded(as: .webp, options: EncodeOptions(compressionLevel: 6, webpQuality: quality), threads: 1)
+                let url = "data:image/webp;base64," + Data(webp).base64EncodedString()
+                if url.utf8.count <= maxBytes { return url }
+            }
+        }
+        throw CodecError(.tooLarge, "no WebP of the picture fits \(maxBytes) characters (raise --max-bytes)")
+    }
+
+    /// Draws a hash as a PNG.
+    private func draw(_ hash: String) throws {
+        let image: Image
+        do {
+            switch kind {
+            case .thumbhash:
+                guard let bytes = Data(base64Encoded: hash) else { throw PlaceholderError("not a ThumbHash (not base64)") }
+                image = try ThumbHash.decode([UInt8](bytes), size: width)
+            default:
+                image = try BlurHash.decode(hash, width: width, height: height ?? width)
+            }
+        } catch {
+            throw failure("--decode", error)
+        }
+        try attempt(output!) { try image.write(toFile: output!, format: .png) }
+    }
+
+    private func parsedComponents(_ text: String) throws -> (Int, Int) {
+        let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, (1...9).contains(parts[0]), (1...9).contains(parts[1]) else {
+            throw ValidationError("--components takes XxY, at most 9 each (4x3)")
+        }
+        return (parts[0], parts[1])
+    }
+
+    private func failure(_ subject: String, _ error: any Error) -> ExitCode {
+        report(subject, error)
+        return ExitCode.failure
+    }
+}
