@@ -111,7 +111,8 @@ fuzz: fuzz-build
 
 # The blur-cache demo on SampleImages/: a 10-level cache of every sample (batch, resumable), one
 # listed and checked by `frost info`, each one's labelled contact sheet, a 12-frame fade sweep,
-# Twitter's banner set for one photo and the light effect;
+# Twitter's banner set for one photo and the light effect, every sample's placeholders (BlurHash,
+# ThumbHash, data URL) and a ThumbHash drawn back;
 # then the sample scenes (SampleImages/scenes/*.json) rendered by `frost compose`, and the seed apps'
 # motions (SampleImages/motion/*.json) as animated PNGs and filmstrips by `frost animate`, and one as a
 # lossy animated WebP.
@@ -132,6 +133,12 @@ run: build
 	@echo "wrote $(OUT)/rocket-chain.webp (a chain: blur, adjust, light effect, resize in one decode and one encode)"
 	@$(FROST) resize SampleImages/*.jpg SampleImages/*.png -o '$(OUT)/thumbs/%s-320.webp' --width 320 --jobs 2 2>&1 | tail -1
 	@$(FROST) page $(OUT)/caches/UNIS_EV0.jpg.frost -o $(OUT)/UNIS_EV0-page.html --height 600
+	@for kind in blurhash thumbhash data-url; do \
+	  $(FROST) placeholder SampleImages/*.jpg SampleImages/*.png --kind $$kind --json --jobs 2 > $(OUT)/placeholders-$$kind.jsonl || exit 1; \
+	done
+	@$(FROST) placeholder --kind thumbhash --decode "$$($(FROST) placeholder SampleImages/rocket.jpg --kind thumbhash | sed 's/^[^:]*: //')" \
+	  -o $(OUT)/rocket-thumbhash.png --width 320
+	@echo "wrote $(OUT)/placeholders-{blurhash,thumbhash,data-url}.jsonl $(OUT)/rocket-thumbhash.png (a ThumbHash drawn back)"
 	@$(FROST) cache SampleImages/rocket.jpg -o $(OUT)/rocket-twitter --preset twitter | head -1
 	@$(FROST) fade $(OUT)/rocket-twitter --offset 130 --start 100 --end 160 --mode nearest -o $(OUT)/rocket-twitter-scrolled.png
 	@echo "wrote $(OUT)/rocket-twitter/ (Twitter's 11 banners) $(OUT)/rocket-twitter-scrolled.png (scrolled 30 pt)"
