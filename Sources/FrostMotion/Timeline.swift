@@ -81,7 +81,7 @@ public enum Timeline: Sendable, Equatable {
     public var values: [Double] {
         switch self {
         case .scroll(let from, let to, let frames):
-            guard frames > 1 else { return [from] }
+            guard frames > 1, frames <= 100_000 else { return [from] }
             return (0..<frames).map { k in k == frames - 1 ? to : from + (to - from) * Double(k) / Double(frames - 1) }
         case .time(let duration, let fps):
             return Self.times(duration: duration, fps: fps)
@@ -90,9 +90,12 @@ public enum Timeline: Sendable, Equatable {
         }
     }
 
-    /// 0, 1/fps, 2/fps … and the duration itself when it falls between two frames.
+    /// 0, 1/fps, 2/fps … and the duration itself when it falls between two frames. Values
+    /// `validate()` refuses give the first frame alone rather than a trap.
     private static func times(duration: Double, fps: Double) -> [Double] {
-        let whole = Int((duration * fps + 1e-9).rounded(.down))
+        let count = duration * fps + 1e-9
+        guard fps > 0, duration >= 0, count.isFinite, count <= 100_000 else { return [0] }
+        let whole = Int(count.rounded(.down))
         var times = (0...whole).map { Double($0) / fps }
         if duration - times[times.count - 1] > 1e-9 { times.append(duration) }
         return times

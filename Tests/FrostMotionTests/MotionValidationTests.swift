@@ -101,6 +101,16 @@ import Testing
         _ = built.resolved(at: DriverState(scroll: 50))
     }
 
+    /// A timeline outside the limits gives its first frame, never a trap or a huge array: a caller
+    /// may ask for its values before `validate()` would refuse it.
+    @Test func timelinesOutsideTheLimitsNeverTrap() {
+        #expect(Timeline.time(duration: 1, fps: -1).values == [0])
+        #expect(Timeline.time(duration: .infinity, fps: 60).values == [0])
+        #expect(Timeline.time(duration: 3600, fps: 1000).values == [0])
+        #expect(Timeline.scroll(from: 5, to: 9, frames: Int.max).values == [5])
+        #expect(Timeline.scroll(from: 5, to: 9, frames: -3).values == [5])
+    }
+
     /// A scene built in Swift meets the file's limits when rendered, with the file's message.
     @Test func aSceneBuiltInSwiftIsCheckedWhenRendered() throws {
         let scene = Scene(width: 10, height: 10, layers: [Layer(.gradient(Gradient(stops: [])))])
