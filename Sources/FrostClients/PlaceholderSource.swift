@@ -1,4 +1,5 @@
-@_spi(Kernels) import FrostCore
+import Foundation
+import FrostCore
 import FrostEffects
 
 /// Why a placeholder could not be made or read.
@@ -24,5 +25,30 @@ extension Image {
     /// The pixels as straight RGBA bytes (premultiplied images divided back).
     func straightRGBA() -> [UInt8] {
         isPremultiplied && hasAlpha ? unpremultiplied().pixels : pixels
+    }
+}
+
+extension Image {
+    /// This picture's BlurHash: shrunk to fit 100×100 first, with `BlurHash.components` for its
+    /// shape unless given.
+    public func blurHash(componentsX: Int? = nil, componentsY: Int? = nil) throws(PlaceholderError) -> String {
+        let source = placeholderSource()
+        let shape = BlurHash.components(width: source.width, height: source.height)
+        return try BlurHash.encode(source, componentsX: componentsX ?? shape.x, componentsY: componentsY ?? shape.y)
+    }
+
+    /// This picture's ThumbHash (shrunk to fit 100×100 first), as bytes.
+    public func thumbHash() throws(PlaceholderError) -> Data {
+        Data(try ThumbHash.encode(placeholderSource()))
+    }
+
+    /// The picture a BlurHash stands for, `width` × `height`.
+    public init(blurHash: String, width: Int, height: Int, punch: Double = 1) throws(PlaceholderError) {
+        self = try BlurHash.decode(blurHash, width: width, height: height, punch: punch)
+    }
+
+    /// The picture a ThumbHash stands for, its longer side `size` pixels, its shape the hash's.
+    public init(thumbHash: Data, size: Int = 32) throws(PlaceholderError) {
+        self = try ThumbHash.decode([UInt8](thumbHash), size: size)
     }
 }

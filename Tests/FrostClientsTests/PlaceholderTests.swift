@@ -64,6 +64,18 @@ import Testing
         #expect(max(thumb.width, thumb.height) == 32)
     }
 
+    /// The front door's calls shrink the picture first and round-trip through Data.
+    @Test func imageCallsShrinkFirst() throws {
+        let photo = try Image(contentsOfFile: Corpus.repository + "/SampleImages/UNIS_EV0.jpg")
+        let source = photo.placeholderSource()
+        #expect(try photo.blurHash() == BlurHash.encode(source, componentsX: 4, componentsY: 3))
+        #expect(try photo.blurHash(componentsX: 2, componentsY: 2) == BlurHash.encode(source, componentsX: 2, componentsY: 2))
+        let thumb = try photo.thumbHash()
+        #expect([UInt8](thumb) == (try ThumbHash.encode(source)))
+        #expect(try Image(thumbHash: thumb, size: 20).width == 20)
+        #expect(try Image(blurHash: photo.blurHash(), width: 8, height: 6).height == 6)
+    }
+
     /// ThumbHash keeps alpha: a disc on a transparent field decodes transparent at the corners
     /// and opaque in the middle.
     @Test func thumbHashKeepsAlpha() throws {
