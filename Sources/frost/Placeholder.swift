@@ -122,19 +122,14 @@ struct Placeholder: ParsableCommand {
             options.reduction = [8, 4, 2].first { long / $0 >= 200 } ?? 1
         }
         let image = try Image(decoding: bytes, options: options)
-        let source = image.placeholderSource()
         // The size the picture shows at: the header's, turned as the decoder turned it.
         let turned = options.autoOrient && Orientation(exifValue: info?.orientation ?? 1).swapsAxes
         let size = info.map { turned ? ($0.height, $0.width) : ($0.width, $0.height) } ?? (image.width, image.height)
         let text: String
         switch kind {
-        case .blurhash:
-            let (x, y) = components ?? BlurHash.components(width: source.width, height: source.height)
-            text = try BlurHash.encode(source, componentsX: x, componentsY: y)
-        case .thumbhash:
-            text = Data(try ThumbHash.encode(source)).base64EncodedString()
-        case .dataURL:
-            text = try dataURL(source, maxBytes: maxBytes)
+        case .blurhash: text = try image.blurHash(componentsX: components?.0, componentsY: components?.1)
+        case .thumbhash: text = try image.thumbHash().base64EncodedString()
+        case .dataURL: text = try dataURL(image.placeholderSource(), maxBytes: maxBytes)
         }
         let name = input.path == "-" ? "<stdin>" : input.path
         guard json else { return "\(name): \(text)" }
