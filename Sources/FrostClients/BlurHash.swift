@@ -18,12 +18,13 @@ public enum BlurHash {
         let pixels = image.straightRGBA()
         let w = image.width, h = image.height
         let linear = (0..<256).map { sRGBToLinear($0) }
+        // cosf(π·i·x / w), the argument in double as the reference's M_PI makes it.
+        let columns = (0..<componentsX).map { i in (0..<w).map { cosf(Float(Double.pi * Double(i) * Double($0) / Double(w))) } }
         var factors: [(Float, Float, Float)] = []
         for j in 0..<componentsY {
-            // cosf(π·i·x / w), the argument in double as the reference's M_PI makes it.
             let ys = (0..<h).map { cosf(Float(Double.pi * Double(j) * Double($0) / Double(h))) }
             for i in 0..<componentsX {
-                let xs = (0..<w).map { cosf(Float(Double.pi * Double(i) * Double($0) / Double(w))) }
+                let xs = columns[i]
                 var r: Float = 0, g: Float = 0, b: Float = 0
                 for y in 0..<h {
                     for x in 0..<w {

@@ -29,6 +29,11 @@ public final class RetainedLayers: Sendable {
         self.keys = keys
     }
 
+    /// The key a layer's raster is kept by: `#id` for a layer with an id, else its JSON path.
+    public static func key(for layer: Layer, path: String) -> String {
+        layer.id.map { "#" + $0 } ?? path
+    }
+
     func raster(_ layer: String, _ key: RetainedRaster.Key) -> RetainedRaster? {
         kept.withLock { $0.rasters[layer]?.first { $0.key == key }?.raster }
     }

@@ -85,7 +85,7 @@ struct SceneRenderer {
             canvas.fill(with: color.withAlpha(color.alpha * layer.opacity), threads: threads)
             return
         }
-        if let retained, retained.keys.contains(Scene.retainedKey(layer, path: path)) {
+        if let retained, retained.keys.contains(RetainedLayers.key(for: layer, path: path)) {
             return try drawRetained(layer, frame: frame, space: space, rect: rect, into: &canvas, path: path, retained: retained)
         }
         let inner = LayerSpace(originX: rect.x, originY: rect.y, pixelsPerPoint: k, zoom: space.zoom * t.scale,
@@ -132,7 +132,7 @@ struct SceneRenderer {
         let box = unscaled.pixelBounds
         let key = RetainedRaster.Key(unscaled)
         var raster: RetainedRaster
-        let retainedKey = Scene.retainedKey(layer, path: path)
+        let retainedKey = RetainedLayers.key(for: layer, path: path)
         if let kept = retained.raster(retainedKey, key) {
             raster = kept
         } else {

@@ -41,11 +41,6 @@ extension Scene {
         try SceneCheck.layers(layers, "layers")
         try SceneCheck.ids(layers)
     }
-
-    /// The key a layer's retained raster is kept by: `#id` for a layer with an id, else its path.
-    static func retainedKey(_ layer: Layer, path: String) -> String {
-        layer.id.map { "#" + $0 } ?? path
-    }
 }
 
 /// The checks, each throwing `path: problem`.

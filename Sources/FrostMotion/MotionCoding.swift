@@ -54,9 +54,9 @@ extension MotionScene {
                 }
             }
             // A layer with an id is followed by it, wherever it sits.
-            let key = scene.layerIfPresent(at: path)?.id.map(LayerKey.id) ?? .path(path)
+            let key = scene.layer(at: path)?.layer.id.map(LayerKey.id) ?? .path(path)
             if !motion.animations.isEmpty || motion.blur != nil { motions[key] = motion }
-            if let children = object["layers"], case .group = scene.layerIfPresent(at: path)?.content {
+            if let children = object["layers"], case .group = scene.layer(at: path)?.layer.content {
                 try readMotions(try children.array("\(name).layers"), prefix: path)
             }
         }

@@ -31,7 +31,7 @@ public final class MotionRenderer: Sendable {
         var blurs: [BlurredLayer] = []
         for (path, layerMotion) in motion.motionsByPath.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             guard let blur = layerMotion.blur else { continue }
-            let (layer, parent) = rest.layer(at: path)
+            let (layer, parent) = rest.layer(at: path)!   // validated: every motion names a layer
             blurs.append(BlurredLayer(path: path, levels: try BlurLevels.make(blur, layer: layer, parent: parent, scene: rest, assets: assets, directory: directory,
                                                     path: MotionScene.jsonPath(path), threads: threads)))
         }

@@ -72,7 +72,7 @@ public struct MotionScene: Sendable {
             for (i, layer) in layers.enumerated() {
                 let path = prefix + [i]
                 if isStatic(layer, path, motions) {
-                    keys.insert(layer.id.map { "#" + $0 } ?? Self.jsonPath(path))
+                    keys.insert(RetainedLayers.key(for: layer, path: Self.jsonPath(path)))
                 } else if case .group(let children) = layer.content, motions[path]?.blur == nil {
                     walk(children, path)
                 }
@@ -113,7 +113,7 @@ public enum LayerKey: Hashable, Sendable, ExpressibleByStringLiteral, Expressibl
     public func path(in scene: Scene) -> [Int]? {
         switch self {
         case .id(let id): scene.path(ofLayer: id)
-        case .path(let path): scene.layerIfPresent(at: path) == nil ? nil : path
+        case .path(let path): scene.layer(at: path) == nil ? nil : path
         }
     }
 
@@ -220,14 +220,15 @@ extension Scene {
         update(&layers, path[...], parent: (width, height))
     }
 
-    /// The layer at `path` and its parent's size in points.
-    func layer(at path: [Int]) -> (layer: Layer, parent: (width: Double, height: Double)) {
+    /// The layer at `path` and its parent's size in points, or nil when the path names none.
+    func layer(at path: [Int]) -> (layer: Layer, parent: (width: Double, height: Double))? {
+        guard let last = path.last else { return nil }
         var layers = self.layers, parent = (width: width, height: height)
         for i in path.dropLast() {
+            guard layers.indices.contains(i), case .group(let children) = layers[i].content else { return nil }
             if let frame = layers[i].frame { parent = (frame.width, frame.height) }
-            guard case .group(let children) = layers[i].content else { preconditionFailure("not a group") }
             layers = children
         }
-        return (layers[path.last!], parent)
+        return layers.indices.contains(last) ? (layers[last], parent) : nil
     }
 }

@@ -28,7 +28,7 @@ extension MotionScene {
         let motions = byPath.mapValues(\.motion)
         for (path, motion) in motions.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             let name = Self.jsonPath(path)
-            let layer = scene.layerIfPresent(at: path)!
+            let layer = scene.layer(at: path)!.layer
             if let outer = (1..<max(path.count, 1)).map({ Array(path.prefix($0)) }).first(where: { motions[$0]?.blur != nil }) {
                 let group = Self.jsonPath(outer)
                 if motion.blur != nil {
@@ -50,20 +50,6 @@ extension MotionScene {
                 try animation.validate(path: here)
             }
         }
-    }
-}
-
-extension Scene {
-    /// The layer at `path`, or nil when there is none.
-    func layerIfPresent(at path: [Int]) -> Layer? {
-        var layers = self.layers
-        for (n, i) in path.enumerated() {
-            guard layers.indices.contains(i) else { return nil }
-            if n == path.count - 1 { return layers[i] }
-            guard case .group(let children) = layers[i].content else { return nil }
-            layers = children
-        }
-        return nil
     }
 }
 

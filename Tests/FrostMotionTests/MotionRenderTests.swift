@@ -26,7 +26,7 @@ import Testing
         func walk(_ layers: [Layer], _ prefix: String) -> Bool {
             layers.enumerated().contains { i, layer in
                 let path = "\(prefix)[\(i)]"
-                if paths.contains(layer.id.map { "#" + $0 } ?? path) { return layer.transform.scale != 1 }
+                if paths.contains(RetainedLayers.key(for: layer, path: path)) { return layer.transform.scale != 1 }
                 if case .group(let children) = layer.content { return walk(children, "\(path).layers") }
                 return false
             }
