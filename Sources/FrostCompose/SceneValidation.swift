@@ -43,18 +43,19 @@ extension Scene {
     }
 }
 
-/// The checks, each throwing `path: problem`.
-enum SceneCheck {
+/// The checks, each throwing `path: problem` (FrostMotion's rules use them too).
+package enum SceneCheck {
     static func number(_ v: Double, _ range: ClosedRange<Double>, _ path: String) throws(ComposeError) {
         guard range.contains(v) else { throw ComposeError(path, "expected a number from \(range.lowerBound) to \(range.upperBound)") }
     }
 
-    /// Points anywhere in the plane: frames, offsets, gradient ends (anything larger is no
-    /// picture and would overflow pixel arithmetic).
-    static func coordinates(_ values: [Double], _ path: String) throws(ComposeError) {
+    /// Points anywhere in the plane: frames, offsets, gradient ends, animated values, driver
+    /// values (anything larger is no picture and would overflow pixel arithmetic); `what` names
+    /// them in the message.
+    package static func coordinates(_ values: [Double], _ path: String, what: String = "numbers") throws(ComposeError) {
         let limit = Scene.maximumCoordinate
         guard values.allSatisfy({ abs($0) <= limit }) else {
-            throw ComposeError(path, "expected numbers from -\(Int(limit)) to \(Int(limit))")
+            throw ComposeError(path, "expected \(what) from -\(Int(limit)) to \(Int(limit))")
         }
     }
 

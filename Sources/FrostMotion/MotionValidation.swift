@@ -90,10 +90,7 @@ extension AnimatedProperty {
             let what = self == .color ? "a COLOR or 3 or 4 numbers from 0 to 1" : arity == 1 ? "a number" : "\(arity) numbers"
             throw ComposeError(path, "expected \(what)")
         }
-        let limit = Scene.maximumCoordinate
-        guard values.allSatisfy({ abs($0) <= limit }) else {
-            throw ComposeError(path, "expected numbers from -\(Int(limit)) to \(Int(limit))")
-        }
+        try SceneCheck.coordinates(values, path)
     }
 }
 
@@ -108,12 +105,9 @@ extension PropertyAnimation {
             try property.check(offset, path: "\(path).offset")
         case .keyframes(let keyframes):
             guard !keyframes.keys.isEmpty else { throw ComposeError("\(path).keys", "expected at least one key") }
-            let limit = Scene.maximumCoordinate
             for (i, key) in keyframes.keys.enumerated() {
                 let here = "\(path).keys[\(i)]"
-                guard abs(key.at) <= limit else {
-                    throw ComposeError("\(here)[0]", "expected a driver value from -\(Int(limit)) to \(Int(limit))")
-                }
+                try SceneCheck.coordinates([key.at], "\(here)[0]", what: "a driver value")
                 if i > 0, key.at <= keyframes.keys[i - 1].at {
                     let format = { (x: Double) in x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
                     throw ComposeError(here, "keys must ascend in driver value (\(format(key.at)) comes after \(format(keyframes.keys[i - 1].at)))")
@@ -156,10 +150,8 @@ extension Timeline {
         }
         switch self {
         case .scroll(let from, let to, let frames):
-            let limit = Scene.maximumCoordinate
-            for (key, v) in [("from", from), ("to", to)] where !(abs(v) <= limit) {
-                throw ComposeError("\(path).\(key)", "expected points from -\(Int(limit)) to \(Int(limit))")
-            }
+            try SceneCheck.coordinates([from], "\(path).from", what: "points")
+            try SceneCheck.coordinates([to], "\(path).to", what: "points")
             guard (1...100_000).contains(frames) else { throw ComposeError("\(path).frames", "expected a whole number from 1 to 100000") }
         case .time(let duration, let fps):
             guard duration >= 0, duration <= 3600 else { throw ComposeError("\(path).duration", "expected seconds from 0 to 3600") }
