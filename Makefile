@@ -13,8 +13,9 @@ RELEASE := -c release $(CPU_FLAGS)
 FROST   := .build/release/frost
 OUT     := out
 # Debian packages the build, the tests and the demo need; ffmpeg for the MP4 output (`frost animate
-# OUT.mp4`), which the tests exercise as well; webp (cwebp, dwebp, img2webp) makes test files; chromium shows `frost page` to the tests.
-APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium
+# OUT.mp4`), which the tests exercise as well; webp (cwebp, dwebp, img2webp) makes test files; chromium shows `frost page` to the tests;
+# libavif-dev and libheif-dev read AVIF and HEIC (and write AVIF; Tests/Fixtures/heif/make.sh uses their tools, not installed here).
+APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libavif-dev libheif-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium
 
 .PHONY: deps build debug docs examples requests references check test test-asan test-tsan fuzz fuzz-build run gallery man bench compare compare-deps clean
 
@@ -133,6 +134,8 @@ run: build
 	@echo "wrote $(OUT)/rocket-chain.webp (a chain: blur, adjust, light effect, resize in one decode and one encode)"
 	@$(FROST) resize SampleImages/*.jpg SampleImages/*.png -o '$(OUT)/thumbs/%s-320.webp' --width 320 --jobs 2 2>&1 | tail -1
 	@$(FROST) page $(OUT)/caches/UNIS_EV0.jpg.frost -o $(OUT)/UNIS_EV0-page.html --height 600
+	@$(FROST) convert SampleImages/coffee.heic $(OUT)/coffee-from-heic.avif && $(FROST) convert SampleImages/rocket.jpg $(OUT)/rocket.avif
+	@$(FROST) info SampleImages/coffee.heic $(OUT)/coffee-from-heic.avif $(OUT)/rocket.avif
 	@for kind in blurhash thumbhash data-url; do \
 	  $(FROST) placeholder SampleImages/*.jpg SampleImages/*.png --kind $$kind --json --jobs 2 > $(OUT)/placeholders-$$kind.jsonl || exit 1; \
 	done

@@ -29,6 +29,8 @@ for target in "$@"; do
         "$frost" resize "SampleImages/$s" "$work/seeds/${s%.*}-lossy.webp" --width 48 --quality 60 >/dev/null
       done
       "$frost" animate SampleImages/motion/vesper-transition.json -o "$work/seeds/vesper.webp" --scale 0.05 >/dev/null
+      # AVIF and HEIC seeds: the test files avifenc and heif-enc made (all under 45 kB).
+      cp Tests/Fixtures/heif/*.avif Tests/Fixtures/heif/*.heic "$work/seeds/"
       dict=Fuzz/dictionaries/decode.dict ;;
     scene|motion)
       cp SampleImages/scenes/*.json SampleImages/motion/*.json "$work/seeds/"

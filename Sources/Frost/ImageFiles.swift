@@ -5,7 +5,7 @@ import FrostFiles
 // the `frost` tool prints (`photo.jpg: invalid JPEG: …`); a URL names the file in it.
 
 extension Image {
-    /// Decodes PNG, JPEG or WebP data (the format is read from the content), within `options`'
+    /// Decodes PNG, JPEG, WebP, AVIF or HEIC data (the format is read from the content), within `options`'
     /// limits (pixels, bytes).
     public init(data: Data, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
         guard data.count <= options.maxFileBytes else {
@@ -14,7 +14,7 @@ extension Image {
         do { try self.init(decoding: [UInt8](data), options: options) } catch { throw CodecError(error) }
     }
 
-    /// Reads a PNG, JPEG or WebP file.
+    /// Reads a PNG, JPEG, WebP, AVIF or HEIC file.
     public init(contentsOf url: URL, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
         let path = try Self.filePath(url)
         do { try self.init(contentsOfFile: path, options: options) } catch { throw CodecError(error).about(url.relativePath) }
@@ -28,7 +28,7 @@ extension Image {
 
     /// Writes the image to a file atomically (a temporary file beside it, then a rename: a failure
     /// never leaves half a file). Without `encoding`, the format's defaults for the URL's
-    /// extension (.png, .jpg, .jpeg, .webp).
+    /// extension (.png, .jpg, .jpeg, .webp, .avif).
     public func write(to url: URL, _ encoding: ImageEncoding? = nil, threads: Int? = nil) throws(CodecError) {
         let path = try Self.filePath(url)
         do {
@@ -111,8 +111,8 @@ public struct Animation: Sendable {
                                                     options: encoding.options)
                 for (frame, delay) in zip(frames, delays) { try writer.append(frame, delay: delay) }
                 try writer.finish()
-            case .jpeg:
-                throw CodecError(.unsupported, "JPEG has no animations (use .png or .webp)")
+            case .jpeg, .avif:
+                throw CodecError(.unsupported, "Frost writes animations as APNG or WebP (use .png or .webp), not \(encoding.format.displayName)")
             }
         } catch {
             throw CodecError(error)

@@ -5,7 +5,7 @@ import CFrostCodecs
 public struct CodecError: Error, CustomStringConvertible, Equatable, Sendable {
     /// What went wrong, for callers that act on it.
     public enum Kind: Sendable, Equatable {
-        /// Not a PNG, JPEG or WebP (or empty).
+        /// Not a PNG, JPEG, WebP, AVIF or HEIC (or empty).
         case unknownFormat
         /// The data breaks its format's rules.
         case corrupt

@@ -1,5 +1,5 @@
 /// Bytes a C decoder points to inside its input (an ICC profile), copied out; nil when empty.
-func copiedBytes(_ start: UnsafePointer<UInt8>?, count: UInt32) -> [UInt8]? {
+func copiedBytes(_ start: UnsafePointer<UInt8>?, count: some BinaryInteger) -> [UInt8]? {
     guard let start, count > 0 else { return nil }
     return Array(UnsafeBufferPointer(start: start, count: Int(count)))
 }

@@ -7,7 +7,9 @@ extension Image {
     /// Premultiplied pixels are un-premultiplied first. PNG keeps the image's kind: gray stays gray
     /// while every pixel is gray, alpha is written when the source had it or some pixel is not
     /// opaque. JPEG has no alpha: a transparent image is flattened onto `options.background`. WebP is lossless unless
-    /// `options.webpQuality` is set, and keeps alpha where some pixel is not opaque.
+    /// `options.webpQuality` is set, and keeps alpha where some pixel is not opaque. AVIF is
+    /// 8-bit at `options.avifQuality` (lossless at 100), alpha where some pixel is not opaque,
+    /// encoded by aom on `threads` threads. HEIC is read only: writing it throws.
     /// A baseline JPEG of more than a few hundred rows is encoded in horizontal strips on `threads`
     /// threads and joined (`JPEGStrips`), and a PNG's run-length deflate in segments of about
     /// 1 MiB: the same bytes on any number of threads, in about half the time on two cores.
@@ -18,6 +20,8 @@ extension Image {
         case .png: bytes = try encodedPNG(options, threads: RowBands.threads(threads))
         case .jpeg: bytes = try encodedJPEG(options, threads: RowBands.threads(threads))
         case .webp: bytes = try encodedWebP(options)
+        case .avif: return try encodedAVIF(options, threads: RowBands.threads(threads))
+        case .heic: throw CodecError(.unsupported, "Frost reads HEIC but does not write it (write .avif, .jpg, .png or .webp)")
         }
         guard let metadata = options.metadata else { return bytes }
         return metadata.inserted(into: bytes, as: format, hasAlpha: hasAlpha, width: width, height: height)
@@ -79,6 +83,38 @@ extension Image {
             webpOptions.icc_length = length
             return try straight.encode(.webp) { pixels, out, size, error in
                 frost_webp_encode(pixels, UInt32(width), UInt32(height), rowBytes, &webpOptions, out, size, error)
+            }
+        }
+    }
+
+    private func encodedAVIF(_ options: EncodeOptions, threads: Int) throws -> [UInt8] {
+        let quality = options.avifQuality ?? EncodeOptions.defaultAVIFQuality
+        guard (1...100).contains(quality) else { throw CodecError(.encode, "AVIF quality \(quality) is not in 1...100") }
+        let straight = isPremultiplied ? unpremultiplied() : self
+        var avifOptions = frost_avif_write_options()
+        avifOptions.quality = Int32(quality)
+        avifOptions.effort = Int32(min(max(options.compressionLevel ?? EncodeOptions.defaultAVIFEffort, 0), 9))
+        avifOptions.has_alpha = hasAlpha && straight.containsTransparency ? 1 : 0
+        // Written by the encoder, not spliced in afterwards: AVIF's metadata are items of the
+        // container. HEIF readers turn the picture by irot/imir, not by EXIF: an orientation kept
+        // in the EXIF is stored as those too.
+        let exif = options.metadata?.exif ?? [], xmp = options.metadata?.xmp ?? []
+        let transform = Orientation(exifValue: exif.withUnsafeBufferPointer { EXIFOrientation.read($0) }).heifTransform
+        (avifOptions.rotation, avifOptions.mirror) = (Int32(transform.turns), Int32(transform.mirror))
+        return try RowBands.withThreads(threads) { granted in
+            avifOptions.threads = Int32(granted)
+            return try straight.withICC { icc, length in
+                avifOptions.icc = icc
+                avifOptions.icc_length = Int(length)
+                return try exif.withUnsafeBufferPointer { exif in
+                    try xmp.withUnsafeBufferPointer { xmp in
+                        (avifOptions.exif, avifOptions.exif_length) = (exif.baseAddress, exif.count)
+                        (avifOptions.xmp, avifOptions.xmp_length) = (xmp.baseAddress, xmp.count)
+                        return try straight.encode(.avif) { pixels, out, size, error in
+                            frost_avif_encode(pixels, UInt32(width), UInt32(height), rowBytes, &avifOptions, out, size, error)
+                        }
+                    }
+                }
             }
         }
     }

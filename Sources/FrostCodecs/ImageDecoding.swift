@@ -5,16 +5,17 @@ import Glibc
 
 /// Decoding image bytes: the format is sniffed from the content.
 extension Image {
-    /// Decodes PNG, JPEG or WebP bytes (the format is sniffed from the content).
+    /// Decodes PNG, JPEG, WebP, AVIF or HEIC bytes (the format is sniffed from the content).
     public init(decoding bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws {
         guard let format = ImageFormat(sniffing: bytes) else {
-            throw CodecError(.unknownFormat, bytes.isEmpty ? "empty file" : "not a PNG, JPEG or WebP file")
+            throw CodecError(.unknownFormat, bytes.isEmpty ? "empty file" : "not a PNG, JPEG, WebP, AVIF or HEIC file")
         }
         self = try bytes.withUnsafeBufferPointer { buffer in
             switch format {
             case .png: return try PNGDecoder.decode(buffer, options: options)
             case .jpeg: return try JPEGDecoder.decode(buffer, options: options)
             case .webp: return try WebPDecoder.decode(buffer, options: options)
+            case .avif, .heic: return try HEIFDecoder.decode(buffer, format: format, options: options)
             }
         }
     }
@@ -28,16 +29,17 @@ extension Image {
 }
 
 extension ImageInfo {
-    /// Reads the header in `bytes` (PNG, JPEG or WebP).
+    /// Reads the header in `bytes` (PNG, JPEG, WebP, AVIF or HEIC).
     public init(bytes: [UInt8]) throws {
         guard let format = ImageFormat(sniffing: bytes) else {
-            throw CodecError(.unknownFormat, bytes.isEmpty ? "empty file" : "not a PNG, JPEG or WebP file")
+            throw CodecError(.unknownFormat, bytes.isEmpty ? "empty file" : "not a PNG, JPEG, WebP, AVIF or HEIC file")
         }
         self = try bytes.withUnsafeBufferPointer { buffer in
             switch format {
             case .png: return try PNGDecoder.info(buffer)
             case .jpeg: return try JPEGDecoder.info(buffer)
             case .webp: return try WebPDecoder.info(buffer)
+            case .avif, .heic: return try HEIFDecoder.info(buffer, format: format)
             }
         }
     }

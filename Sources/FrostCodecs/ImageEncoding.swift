@@ -14,6 +14,8 @@ public enum ImageEncoding: Sendable, Equatable {
     case jpeg(JPEGSettings = JPEGSettings())
     /// WebP, lossless by default or lossy.
     case webp(WebPSettings = .lossless())
+    /// AVIF, lossy (lossless at quality 100).
+    case avif(AVIFSettings = AVIFSettings())
 
     /// The format written.
     public var format: ImageFormat {
@@ -21,17 +23,19 @@ public enum ImageEncoding: Sendable, Equatable {
         case .png: .png
         case .jpeg: .jpeg
         case .webp: .webp
+        case .avif: .avif
         }
     }
 
     /// The format's default settings for a file name's extension (`.png`, `.jpg`, `.jpeg`,
-    /// `.webp`), nil for another.
+    /// `.webp`, `.avif`), nil for another.
     public init?(pathExtension path: String) {
         switch ImageFormat(pathExtension: path) {
         case .png: self = .png()
         case .jpeg: self = .jpeg()
         case .webp: self = .webp()
-        case nil: return nil
+        case .avif: self = .avif()
+        case .heic, nil: return nil
         }
     }
 
@@ -53,6 +57,10 @@ public enum ImageEncoding: Sendable, Equatable {
             options.webpQuality = webp.quality
             options.compressionLevel = webp.effort
             options.metadata = webp.metadata
+        case .avif(let avif):
+            options.avifQuality = avif.quality
+            options.compressionLevel = avif.effort
+            options.metadata = avif.metadata
         }
         return options
     }
@@ -141,5 +149,24 @@ public struct WebPSettings: Sendable, Equatable {
     /// Lossy WebP at `quality` (1–100).
     public static func lossy(quality: Int = 80, effort: Int = EncodeOptions.defaultWebPEffort, metadata: ImageMetadata? = nil) -> WebPSettings {
         WebPSettings(quality: quality, effort: effort, metadata: metadata)
+    }
+}
+
+/// AVIF's settings (docs/formats.md, "AVIF"): 8-bit, encoded by aom.
+public struct AVIFSettings: Sendable, Equatable {
+    /// 1…100 on libavif's scale (the quantizer is (100 − quality)·63/100); 100 is lossless.
+    /// Colour is kept at full resolution (4:4:4) from 90 up, at half (4:2:0) below.
+    public var quality: Int
+    /// 0 (fastest) … 9 (smallest): aom's speed 10 − effort.
+    public var effort: Int
+    /// EXIF and XMP to keep (nil: none).
+    public var metadata: ImageMetadata?
+
+    /// AVIF at `quality` (1–100, 100 lossless) and `effort` (0–9).
+    public init(quality: Int = EncodeOptions.defaultAVIFQuality, effort: Int = EncodeOptions.defaultAVIFEffort,
+                metadata: ImageMetadata? = nil) {
+        self.quality = quality
+        self.effort = effort
+        self.metadata = metadata
     }
 }

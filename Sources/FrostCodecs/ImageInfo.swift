@@ -1,6 +1,6 @@
 /// What a file's header says, read without decoding pixels (`frost info`).
 public struct ImageInfo: Sendable, Equatable, Codable {
-    /// PNG, JPEG or WebP, by content.
+    /// PNG, JPEG, WebP, AVIF or HEIC, by content.
     public var format: ImageFormat
     /// Stored size; an orientation of 5...8 shows the picture with width and height swapped.
     public var width: Int
@@ -8,7 +8,7 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     public var height: Int
     /// Channels of the decoded picture: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA (tRNS counts as alpha).
     public var channels: Int
-    /// Bits per sample in the file (PNG 1, 2, 4, 8, 16; JPEG 8).
+    /// Bits per sample in the file (PNG 1, 2, 4, 8, 16; JPEG and WebP 8; AVIF and HEIC 8, 10, 12).
     public var bitDepth: Int
     /// True when the picture has an alpha channel (or a tRNS chunk).
     public var hasAlpha: Bool
@@ -16,10 +16,11 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     public var hasICCProfile: Bool
     /// EXIF orientation 1...8 (1 when absent or invalid).
     public var orientation: Int
-    /// The file's color model: gray, gray+alpha, rgb, rgba, palette (PNG); gray, ycbcr, rgb, cmyk, ycck (JPEG).
+    /// The file's color model: gray, gray+alpha, rgb, rgba, palette (PNG); gray, ycbcr, rgb, cmyk, ycck (JPEG);
+    /// lossy, lossless, animated (WebP); yuv444, yuv422, yuv420, gray (AVIF); yuv (HEIC).
     public var colorModel: String
     /// Adam7 (PNG) or progressive (JPEG).
     public var interlaced: Bool
-    /// Frames of an animated PNG (acTL) or WebP; 1 for a still image.
+    /// Frames of an animated PNG (acTL), WebP or AVIF sequence; 1 for a still image.
     public var frames: Int = 1
 }

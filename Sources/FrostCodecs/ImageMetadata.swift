@@ -1,12 +1,13 @@
 import CFrostCodecs
 
 /// What a file says about its picture besides the pixels and the ICC profile: EXIF (camera, time,
-/// orientation, copyright), XMP, IPTC and the resolution. Read from the container of a JPEG, PNG
-/// or WebP file and written back into one, so that a filter keeps them as libvips does.
+/// orientation, copyright), XMP, IPTC and the resolution. Read from the container of any format
+/// Frost reads and written back into any it writes, so that a filter keeps them as libvips does.
 ///
-/// Where each goes: EXIF in JPEG APP1, PNG eXIf, WebP EXIF; XMP in JPEG APP1, PNG iTXt
-/// `XML:com.adobe.xmp`, WebP `XMP `; IPTC in JPEG APP13 only (PNG and WebP have no place for it);
-/// the resolution in JPEG's JFIF header and PNG pHYs (WebP has none).
+/// Where each goes: EXIF in JPEG APP1, PNG eXIf, WebP EXIF, AVIF's Exif item; XMP in JPEG APP1,
+/// PNG iTXt `XML:com.adobe.xmp`, WebP `XMP `, AVIF's XMP item; IPTC in JPEG APP13 only (the others
+/// have no place for it); the resolution in JPEG's JFIF header and PNG pHYs (WebP and AVIF have none).
+/// HEIC's EXIF and XMP are read (Frost does not write HEIC).
 public struct ImageMetadata: Sendable, Equatable {
     /// TIFF-structured EXIF data (without JPEG's "Exif\0\0").
     public var exif: [UInt8]?
@@ -41,6 +42,7 @@ public struct ImageMetadata: Sendable, Equatable {
         case .jpeg: readJPEG(bytes)
         case .png: readPNG(bytes)
         case .webp: readWebP(bytes)
+        case let heif?: self = bytes.withUnsafeBufferPointer { HEIFDecoder.metadata($0, format: heif) }
         case nil: break
         }
     }
@@ -141,6 +143,7 @@ public struct ImageMetadata: Sendable, Equatable {
         case .jpeg: return insertedJPEG(encoded)
         case .png: return insertedPNG(encoded)
         case .webp: return insertedWebP(encoded, hasAlpha: hasAlpha, width: width, height: height)
+        case .avif, .heic: return encoded   // the AVIF encoder writes them itself
         }
     }
 

@@ -106,7 +106,7 @@ public enum LayerContent: Sendable, Equatable {
 
 /// Where an image comes from: a file (relative to the scene file) or pixels built in Swift.
 public enum ImageSource: Sendable, Equatable {
-    /// A PNG, JPEG or WebP file, relative to the scene file.
+    /// A PNG, JPEG, WebP, AVIF or HEIC file, relative to the scene file.
     case file(String)
     /// Pixels in memory.
     case pixels(Image)

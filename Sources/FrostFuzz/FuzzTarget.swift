@@ -7,7 +7,7 @@ import Frost
 /// libFuzzer binary per target (Fuzz/); `FuzzReplayTests` runs every kept input through the same
 /// function, so a finding stays a test.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    /// PNG, JPEG or WebP bytes decoded as `frost` reads files (small pixel budget); a PNG also by
+    /// PNG, JPEG, WebP, AVIF or HEIC bytes decoded as `frost` reads files (small pixel budget); a PNG also by
     /// libpng alone, which must give the same pixels whenever both succeed; a WebP's pixels written
     /// as lossless WebP must read back exactly; an animated WebP's frames are read too.
     case decode

@@ -60,7 +60,7 @@ struct Cache: ParsableCommand {
     @Option(help: "twitter (11 banners, radius 30·i/10, white α0.2, saturation 1.5) or secret (radius 12, white 0.8 α0.4, saturation 1.8).")
     var preset: BlurCacheSpec.Preset?
 
-    @Option(help: "Level file format: png, jpg or webp.")
+    @Option(help: "Level file format: png, jpg, webp or avif.")
     var format: ImageFormat = .png
 
     @Option(parsing: .unconditional, help: "JPEG quality \(EncodeFlags.qualityRange) (default 90); for webp, lossy at this quality (default lossless). Not for png.")

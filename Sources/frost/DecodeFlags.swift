@@ -54,22 +54,24 @@ struct EncodeFlags: ParsableArguments {
     static let qualityRange = OptionRange(1, 100)
     static let compressionRange = OptionRange(0, 9)
 
-    @Option(parsing: .unconditional, help: "JPEG quality \(qualityRange) (default 90; 4:4:4 chroma from 90 up, 4:2:0 below); for WebP, lossy at this quality (default lossless). Not for PNG.")
+    @Option(parsing: .unconditional, help: "JPEG quality \(qualityRange) (default 90; 4:4:4 chroma from 90 up, 4:2:0 below); for WebP, lossy at this quality (default lossless); for AVIF, \(EncodeOptions.defaultAVIFQuality) by default, 100 lossless. Not for PNG.")
     var quality: Int?
 
     @Flag(help: "Write a progressive JPEG.")
     var progressive = false
 
-    @Option(parsing: .unconditional, help: "PNG deflate level or lossless WebP effort, \(compressionRange). PNG: 1 (the default) is Frost's run-length deflate over Paeth residuals, 2 libdeflate over Up, higher levels zlib with adaptive filters; WebP: default effort \(EncodeOptions.defaultWebPEffort). Not for JPEG.")
+    @Option(parsing: .unconditional, help: "PNG deflate level or lossless WebP effort, \(compressionRange). PNG: 1 (the default) is Frost's run-length deflate over Paeth residuals, 2 libdeflate over Up, higher levels zlib with adaptive filters; WebP: default effort \(EncodeOptions.defaultWebPEffort); AVIF: effort, default \(EncodeOptions.defaultAVIFEffort) (aom's speed 10 − effort). Not for JPEG.")
     var compression: Int?
 
     @Option(help: ArgumentHelp("What transparency is flattened onto in a JPEG, and the padding of resize --fit pad: \(colorHelp) (default: white for a JPEG, with a note on standard error when an image had transparency; clear padding).", valueName: "color"))
     var background: Color?
 
     var options: EncodeOptions {
-        EncodeOptions(quality: quality ?? 90, progressive: progressive, compressionLevel: compression,
-                      pngFilter: EncodeOptions.pngFilter(forLevel: compression), webpQuality: quality,
-                      background: background ?? EncodeOptions.defaultBackground)
+        var options = EncodeOptions(quality: quality ?? 90, progressive: progressive, compressionLevel: compression,
+                                    pngFilter: EncodeOptions.pngFilter(forLevel: compression), webpQuality: quality,
+                                    background: background ?? EncodeOptions.defaultBackground)
+        options.avifQuality = quality
+        return options
     }
 
     /// Says on standard error when `image`'s transparency is flattened onto the default background
@@ -90,7 +92,7 @@ struct EncodeFlags: ParsableArguments {
         let unused: [String] = switch format {
         case .png: (quality == nil ? [] : ["--quality"]) + (progressive ? ["--progressive"] : [])
         case .jpeg: compression == nil ? [] : ["--compression"]
-        case .webp: progressive ? ["--progressive"] : []
+        case .webp, .avif, .heic: progressive ? ["--progressive"] : []
         }
         if let first = unused.first { throw ValidationError("\(first) does not apply to \(format.displayName) output") }
     }
@@ -107,7 +109,10 @@ extension EncodeFlags {
             return chosen ?? .png
         }
         guard let named = ImageFormat(pathExtension: path) else {
-            throw ValidationError("output '\(path)' must end in .png, .jpg, .jpeg or .webp")
+            throw ValidationError("output '\(path)' must end in .png, .jpg, .jpeg, .webp or .avif")
+        }
+        guard ImageFormat.writable.contains(named) else {
+            throw ValidationError("output '\(path)': Frost reads \(named.displayName) but does not write it (.png, .jpg, .webp or .avif)")
         }
         if let chosen, chosen != named {
             throw ValidationError("--format \(chosen.fileExtension) disagrees with the output's name '\(path)'")
@@ -118,8 +123,12 @@ extension EncodeFlags {
 }
 
 extension ImageFormat: ExpressibleByArgument {
-    public init?(argument: String) { self.init(name: argument.lowercased()) }
-    public static var allValueStrings: [String] { ["png", "jpg", "webp"] }
+    /// The formats Frost writes only: `--format heic` is refused as an unknown value.
+    public init?(argument: String) {
+        guard let format = ImageFormat(name: argument.lowercased()), ImageFormat.writable.contains(format) else { return nil }
+        self = format
+    }
+    public static var allValueStrings: [String] { ImageFormat.writable.map(\.fileExtension) }
 }
 
 /// Image data is not written to a terminal (as gzip refuses): a usage error when standard output is one.

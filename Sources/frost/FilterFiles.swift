@@ -16,7 +16,7 @@ struct FilterFiles: ParsableArguments {
             help: "Output: a file, - (standard output), a folder ending in / (mirrors the inputs' relative paths) or a pattern with %s (the input's name without extension). Without -o the last argument is the output.")
     var output: String?
 
-    @Option(help: "Output format: png, jpg or webp (default: from the output's name, else the input's).")
+    @Option(help: "Output format: png, jpg, webp or avif (default: from the output's name, else the input's; JPEG for a HEIC).")
     var format: ImageFormat?
 
     @Option(name: .customLong("inputs-from"), help: ArgumentHelp(

@@ -1,6 +1,6 @@
-// CFrostCodecs: the only code in Frost that calls libpng, libjpeg(-turbo) and libwebp.
+// CFrostCodecs: the only code in Frost that calls libpng, libjpeg(-turbo), libwebp, libavif and libheif.
 //
-// Both libraries report fatal errors by longjmp-ing out of their own frames. Every setjmp lives in
+// libpng and libjpeg report fatal errors by longjmp-ing out of their own frames. Every setjmp lives in
 // the .c files next to this header, so Swift never sees a longjmp: each call returns a status and,
 // on failure, the library's own message in a frost_error.
 //
@@ -186,6 +186,63 @@ void frost_webp_animation_free(frost_webp_animation *animation);
 frost_status frost_webp_animation_decode(const uint8_t *data, size_t size, uint64_t max_pixels, uint32_t *width,
                                          uint32_t *height, uint32_t *frames, uint8_t **rgba, int **end_ms,
                                          frost_error *err);
+
+// ---------------------------------------------------------------- AVIF and HEIC (HEIF containers)
+// AVIF through libavif (dav1d decodes, aom encodes), HEIC through libheif (libde265 decodes). Both
+// are two-phase like the others: *_open parses the container (no pixel memory), the caller checks
+// the size against its limits, *_read_pixels decodes the primary image (an AVIF sequence's first
+// frame) into RGBA8 rows, straight alpha (255 where the file has none); *_free releases the decoder
+// and with it every pointer in the info.
+typedef struct {
+    uint32_t width, height;    // the picture's size: AVIF as stored (before irot/imir), HEIC as libheif shows it
+    uint32_t depth;            // bits per sample in the file: 8, 10 or 12 (read down to 8)
+    int has_alpha;
+    int premultiplied;         // the alpha plane says its colour is premultiplied
+    int chroma;                // 444, 422, 420 or 400 (monochrome); 0 when not known
+    uint32_t frames;           // an AVIF sequence's frame count; 1 for a still
+    int rotation;              // AVIF irot: quarter turns anticlockwise 0...3 (HEIC: libheif applies it)
+    int mirror;                // AVIF imir: -1 none, 0 top and bottom exchanged, 1 left and right
+    const uint8_t *icc;
+    size_t icc_length;
+    const uint8_t *exif;       // TIFF data (HEIF's offset prefix and "Exif\0\0" skipped)
+    size_t exif_length;
+    const uint8_t *xmp;
+    size_t xmp_length;
+} frost_heif_info;
+
+typedef struct frost_avif_decoder frost_avif_decoder;
+// `threads`: how many threads dav1d may use.
+frost_status frost_avif_open(const uint8_t *data, size_t size, int threads, frost_avif_decoder **out,
+                             frost_heif_info *info, frost_error *err);
+frost_status frost_avif_read_pixels(frost_avif_decoder *decoder, uint8_t *rgba, size_t row_bytes, frost_error *err);
+void frost_avif_free(frost_avif_decoder *decoder);
+
+typedef struct {
+    int quality;               // 1...100: the quantizer (libavif's mapping); 100 is lossless (4:4:4, identity matrix)
+    int effort;                // 0 (fastest) ... 9 (smallest): aom's speed 10 - effort
+    int has_alpha;             // else the alpha bytes are ignored
+    int threads;
+    int rotation, mirror;      // irot and imir to store, as in frost_heif_info (0, -1: none)
+    const uint8_t *icc;
+    size_t icc_length;
+    const uint8_t *exif;       // TIFF data
+    size_t exif_length;
+    const uint8_t *xmp;
+    size_t xmp_length;
+} frost_avif_write_options;
+
+// Encodes RGBA8 rows (straight alpha) to a malloc'd AVIF (8-bit; 4:4:4 from quality 90 up, 4:2:0
+// below); the caller frees *out with frost_free.
+frost_status frost_avif_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
+                               const frost_avif_write_options *options, uint8_t **out, size_t *out_size,
+                               frost_error *err);
+
+typedef struct frost_heic_decoder frost_heic_decoder;
+// `transform`: apply the file's crop, rotation and mirror (the info's size is then the shown one).
+frost_status frost_heic_open(const uint8_t *data, size_t size, int transform, frost_heic_decoder **out,
+                             frost_heif_info *info, frost_error *err);
+frost_status frost_heic_read_pixels(frost_heic_decoder *decoder, uint8_t *rgba, size_t row_bytes, frost_error *err);
+void frost_heic_free(frost_heic_decoder *decoder);
 
 // CRC-32 (ISO 3309, as PNG chunks carry it) of `length` bytes, through libdeflate.
 uint32_t frost_crc32(const uint8_t *data, size_t length);

@@ -1,0 +1,174 @@
+// AVIF through libavif: decoding with whatever AV1 decoder it prefers (dav1d here), encoding with
+// aom. aom was chosen by measuring (docs/formats.md, "AVIF"): at the same quantizer it wrote the
+// smallest files several times faster than rav1e and SVT-AV1 (which also takes 4:2:0 only).
+#include "CFrostCodecs.h"
+#include "error.h"
+#include <avif/avif.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct frost_avif_decoder {
+    avifDecoder *decoder;
+};
+
+static frost_status avif_fail(frost_error *err, avifResult result, const char *what) {
+    switch (result) {
+    case AVIF_RESULT_OUT_OF_MEMORY: return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    case AVIF_RESULT_TRUNCATED_DATA: return frost_fail(err, FROST_ERR_TRUNCATED, "file ends early (%s)", what);
+    case AVIF_RESULT_NO_CODEC_AVAILABLE: case AVIF_RESULT_NOT_IMPLEMENTED: case AVIF_RESULT_UNSUPPORTED_DEPTH:
+        return frost_fail(err, FROST_ERR_UNSUPPORTED, "%s (%s)", avifResultToString(result), what);
+    default: return frost_fail(err, FROST_ERR_CORRUPT, "%s (%s)", avifResultToString(result), what);
+    }
+}
+
+static int chroma_of(avifPixelFormat format) {
+    switch (format) {
+    case AVIF_PIXEL_FORMAT_YUV444: return 444;
+    case AVIF_PIXEL_FORMAT_YUV422: return 422;
+    case AVIF_PIXEL_FORMAT_YUV420: return 420;
+    case AVIF_PIXEL_FORMAT_YUV400: return 400;
+    default: return 0;
+    }
+}
+
+frost_status frost_avif_open(const uint8_t *data, size_t size, int threads, frost_avif_decoder **out,
+                             frost_heif_info *info, frost_error *err) {
+    *out = NULL;
+    memset(info, 0, sizeof *info);
+    info->mirror = -1;
+    avifDecoder *decoder = avifDecoderCreate();
+    if (!decoder) return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    decoder->maxThreads = threads > 0 ? threads : 1;
+    // Files from encoders that leave out a `pixi` box or write an odd clean aperture are common;
+    // browsers show them, and so does Frost.
+    decoder->strictFlags = AVIF_STRICT_DISABLED;
+    avifResult result = avifDecoderSetIOMemory(decoder, data, size);
+    if (result == AVIF_RESULT_OK) result = avifDecoderParse(decoder);
+    if (result != AVIF_RESULT_OK) {
+        avifDecoderDestroy(decoder);
+        return avif_fail(err, result, "header");
+    }
+    const avifImage *image = decoder->image;
+    info->width = image->width;
+    info->height = image->height;
+    info->depth = image->depth;
+    info->has_alpha = decoder->alphaPresent;
+    info->chroma = chroma_of(image->yuvFormat);
+    info->frames = decoder->imageCount > 0 ? (uint32_t)decoder->imageCount : 1;
+    if (image->transformFlags & AVIF_TRANSFORM_IROT) info->rotation = image->irot.angle & 3;
+    if (image->transformFlags & AVIF_TRANSFORM_IMIR) info->mirror = image->imir.mode & 1;
+    info->icc = image->icc.data;
+    info->icc_length = image->icc.size;
+    info->exif = image->exif.data;
+    info->exif_length = image->exif.size;
+    info->xmp = image->xmp.data;
+    info->xmp_length = image->xmp.size;
+    frost_avif_decoder *d = malloc(sizeof *d);
+    if (!d) {
+        avifDecoderDestroy(decoder);
+        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    }
+    d->decoder = decoder;
+    *out = d;
+    return FROST_OK;
+}
+
+frost_status frost_avif_read_pixels(frost_avif_decoder *d, uint8_t *rgba, size_t row_bytes, frost_error *err) {
+    avifDecoder *decoder = d->decoder;
+    uint32_t width = decoder->image->width, height = decoder->image->height;
+    avifResult result = avifDecoderNextImage(decoder);
+    if (result != AVIF_RESULT_OK) return avif_fail(err, result, "pixels");
+    // The frame must be the size the header promised: that is what the caller allocated.
+    if (decoder->image->width != width || decoder->image->height != height)
+        return frost_fail(err, FROST_ERR_CORRUPT, "the picture is %ux%u, the header says %ux%u",
+                          decoder->image->width, decoder->image->height, width, height);
+    avifRGBImage rgb;
+    avifRGBImageSetDefaults(&rgb, decoder->image);
+    rgb.format = AVIF_RGB_FORMAT_RGBA;
+    rgb.depth = 8;                  // 10- and 12-bit files are read down to 8 by libavif
+    rgb.alphaPremultiplied = 0;     // libavif un-premultiplies a premultiplied file
+    rgb.pixels = rgba;
+    rgb.rowBytes = (uint32_t)row_bytes;
+    result = avifImageYUVToRGB(decoder->image, &rgb);
+    return result == AVIF_RESULT_OK ? FROST_OK : avif_fail(err, result, "colour conversion");
+}
+
+void frost_avif_free(frost_avif_decoder *d) {
+    if (!d) return;
+    avifDecoderDestroy(d->decoder);
+    free(d);
+}
+
+frost_status frost_avif_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
+                               const frost_avif_write_options *options, uint8_t **out, size_t *out_size,
+                               frost_error *err) {
+    *out = NULL;
+    *out_size = 0;
+    int lossless = options->quality >= 100;
+    avifPixelFormat format = lossless || options->quality >= 90 ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420;
+    avifImage *image = avifImageCreate(width, height, 8, format);
+    if (!image) return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    // sRGB, said in the CICP fields as avifenc does (BT.709 primaries, sRGB transfer, BT.601
+    // matrix) so that a decoder does not have to guess; lossless needs every sample kept: RGB
+    // stored as it is (the identity matrix). Full range either way.
+    image->colorPrimaries = AVIF_COLOR_PRIMARIES_BT709;
+    image->transferCharacteristics = AVIF_TRANSFER_CHARACTERISTICS_SRGB;
+    image->matrixCoefficients = lossless ? AVIF_MATRIX_COEFFICIENTS_IDENTITY : AVIF_MATRIX_COEFFICIENTS_BT601;
+    image->yuvRange = AVIF_RANGE_FULL;
+    if (options->icc_length) avifImageSetProfileICC(image, options->icc, options->icc_length);
+    if (options->exif_length) avifImageSetMetadataExif(image, options->exif, options->exif_length);
+    if (options->xmp_length) avifImageSetMetadataXMP(image, options->xmp, options->xmp_length);
+    if (options->rotation & 3) {
+        image->transformFlags |= AVIF_TRANSFORM_IROT;
+        image->irot.angle = (uint8_t)(options->rotation & 3);
+    }
+    if (options->mirror >= 0) {
+        image->transformFlags |= AVIF_TRANSFORM_IMIR;
+        image->imir.mode = (uint8_t)(options->mirror & 1);
+    }
+    avifRGBImage rgb;
+    avifRGBImageSetDefaults(&rgb, image);
+    rgb.format = AVIF_RGB_FORMAT_RGBA;
+    rgb.ignoreAlpha = !options->has_alpha;   // no alpha plane for an opaque picture
+    rgb.depth = 8;
+    rgb.pixels = (uint8_t *)rgba;
+    rgb.rowBytes = (uint32_t)row_bytes;
+    avifResult result = avifImageRGBToYUV(image, &rgb);
+    if (result != AVIF_RESULT_OK) {
+        avifImageDestroy(image);
+        return frost_fail(err, FROST_ERR_ENCODE, "%s", avifResultToString(result));
+    }
+    avifEncoder *encoder = avifEncoderCreate();
+    if (!encoder) {
+        avifImageDestroy(image);
+        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    }
+    encoder->codecChoice = AVIF_CODEC_CHOICE_AOM;
+    encoder->maxThreads = options->threads > 0 ? options->threads : 1;
+    int effort = options->effort < 0 ? 0 : options->effort > 9 ? 9 : options->effort;
+    encoder->speed = 10 - effort;
+    // libavif 1.0's quality scale, which avifenc, libvips and sharp share: quantizer
+    // (100 − q)·63/100, rounded; 0 is lossless.
+    int quantizer = lossless ? AVIF_QUANTIZER_LOSSLESS : ((100 - options->quality) * 63 + 50) / 100;
+    encoder->minQuantizer = encoder->maxQuantizer = quantizer;
+    encoder->minQuantizerAlpha = encoder->maxQuantizerAlpha = quantizer;
+    avifRWData output = AVIF_DATA_EMPTY;
+    result = avifEncoderWrite(encoder, image, &output);
+    avifEncoderDestroy(encoder);
+    avifImageDestroy(image);
+    if (result != AVIF_RESULT_OK) {
+        avifRWDataFree(&output);
+        return result == AVIF_RESULT_OUT_OF_MEMORY ? frost_fail(err, FROST_ERR_MEMORY, "out of memory")
+                                                   : frost_fail(err, FROST_ERR_ENCODE, "%s", avifResultToString(result));
+    }
+    // The caller frees with frost_free (free): a buffer of our own, not libavif's allocator's.
+    *out = malloc(output.size);
+    if (!*out) {
+        avifRWDataFree(&output);
+        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    }
+    memcpy(*out, output.data, output.size);
+    *out_size = output.size;
+    avifRWDataFree(&output);
+    return FROST_OK;
+}

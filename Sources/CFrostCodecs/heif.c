@@ -1,0 +1,159 @@
+// HEIC (HEIF with HEVC) read through libheif, which decodes with libde265 and applies the file's
+// crop (clap), rotation (irot) and mirror (imir) unless asked not to.
+#include "CFrostCodecs.h"
+#include "error.h"
+#include <libheif/heif.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct frost_heic_decoder {
+    struct heif_context *context;
+    struct heif_image_handle *handle;
+    int transform;
+    uint32_t width, height;
+    int has_alpha;
+    uint8_t *icc, *exif, *xmp;    // copies: libheif hands metadata out by copying
+};
+
+static pthread_once_t heif_started = PTHREAD_ONCE_INIT;
+static void start_heif(void) { heif_init(NULL); }
+
+static frost_status heif_fail(frost_error *err, struct heif_error error, const char *what) {
+    switch (error.code) {
+    case heif_error_Memory_allocation_error: return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    case heif_error_Unsupported_feature: case heif_error_Unsupported_filetype:
+        return frost_fail(err, FROST_ERR_UNSUPPORTED, "%s (%s)", error.message, what);
+    default:
+        if (error.subcode == heif_suberror_End_of_data)
+            return frost_fail(err, FROST_ERR_TRUNCATED, "file ends early (%s)", what);
+        return frost_fail(err, FROST_ERR_CORRUPT, "%s (%s)", error.message, what);
+    }
+}
+
+void frost_heic_free(frost_heic_decoder *d) {
+    if (!d) return;
+    if (d->handle) heif_image_handle_release(d->handle);
+    if (d->context) heif_context_free(d->context);
+    free(d->icc);
+    free(d->exif);
+    free(d->xmp);
+    free(d);
+}
+
+// The first metadata block of `type` (and, when given, `content_type`) as a malloc'd copy.
+static uint8_t *metadata_block(const struct heif_image_handle *handle, const char *type, const char *content_type,
+                               size_t *length) {
+    heif_item_id ids[16];
+    int count = heif_image_handle_get_list_of_metadata_block_IDs(handle, type, ids, 16);
+    for (int i = 0; i < count; i++) {
+        if (content_type && strcmp(heif_image_handle_get_metadata_content_type(handle, ids[i]), content_type) != 0) continue;
+        size_t size = heif_image_handle_get_metadata_size(handle, ids[i]);
+        uint8_t *bytes = size ? malloc(size) : NULL;
+        if (!bytes) return NULL;
+        if (heif_image_handle_get_metadata(handle, ids[i], bytes).code != heif_error_Ok) {
+            free(bytes);
+            return NULL;
+        }
+        *length = size;
+        return bytes;
+    }
+    return NULL;
+}
+
+frost_status frost_heic_open(const uint8_t *data, size_t size, int transform, frost_heic_decoder **out,
+                             frost_heif_info *info, frost_error *err) {
+    pthread_once(&heif_started, start_heif);
+    *out = NULL;
+    memset(info, 0, sizeof *info);
+    info->mirror = -1;
+    frost_heic_decoder *d = calloc(1, sizeof *d);
+    if (!d || !(d->context = heif_context_alloc())) {
+        free(d);
+        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    }
+    struct heif_error error = heif_context_read_from_memory_without_copy(d->context, data, size, NULL);
+    if (error.code == heif_error_Ok) error = heif_context_get_primary_image_handle(d->context, &d->handle);
+    if (error.code != heif_error_Ok) {
+        frost_heic_free(d);
+        return heif_fail(err, error, "header");
+    }
+    d->transform = transform;
+    int width = transform ? heif_image_handle_get_width(d->handle) : heif_image_handle_get_ispe_width(d->handle);
+    int height = transform ? heif_image_handle_get_height(d->handle) : heif_image_handle_get_ispe_height(d->handle);
+    if (width <= 0 || height <= 0) {
+        frost_heic_free(d);
+        return frost_fail(err, FROST_ERR_CORRUPT, "the primary image has no size");
+    }
+    info->width = d->width = (uint32_t)width;
+    info->height = d->height = (uint32_t)height;
+    int depth = heif_image_handle_get_luma_bits_per_pixel(d->handle);
+    info->depth = depth > 0 ? (uint32_t)depth : 8;
+    info->has_alpha = d->has_alpha = heif_image_handle_has_alpha_channel(d->handle);
+    info->premultiplied = heif_image_handle_is_premultiplied_alpha(d->handle);
+    info->frames = 1;
+    enum heif_color_profile_type profile = heif_image_handle_get_color_profile_type(d->handle);
+    if (profile == heif_color_profile_type_prof || profile == heif_color_profile_type_rICC) {
+        size_t length = heif_image_handle_get_raw_color_profile_size(d->handle);
+        if (length && (d->icc = malloc(length)) &&
+            heif_image_handle_get_raw_color_profile(d->handle, d->icc).code == heif_error_Ok) {
+            info->icc = d->icc;
+            info->icc_length = length;
+        }
+    }
+    // HEIF's EXIF item starts with a 4-byte offset to the TIFF header (ISO/IEC 23008-12, A.2.1).
+    size_t length = 0;
+    if ((d->exif = metadata_block(d->handle, "Exif", NULL, &length)) && length > 4) {
+        size_t offset = 4 + ((size_t)d->exif[0] << 24 | (size_t)d->exif[1] << 16 | (size_t)d->exif[2] << 8 | d->exif[3]);
+        if (offset < length) {
+            info->exif = d->exif + offset;
+            info->exif_length = length - offset;
+            if (info->exif_length >= 6 && memcmp(info->exif, "Exif\0\0", 6) == 0) { info->exif += 6; info->exif_length -= 6; }
+        }
+    }
+    length = 0;
+    if ((d->xmp = metadata_block(d->handle, "mime", "application/rdf+xml", &length))) {
+        info->xmp = d->xmp;
+        info->xmp_length = length;
+    }
+    *out = d;
+    return FROST_OK;
+}
+
+frost_status frost_heic_read_pixels(frost_heic_decoder *d, uint8_t *rgba, size_t row_bytes, frost_error *err) {
+    struct heif_decoding_options *options = heif_decoding_options_alloc();
+    if (!options) return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    options->ignore_transformations = !d->transform;
+    options->convert_hdr_to_8bit = 1;     // 10-bit files read down to 8
+    struct heif_image *image = NULL;
+    struct heif_error error = heif_decode_image(d->handle, &image, heif_colorspace_RGB,
+                                                d->has_alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
+                                                options);
+    heif_decoding_options_free(options);
+    if (error.code != heif_error_Ok) return heif_fail(err, error, "pixels");
+    int stride = 0;
+    const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+    int width = heif_image_get_width(image, heif_channel_interleaved);
+    int height = heif_image_get_height(image, heif_channel_interleaved);
+    if (!plane || width != (int)d->width || height != (int)d->height) {
+        heif_image_release(image);
+        return frost_fail(err, FROST_ERR_CORRUPT, "the decoded picture is %dx%d, the header says %ux%u",
+                          width, height, d->width, d->height);
+    }
+    for (uint32_t y = 0; y < d->height; y++) {
+        const uint8_t *source = plane + (size_t)y * (size_t)stride;
+        uint8_t *row = rgba + y * row_bytes;
+        if (d->has_alpha) {
+            memcpy(row, source, (size_t)d->width * 4);
+        } else {
+            for (uint32_t x = 0; x < d->width; x++) {
+                row[4 * x] = source[3 * x];
+                row[4 * x + 1] = source[3 * x + 1];
+                row[4 * x + 2] = source[3 * x + 2];
+                row[4 * x + 3] = 255;
+            }
+        }
+    }
+    heif_image_release(image);
+    return FROST_OK;
+}

@@ -1,0 +1,72 @@
+import CFrostCodecs
+@_spi(Kernels) import FrostCore
+
+/// Reads the primary image of a HEIF container through CFrostCodecs: AVIF with libavif, HEIC with
+/// libheif. 10- and 12-bit files are read down to 8 bits; an AVIF sequence gives its first frame.
+/// An AVIF's rotation and mirror (irot, imir) are applied as a JPEG's EXIF orientation is (libavif
+/// leaves them to the caller); libheif applies a HEIC's itself, with its crop.
+enum HEIFDecoder {
+    /// A parsed container: its header read, no pixel memory taken; the C decoder freed with it.
+    private final class Container {
+        let format: ImageFormat
+        let handle: OpaquePointer
+        let raw: frost_heif_info
+
+        init(_ format: ImageFormat, _ bytes: UnsafeBufferPointer<UInt8>, autoOrient: Bool) throws {
+            var handle: OpaquePointer? = nil, info = frost_heif_info(), error = frost_error()
+            let status = format == .avif
+                ? frost_avif_open(bytes.baseAddress, bytes.count, Int32(RowBands.threads(nil)), &handle, &info, &error)
+                : frost_heic_open(bytes.baseAddress, bytes.count, autoOrient ? 1 : 0, &handle, &info, &error)
+            try check(status, error, format)
+            (self.format, self.handle, self.raw) = (format, handle!, info)
+        }
+
+        deinit {
+            if format == .avif { frost_avif_free(handle) } else { frost_heic_free(handle) }
+        }
+
+        var orientation: Orientation { Orientation(heifTurns: Int(raw.rotation), mirror: Int(raw.mirror)) }
+
+        var info: ImageInfo {
+            let alpha = raw.has_alpha != 0, gray = raw.chroma == 400
+            return ImageInfo(format: format, width: Int(raw.width), height: Int(raw.height),
+                             channels: (gray ? 1 : 3) + (alpha ? 1 : 0), bitDepth: Int(raw.depth), hasAlpha: alpha,
+                             hasICCProfile: raw.icc_length > 0, orientation: orientation.rawValue,
+                             colorModel: raw.chroma == 0 ? "yuv" : gray ? "gray" : "yuv\(raw.chroma)",
+                             interlaced: false, frames: max(Int(raw.frames), 1))
+        }
+
+        var metadata: ImageMetadata {
+            ImageMetadata(exif: copiedBytes(raw.exif, count: raw.exif_length), xmp: copiedBytes(raw.xmp, count: raw.xmp_length))
+        }
+
+        func pixels(count: Int, rowBytes: Int) throws -> [UInt8] {
+            try decodedSamples(count: count) { (buffer: UnsafeMutableBufferPointer<UInt8>) in
+                var error = frost_error()
+                let status = format == .avif
+                    ? frost_avif_read_pixels(handle, buffer.baseAddress, rowBytes, &error)
+                    : frost_heic_read_pixels(handle, buffer.baseAddress, rowBytes, &error)
+                try check(status, error, format)
+            }
+        }
+    }
+
+    static func info(_ bytes: UnsafeBufferPointer<UInt8>, format: ImageFormat) throws -> ImageInfo {
+        try Container(format, bytes, autoOrient: true).info
+    }
+
+    static func metadata(_ bytes: UnsafeBufferPointer<UInt8>, format: ImageFormat) -> ImageMetadata {
+        (try? Container(format, bytes, autoOrient: true).metadata) ?? ImageMetadata()
+    }
+
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, format: ImageFormat, options: DecodeOptions) throws -> Image {
+        let container = try Container(format, bytes, autoOrient: options.autoOrient)
+        let info = container.info
+        try options.checkBudget(width: info.width, height: info.height)
+        let pixels = try container.pixels(count: info.width * info.height * 4, rowBytes: info.width * 4)
+        let image = Image(width: info.width, height: info.height, pixels: pixels,
+                          isPremultiplied: container.raw.premultiplied != 0 && info.hasAlpha, hasAlpha: info.hasAlpha,
+                          isGray: container.raw.chroma == 400, iccProfile: copiedBytes(container.raw.icc, count: container.raw.icc_length))
+        return options.autoOrient && format == .avif ? image.oriented(container.orientation) : image
+    }
+}

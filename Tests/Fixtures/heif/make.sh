@@ -1,0 +1,39 @@
+#!/bin/sh
+# Makes the AVIF and HEIC test files and their reference decodings with the formats' own tools
+# (Debian 12: ImageMagick 6 crops the corpus photos; libavif-bin 0.11.1's avifenc/avifdec;
+# libheif-examples 1.15.1's heif-enc/heif-convert). Frost makes none of them. Run from this folder:
+#   sh make.sh ../../Corpus ../../../SampleImages
+set -e
+corpus=${1:?corpus folder}
+samples=${2:?SampleImages folder}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Sources: small crops (ICC and EXIF kept by ImageMagick).
+convert "$corpus/photos/rocket.jpg" -crop 160x107+240+160 +repage -quality 95 "$tmp/rocket.jpg"
+convert "$corpus/photos/UNIS_EV0.jpg" -crop 192x144+900+700 +repage -quality 95 "$tmp/unis.jpg"
+convert "$corpus/photos/astronaut.png" -crop 128x128+192+64 +repage -depth 16 "$tmp/astronaut16.png"
+convert "$corpus/photos/eagle.png" -crop 120x160+800+600 +repage "$tmp/eagle.png"
+convert "$samples/coffee-cutout.png" -crop 150x100+75+50 +repage "$tmp/cutout.png"
+convert "$corpus/photos/coffee.png" -crop 150x100+250+150 +repage "$tmp/coffee.png"
+
+# AVIF: 4:2:0 lossy with ICC; 4:4:4 with alpha; 10-bit; monochrome (4:0:0); EXIF and XMP from the JPEG.
+avifenc -s 8 -y 420 --min 20 --max 20 "$tmp/rocket.jpg" rocket-420.avif
+avifenc -s 8 -y 444 --min 10 --max 10 "$tmp/cutout.png" cutout-444-alpha.avif
+avifenc -s 8 -d 10 -y 444 --min 10 --max 10 "$tmp/astronaut16.png" astronaut-10bit.avif
+avifenc -s 8 -y 400 --min 10 --max 10 "$tmp/eagle.png" eagle-gray.avif
+avifenc -s 8 -y 420 --min 24 --max 24 "$tmp/unis.jpg" unis-exif.avif
+for f in rocket-420 cutout-444-alpha eagle-gray unis-exif; do avifdec "$f.avif" "$f.png"; done
+avifdec -d 8 astronaut-10bit.avif astronaut-10bit.png
+
+# AVIF rotation and mirror (lossless, so the expected picture is the source turned by ImageMagick):
+# irot 1 is a quarter turn anticlockwise, imir 0 exchanges top and bottom.
+convert "$tmp/rocket.jpg" "$tmp/rocket.png"
+avifenc -s 8 -l --irot 1 --imir 0 "$tmp/rocket.png" rocket-irot1-imir0.avif
+convert "$tmp/rocket.png" -rotate -90 -flip rocket-irot1-imir0.png
+
+# HEIC (x265): opaque, and with alpha.
+heif-enc -q 70 "$tmp/coffee.png" -o coffee.heic
+heif-enc -q 70 "$tmp/cutout.png" -o cutout-alpha.heic
+heif-convert coffee.heic coffee-heic.png
+heif-convert cutout-alpha.heic cutout-alpha-heic.png
