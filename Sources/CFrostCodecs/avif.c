@@ -73,10 +73,11 @@ frost_status frost_avif_open(const uint8_t *data, size_t size, int threads, fros
     return FROST_OK;
 }
 
-frost_status frost_avif_read_pixels(frost_avif_decoder *d, uint8_t *rgba, size_t row_bytes, frost_error *err) {
+frost_status frost_avif_read_pixels(frost_avif_decoder *d, uint32_t frame, uint8_t *rgba, size_t row_bytes,
+                                    frost_error *err) {
     avifDecoder *decoder = d->decoder;
     uint32_t width = decoder->image->width, height = decoder->image->height;
-    avifResult result = avifDecoderNextImage(decoder);
+    avifResult result = avifDecoderNthImage(decoder, frame);
     if (result != AVIF_RESULT_OK) return avif_fail(err, result, "pixels");
     // The frame must be the size the header promised: that is what the caller allocated.
     if (decoder->image->width != width || decoder->image->height != height)

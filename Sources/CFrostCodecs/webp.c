@@ -37,6 +37,12 @@ frost_status frost_webp_read_header(const uint8_t *data, size_t size, frost_webp
     WebPDemuxer *demux = WebPDemux(&whole);
     if (demux) {
         info->frames = WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT);
+        WebPIterator frame;
+        if (info->animated && WebPDemuxGetFrame(demux, 1, &frame)) {
+            do info->duration_ms += (uint64_t)(frame.duration > 0 ? frame.duration : 0);
+            while (WebPDemuxNextFrame(&frame));
+            WebPDemuxReleaseIterator(&frame);
+        }
         if (WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS) & ICCP_FLAG) {
             WebPChunkIterator chunk;
             if (WebPDemuxGetChunk(demux, "ICCP", 1, &chunk)) {
@@ -253,11 +259,11 @@ void frost_webp_animation_free(frost_webp_animation *a) {
     free(a);
 }
 
-frost_status frost_webp_animation_decode(const uint8_t *data, size_t size, uint64_t max_pixels, uint32_t *width,
-                                         uint32_t *height, uint32_t *frames, uint8_t **rgba, int **end_ms,
-                                         frost_error *err) {
+frost_status frost_webp_animation_decode(const uint8_t *data, size_t size, uint64_t max_pixels, uint32_t first,
+                                         uint32_t count, uint32_t *width, uint32_t *height, uint32_t *frames,
+                                         uint8_t **rgba, int **delays_ms, frost_error *err) {
     *rgba = NULL;
-    *end_ms = NULL;
+    *delays_ms = NULL;
     WebPAnimDecoderOptions options;
     if (!WebPAnimDecoderOptionsInit(&options)) return frost_fail(err, FROST_ERR_UNSUPPORTED, "libwebp version mismatch");
     options.color_mode = MODE_RGBA;
@@ -270,30 +276,41 @@ frost_status frost_webp_animation_decode(const uint8_t *data, size_t size, uint6
         WebPAnimDecoderDelete(decoder);
         return frost_fail(err, FROST_ERR_CORRUPT, "no frames");
     }
-    uint64_t pixels = (uint64_t)info.canvas_width * info.canvas_height * info.frame_count;
+    if (first >= info.frame_count) {
+        WebPAnimDecoderDelete(decoder);
+        return frost_fail(err, FROST_ERR_UNSUPPORTED, "there is no frame %u: the file has %u (--frame counts from 0)", first, info.frame_count);
+    }
+    if (count == 0 || count > info.frame_count - first) count = info.frame_count - first;
+    uint64_t pixels = (uint64_t)info.canvas_width * info.canvas_height * count;
     if (pixels > max_pixels) {
         WebPAnimDecoderDelete(decoder);
-        return frost_fail(err, FROST_ERR_TOO_LARGE, "%u frames of %ux%u are more than %llu pixels", info.frame_count,
+        return frost_fail(err, FROST_ERR_TOO_LARGE, "%u frames of %ux%u are more than %llu pixels", count,
                           info.canvas_width, info.canvas_height, (unsigned long long)max_pixels);
     }
     size_t frame_bytes = (size_t)info.canvas_width * info.canvas_height * 4;
-    *rgba = malloc(frame_bytes * info.frame_count);
-    *end_ms = malloc(sizeof(int) * info.frame_count);
-    if (!*rgba || !*end_ms) {
+    *rgba = malloc(frame_bytes * count);
+    *delays_ms = malloc(sizeof(int) * count);
+    if (!*rgba || !*delays_ms) {
         WebPAnimDecoderDelete(decoder);
         return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
     }
-    uint32_t n = 0;
-    while (n < info.frame_count && WebPAnimDecoderHasMoreFrames(decoder)) {
+    // Frames before `first` are decoded onto the canvas and passed over; each frame shows from the
+    // previous one's timestamp to its own.
+    uint32_t n = 0, decoded = 0;
+    int previous = 0;
+    while (n < count && WebPAnimDecoderHasMoreFrames(decoder)) {
         uint8_t *canvas;
         int timestamp;
         if (!WebPAnimDecoderGetNext(decoder, &canvas, &timestamp)) break;
-        memcpy(*rgba + frame_bytes * n, canvas, frame_bytes);
-        (*end_ms)[n++] = timestamp;
+        if (decoded++ >= first) {
+            memcpy(*rgba + frame_bytes * n, canvas, frame_bytes);
+            (*delays_ms)[n++] = timestamp - previous;
+        }
+        previous = timestamp;
     }
     WebPAnimDecoderDelete(decoder);
     *width = info.canvas_width;
     *height = info.canvas_height;
     *frames = n;
-    return n == info.frame_count ? FROST_OK : frost_fail(err, FROST_ERR_CORRUPT, "frame %u of %u cannot be decoded", n, info.frame_count);
+    return n == count ? FROST_OK : frost_fail(err, FROST_ERR_CORRUPT, "frame %u of %u cannot be decoded", first + n, info.frame_count);
 }

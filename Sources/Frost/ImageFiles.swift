@@ -8,10 +8,15 @@ extension Image {
     /// Decodes PNG, JPEG, WebP, AVIF or HEIC data (the format is read from the content), within `options`'
     /// limits (pixels, bytes).
     public init(data: Data, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        do { try self.init(decoding: try Self.bytes(data, options), options: options) } catch { throw CodecError(error) }
+    }
+
+    /// `data` as bytes, refused above `options.maxFileBytes`.
+    static func bytes(_ data: Data, _ options: DecodeOptions) throws(CodecError) -> [UInt8] {
         guard data.count <= options.maxFileBytes else {
             throw CodecError(.tooLarge, "\(data.count) bytes, more than the limit of \(options.maxFileBytes)")
         }
-        do { try self.init(decoding: [UInt8](data), options: options) } catch { throw CodecError(error) }
+        return [UInt8](data)
     }
 
     /// Reads a PNG, JPEG, WebP, AVIF or HEIC file.
@@ -58,23 +63,21 @@ extension ImageInfo {
     }
 }
 
-/// An animation's frames in order with how long each shows, written as an animated PNG or an
-/// animated WebP, in memory or to a file.
-public struct Animation: Sendable {
-    /// The frames, all of one size.
-    public var frames: [Image]
-    /// Seconds each frame shows.
-    public var delays: [Double]
-
-    /// An animation of `frames`, each shown for its delay in seconds.
-    public init(frames: [Image], delays: [Double]) {
-        self.frames = frames
-        self.delays = delays
+extension Animation {
+    /// Reads every frame of GIF, APNG or WebP data (a still image is one frame), within `options`'
+    /// limits (frames, the pixels of all frames, bytes).
+    public init(data: Data, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        do { try self.init(decoding: try Image.bytes(data, options), options: options) } catch { throw CodecError(error) }
     }
 
-    /// Every frame shown for `delay` seconds.
-    public init(frames: [Image], delay: Double) {
-        self.init(frames: frames, delays: Array(repeating: delay, count: frames.count))
+    /// Reads every frame of a GIF, APNG or WebP file.
+    public init(contentsOf url: URL, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        let path = try Image.filePath(url)
+        do {
+            try self.init(decoding: try FileIO.read(path, maxBytes: options.maxFileBytes), options: options)
+        } catch {
+            throw CodecError(error).about(url.relativePath)
+        }
     }
 
     /// The animation as an APNG (`.png`, lossless: each frame stores only the rectangle that
@@ -92,30 +95,5 @@ public struct Animation: Sendable {
             throw CodecError(.encode, "unknown output format (use a .png or .webp name)", file: url.relativePath)
         }
         do { try write(into: try AtomicFile(path), encoding) } catch { throw CodecError(error).about(url.relativePath) }
-    }
-
-    private func write(into file: any FileSink, _ encoding: ImageEncoding) throws(CodecError) {
-        guard let first = frames.first, frames.count == delays.count else {
-            throw CodecError(.encode, frames.isEmpty ? "an animation needs at least one frame" : "\(frames.count) frames but \(delays.count) delays")
-        }
-        let hasAlpha = frames.contains { $0.hasAlpha && $0.containsTransparency }
-        do {
-            switch encoding {
-            case .png:
-                let writer = try AnimatedPNGWriter(into: file, width: first.width, height: first.height, frameCount: frames.count,
-                                                   hasAlpha: hasAlpha, options: encoding.options)
-                for (frame, delay) in zip(frames, delays) { try writer.append(frame, delay: delay) }
-                try writer.finish()
-            case .webp:
-                let writer = try AnimatedWebPWriter(into: file, width: first.width, height: first.height, hasAlpha: hasAlpha,
-                                                    options: encoding.options)
-                for (frame, delay) in zip(frames, delays) { try writer.append(frame, delay: delay) }
-                try writer.finish()
-            case .jpeg, .avif:
-                throw CodecError(.unsupported, "Frost writes animations as APNG or WebP (use .png or .webp), not \(encoding.format.displayName)")
-            }
-        } catch {
-            throw CodecError(error)
-        }
     }
 }

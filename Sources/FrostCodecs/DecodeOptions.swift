@@ -19,11 +19,18 @@ public struct DecodeOptions: Sendable, Equatable {
     /// PNG decodes whole. For a caller that shrinks the image anyway (`resize`): 1 unless it
     /// chose otherwise.
     public var reduction = 1
+    /// Refuse animations of more frames than this, counted before any frame is decoded.
+    public var maxFrames = DecodeOptions.defaultMaxFrames
+    /// The frame a still read takes from an animation (GIF, APNG, WebP, AVIF sequence), from 0.
+    public var frame = 0
 
     /// 256 Mpixel: 1 GiB of RGBA8.
     public static let defaultMaxPixels = 256_000_000
     /// 2 GiB: more than any file within the pixel limit needs (an uncompressed 256 Mpixel PNG is 1 GiB).
     public static let defaultMaxFileBytes = 2 << 30
+    /// 10 000 frames: over five minutes of a 30 fps animation; the pixels of all frames together
+    /// stay bounded by `maxPixels` as well (imgproxy bounds both the same way).
+    public static let defaultMaxFrames = 10_000
 
     /// Limits and choices for decoding: the defaults are the tool's.
     public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, autoOrient: Bool = true,
@@ -41,6 +48,14 @@ public struct DecodeOptions: Sendable, Equatable {
             throw CodecError(.corrupt, "image has zero size (\(width)×\(height))")
         }
         try checkPixels(width: width, height: height, of: "image is")
+    }
+
+    /// `frame`, when an animation has `count` frames.
+    func frameIndex(of count: Int) throws(CodecError) -> Int {
+        guard frame < count else {
+            throw CodecError(.unsupported, "there is no frame \(frame): the file has \(count) (--frame counts from 0)")
+        }
+        return max(frame, 0)
     }
 
     /// Outputs are bounded like inputs: a resize target, a canvas, a sheet is refused before its

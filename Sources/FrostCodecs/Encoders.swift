@@ -21,7 +21,7 @@ extension Image {
         case .jpeg: bytes = try encodedJPEG(options, threads: RowBands.threads(threads))
         case .webp: bytes = try encodedWebP(options)
         case .avif: return try encodedAVIF(options, threads: RowBands.threads(threads))
-        case .heic: throw CodecError(.unsupported, "Frost reads HEIC but does not write it (write .avif, .jpg, .png or .webp)")
+        case .heic, .gif: throw CodecError(.unsupported, "Frost reads \(format.displayName) but does not write it (write .avif, .jpg, .png or .webp)")
         }
         guard let metadata = options.metadata else { return bytes }
         return metadata.inserted(into: bytes, as: format, hasAlpha: hasAlpha, width: width, height: height)

@@ -2,7 +2,7 @@ import CFrostCodecs
 @_spi(Kernels) import FrostCore
 
 /// Reads the primary image of a HEIF container through CFrostCodecs: AVIF with libavif, HEIC with
-/// libheif. 10- and 12-bit files are read down to 8 bits; an AVIF sequence gives its first frame.
+/// libheif. 10- and 12-bit files are read down to 8 bits; an AVIF sequence gives `options.frame`.
 /// An AVIF's rotation and mirror (irot, imir) are applied as a JPEG's EXIF orientation is (libavif
 /// leaves them to the caller); libheif applies a HEIC's itself, with its crop.
 enum HEIFDecoder {
@@ -40,11 +40,11 @@ enum HEIFDecoder {
             ImageMetadata(exif: copiedBytes(raw.exif, count: raw.exif_length), xmp: copiedBytes(raw.xmp, count: raw.xmp_length))
         }
 
-        func pixels(count: Int, rowBytes: Int) throws -> [UInt8] {
+        func pixels(count: Int, rowBytes: Int, frame: Int) throws -> [UInt8] {
             try decodedSamples(count: count) { (buffer: UnsafeMutableBufferPointer<UInt8>) in
                 var error = frost_error()
                 let status = format == .avif
-                    ? frost_avif_read_pixels(handle, buffer.baseAddress, rowBytes, &error)
+                    ? frost_avif_read_pixels(handle, UInt32(frame), buffer.baseAddress, rowBytes, &error)
                     : frost_heic_read_pixels(handle, buffer.baseAddress, rowBytes, &error)
                 try check(status, error, format)
             }
@@ -63,7 +63,8 @@ enum HEIFDecoder {
         let container = try Container(format, bytes, autoOrient: options.autoOrient)
         let info = container.info
         try options.checkBudget(width: info.width, height: info.height)
-        let pixels = try container.pixels(count: info.width * info.height * 4, rowBytes: info.width * 4)
+        let frame = try options.frameIndex(of: info.frames)
+        let pixels = try container.pixels(count: info.width * info.height * 4, rowBytes: info.width * 4, frame: frame)
         let image = Image(width: info.width, height: info.height, pixels: pixels,
                           isPremultiplied: container.raw.premultiplied != 0 && info.hasAlpha, hasAlpha: info.hasAlpha,
                           isGray: container.raw.chroma == 400, iccProfile: copiedBytes(container.raw.icc, count: container.raw.icc_length))

@@ -5,17 +5,34 @@ import Glibc
 
 /// Decoding image bytes: the format is sniffed from the content.
 extension Image {
-    /// Decodes PNG, JPEG, WebP, AVIF or HEIC bytes (the format is sniffed from the content).
+    /// Decodes PNG, JPEG, WebP, AVIF, HEIC or GIF bytes (the format is sniffed from the content).
     public init(decoding bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws {
         guard let format = ImageFormat(sniffing: bytes) else {
-            throw CodecError(.unknownFormat, bytes.isEmpty ? "empty file" : "not a PNG, JPEG, WebP, AVIF or HEIC file")
+            throw CodecError(.unknownFormat, bytes.isEmpty ? "empty file" : "not a PNG, JPEG, WebP, AVIF, HEIC or GIF file")
+        }
+        // A frame of an animation composed from those before it: an animated WebP's (the frames
+        // after it never decoded), or an APNG's past the first (its first is the default image,
+        // read as any PNG).
+        if format == .webp, try ImageInfo(bytes: bytes).frames > 1 {
+            self = try AnimatedWebPFrames(bytes, options: options, first: options.frame, count: 1).frames[0]
+            return
+        }
+        if format == .png && options.frame > 0 {
+            var all = options
+            all.frame = 0
+            let animation = try Animation(decoding: bytes, options: all)
+            self = animation.frames[try options.frameIndex(of: animation.frames.count)]
+            return
         }
         self = try bytes.withUnsafeBufferPointer { buffer in
             switch format {
             case .png: return try PNGDecoder.decode(buffer, options: options)
-            case .jpeg: return try JPEGDecoder.decode(buffer, options: options)
+            case .jpeg:
+                _ = try options.frameIndex(of: 1)
+                return try JPEGDecoder.decode(buffer, options: options)
             case .webp: return try WebPDecoder.decode(buffer, options: options)
             case .avif, .heic: return try HEIFDecoder.decode(buffer, format: format, options: options)
+            case .gif: return try GIFDecoder.decode(buffer, options: options)
             }
         }
     }
@@ -29,10 +46,10 @@ extension Image {
 }
 
 extension ImageInfo {
-    /// Reads the header in `bytes` (PNG, JPEG, WebP, AVIF or HEIC).
+    /// Reads the header in `bytes` (PNG, JPEG, WebP, AVIF, HEIC or GIF).
     public init(bytes: [UInt8]) throws {
         guard let format = ImageFormat(sniffing: bytes) else {
-            throw CodecError(.unknownFormat, bytes.isEmpty ? "empty file" : "not a PNG, JPEG, WebP, AVIF or HEIC file")
+            throw CodecError(.unknownFormat, bytes.isEmpty ? "empty file" : "not a PNG, JPEG, WebP, AVIF, HEIC or GIF file")
         }
         self = try bytes.withUnsafeBufferPointer { buffer in
             switch format {
@@ -40,6 +57,7 @@ extension ImageInfo {
             case .jpeg: return try JPEGDecoder.info(buffer)
             case .webp: return try WebPDecoder.info(buffer)
             case .avif, .heic: return try HEIFDecoder.info(buffer, format: format)
+            case .gif: return try GIFDecoder.info(buffer)
             }
         }
     }

@@ -35,7 +35,7 @@ public enum ImageEncoding: Sendable, Equatable {
         case .jpeg: self = .jpeg()
         case .webp: self = .webp()
         case .avif: self = .avif()
-        case .heic, nil: return nil
+        case .heic, .gif, nil: return nil
         }
     }
 

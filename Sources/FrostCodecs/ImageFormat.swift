@@ -10,8 +10,10 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case avif
     /// HEIC: HEVC in a HEIF container, as phones save photos. Read only.
     case heic
+    /// GIF (87a and 89a, animated or not).
+    case gif
 
-    /// The formats Frost writes (HEIC is read only).
+    /// The formats Frost writes (HEIC and GIF are read only).
     public static let writable: [ImageFormat] = [.png, .jpeg, .webp, .avif]
 
     /// The format whose signature starts `bytes`, or nil.
@@ -23,6 +25,8 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
             self = .jpeg
         } else if head.count >= 12, head.starts(with: Array("RIFF".utf8)), head[8..<12].elementsEqual("WEBP".utf8) {
             self = .webp
+        } else if head.starts(with: Array("GIF87a".utf8)) || head.starts(with: Array("GIF89a".utf8)) {
+            self = .gif
         } else if let format = Self.heifBrand(head) {
             self = format
         } else {
@@ -43,7 +47,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         return nil
     }
 
-    /// The format for a path's extension (.png, .jpg, .jpeg, .webp, .avif, .heic, .heif; any case), or nil.
+    /// The format for a path's extension (.png, .jpg, .jpeg, .webp, .avif, .heic, .heif, .gif; any case), or nil.
     public init?(pathExtension path: String) {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
         switch path[path.index(after: dot)...].lowercased() {
@@ -52,16 +56,17 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         case "webp": self = .webp
         case "avif": self = .avif
         case "heic", "heif": self = .heic
+        case "gif": self = .gif
         default: return nil
         }
     }
 
-    /// A name by its own parsing: png, jpg, jpeg, webp, avif, heic or heif (for `--format`).
+    /// A name by its own parsing: png, jpg, jpeg, webp, avif, heic, heif or gif (for `--format`).
     public init?(name: String) {
         self.init(pathExtension: "." + name)
     }
 
-    /// `png`, `jpg`, `webp`, `avif` or `heic`.
+    /// `png`, `jpg`, `webp`, `avif`, `heic` or `gif`.
     public var fileExtension: String {
         switch self {
         case .png: "png"
@@ -69,6 +74,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         case .webp: "webp"
         case .avif: "avif"
         case .heic: "heic"
+        case .gif: "gif"
         }
     }
 

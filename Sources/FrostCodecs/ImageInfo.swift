@@ -23,4 +23,6 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     public var interlaced: Bool
     /// Frames of an animated PNG (acTL), WebP or AVIF sequence; 1 for a still image.
     public var frames: Int = 1
+    /// How long an animation plays once, in seconds (0 for a still image, or where the format does not say).
+    public var duration: Double = 0
 }

@@ -42,8 +42,9 @@ public struct ImageMetadata: Sendable, Equatable {
         case .jpeg: readJPEG(bytes)
         case .png: readPNG(bytes)
         case .webp: readWebP(bytes)
-        case let heif?: self = bytes.withUnsafeBufferPointer { HEIFDecoder.metadata($0, format: heif) }
-        case nil: break
+        case .avif: self = bytes.withUnsafeBufferPointer { HEIFDecoder.metadata($0, format: .avif) }
+        case .heic: self = bytes.withUnsafeBufferPointer { HEIFDecoder.metadata($0, format: .heic) }
+        case .gif, nil: break
         }
     }
 
@@ -143,7 +144,7 @@ public struct ImageMetadata: Sendable, Equatable {
         case .jpeg: return insertedJPEG(encoded)
         case .png: return insertedPNG(encoded)
         case .webp: return insertedWebP(encoded, hasAlpha: hasAlpha, width: width, height: height)
-        case .avif, .heic: return encoded   // the AVIF encoder writes them itself
+        case .avif, .heic, .gif: return encoded   // the AVIF encoder writes them itself; GIF keeps none
         }
     }
 

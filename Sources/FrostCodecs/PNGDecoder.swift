@@ -52,7 +52,7 @@ enum PNGDecoder {
 
     static func info(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ImageInfo {
         var info = try Session(bytes).info
-        info.frames = PNGStructure.frameCount(bytes)
+        (info.frames, info.duration) = PNGStructure.animation(bytes)
         return info
     }
 

@@ -48,20 +48,27 @@ enum PNGStructure {
         }
     }
 
-    /// The frame count an APNG's acTL announces (before the first IDAT), or 1 for a still PNG.
-    static func frameCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var offset = 8
-        while offset + 16 <= bytes.count {
+    /// The frame count an APNG's acTL announces (before the first IDAT) and the sum of its frames'
+    /// delays in seconds (fcTL), or 1 and 0 for a still PNG.
+    static func animation(_ bytes: UnsafeBufferPointer<UInt8>) -> (frames: Int, duration: Double) {
+        var offset = 8, frames = 1, animated = false, duration = 0.0
+        while offset + 12 <= bytes.count {
             let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             let type = (offset + 4..<offset + 8).reduce(UInt32(0)) { $0 << 8 | UInt32(bytes[$1]) }
-            if type == tag("IDAT") || length > 0x7FFF_FFFF { return 1 }
+            let body = offset + 8
+            guard length <= 0x7FFF_FFFF, body + length <= bytes.count, type != tag("IEND") else { break }
+            if type == tag("IDAT") && !animated { break }
             if type == tag("acTL"), length == 8 {
-                let frames = (offset + 8..<offset + 12).reduce(0) { $0 << 8 | Int(bytes[$1]) }
-                return max(frames, 1)
+                frames = max((body..<body + 4).reduce(0) { $0 << 8 | Int(bytes[$1]) }, 1)
+                animated = true
             }
-            offset += 12 + length
+            if type == tag("fcTL"), length == 26 {
+                let numerator = Int(bytes[body + 20]) << 8 | Int(bytes[body + 21]), denominator = Int(bytes[body + 22]) << 8 | Int(bytes[body + 23])
+                duration += Double(numerator) / Double(denominator == 0 ? 100 : denominator)
+            }
+            offset = body + length + 4
         }
-        return 1
+        return (frames, duration)
     }
 
     /// iCCP: a 1–79 byte keyword, a NUL, compression method 0, then the zlib stream.

@@ -3,7 +3,7 @@ import FrostCore
 
 /// Reads still WebP files through CFrostCodecs (libwebp): lossy with or without alpha, lossless,
 /// the ICC profile and the EXIF orientation of the extended container (applied as a JPEG's is).
-/// Animated files are refused.
+/// An animation's frames are read by `Animation` (libwebpdemux).
 enum WebPDecoder {
     private struct Header {
         let raw: frost_webp_info
@@ -17,12 +17,14 @@ enum WebPDecoder {
 
         var info: ImageInfo {
             let alpha = raw.has_alpha != 0
-            return ImageInfo(format: .webp, width: Int(raw.width), height: Int(raw.height),
+            var info = ImageInfo(format: .webp, width: Int(raw.width), height: Int(raw.height),
                              channels: alpha ? 4 : 3, bitDepth: 8, hasAlpha: alpha,
                              hasICCProfile: raw.icc_length > 0,
                              orientation: EXIFOrientation.read(raw.exif, count: Int(raw.exif_length)),
                              colorModel: raw.animated != 0 ? "animated" : raw.lossless != 0 ? "lossless" : "lossy",
                              interlaced: false, frames: max(Int(raw.frames), 1))
+            info.duration = Double(raw.duration_ms) / 1000
+            return info
         }
 
         var iccProfile: [UInt8]? { copiedBytes(raw.icc, count: raw.icc_length) }
@@ -35,9 +37,7 @@ enum WebPDecoder {
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> Image {
         let header = try Header(bytes)
         let info = header.info
-        guard header.raw.animated == 0 else {
-            throw CodecError(.unsupported, "animated WebP is not supported (Frost reads still images)")
-        }
+        _ = try options.frameIndex(of: 1)
         try options.checkBudget(width: info.width, height: info.height)
         // Shrunk on load as a JPEG's DCT scaling shrinks it: ⌈w/r⌉ × ⌈h/r⌉.
         let r = max(options.reduction, 1)

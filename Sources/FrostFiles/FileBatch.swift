@@ -59,7 +59,7 @@ public enum FileBatch {
         }
     }
 
-    /// The images under a folder, recursively (.png/.jpg/.jpeg/.webp/.avif/.heic/.heif in any case). Symbolic links
+    /// The images under a folder, recursively (.png/.jpg/.jpeg/.webp/.avif/.heic/.heif/.gif in any case). Symbolic links
     /// are not followed out of it: a link whose target lies outside the folder is an input refused
     /// with that reason; a link to a file inside it is read; a link to a folder inside it is not
     /// entered (its images are listed where they really are).
@@ -118,7 +118,7 @@ public enum FileBatch {
         return isFolder.boolValue ? try inputs(inFolder: source) : try inputs(fromList: source)
     }
 
-    /// The images under a folder, recursively (.png/.jpg/.jpeg/.webp/.avif/.heic/.heif in any case), as paths relative
+    /// The images under a folder, recursively (.png/.jpg/.jpeg/.webp/.avif/.heic/.heif/.gif in any case), as paths relative
     /// to it in name order (links with an image's name included, as `ls` shows them). A subfolder
     /// `isEntry` accepts (given its full path) is listed itself and not entered: `frost info` lists
     /// a cache folder that way.

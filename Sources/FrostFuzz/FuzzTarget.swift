@@ -66,8 +66,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     static func decode(_ bytes: [UInt8]) {
         let image = try? Image(decoding: bytes, options: decodeOptions)
-        if ImageFormat(sniffing: bytes) == .webp, (try? ImageInfo(bytes: bytes))?.colorModel == "animated" {
-            _ = try? AnimatedWebPFrames(bytes, options: decodeOptions)
+        // Every frame of a GIF, APNG or animated WebP, composed: each the canvas's size.
+        if let format = ImageFormat(sniffing: bytes), [.gif, .png, .webp].contains(format),
+           let animation = try? Animation(decoding: bytes, options: decodeOptions) {
+            let (width, height) = (animation.frames[0].width, animation.frames[0].height)
+            if !animation.frames.allSatisfy({ $0.width == width && $0.height == height }) || animation.frames.count != animation.delays.count {
+                preconditionFailure("an animation's frames differ in size or outnumber its delays")
+            }
         }
         if ImageFormat(sniffing: bytes) == .webp, let image {
             let again = (try? image.encoded(as: .webp)).flatMap { try? Image(decoding: $0, options: decodeOptions) }

@@ -22,12 +22,27 @@ struct DecodeFlags: ParsableArguments {
     @Option(help: ArgumentHelp("Refuse input files larger than this, before reading them: bytes, or with a k, M or G suffix.", valueName: "SIZE"))
     var maxFileSize: ByteCount = ByteCount(DecodeOptions.defaultMaxFileBytes)
 
+    static let frameRange = OptionRange(0, 1e6)
+
+    @Option(parsing: .unconditional, help: "Of an animation (GIF, APNG, WebP, AVIF sequence), take this one frame, \(frameRange) (default: every frame where the output holds an animation, else the first).")
+    var frame: Int?
+
+    static let maxFramesRange = OptionRange(1, 1e6)
+
+    @Option(parsing: .unconditional, help: "Refuse animations of more frames than this, \(maxFramesRange), counted before any is decoded (the pixels of all frames together count against --max-pixels).")
+    var maxFrames: Int = DecodeOptions.defaultMaxFrames
+
     var options: DecodeOptions {
-        DecodeOptions(maxPixels: maxPixels, autoOrient: !noAutoOrient, allowTruncated: allowTruncated, maxFileBytes: maxFileSize.bytes)
+        var options = DecodeOptions(maxPixels: maxPixels, autoOrient: !noAutoOrient, allowTruncated: allowTruncated, maxFileBytes: maxFileSize.bytes)
+        options.frame = frame ?? 0
+        options.maxFrames = maxFrames
+        return options
     }
 
     func validate() throws {
         try Self.maxPixelsRange.check(maxPixels, "--max-pixels")
+        try Self.frameRange.check(frame, "--frame")
+        try Self.maxFramesRange.check(maxFrames, "--max-frames")
     }
 }
 
@@ -92,7 +107,7 @@ struct EncodeFlags: ParsableArguments {
         let unused: [String] = switch format {
         case .png: (quality == nil ? [] : ["--quality"]) + (progressive ? ["--progressive"] : [])
         case .jpeg: compression == nil ? [] : ["--compression"]
-        case .webp, .avif, .heic: progressive ? ["--progressive"] : []
+        case .webp, .avif, .heic, .gif: progressive ? ["--progressive"] : []
         }
         if let first = unused.first { throw ValidationError("\(first) does not apply to \(format.displayName) output") }
     }

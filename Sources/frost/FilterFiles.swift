@@ -16,7 +16,7 @@ struct FilterFiles: ParsableArguments {
             help: "Output: a file, - (standard output), a folder ending in / (mirrors the inputs' relative paths) or a pattern with %s (the input's name without extension). Without -o the last argument is the output.")
     var output: String?
 
-    @Option(help: "Output format: png, jpg, webp or avif (default: from the output's name, else the input's; JPEG for a HEIC).")
+    @Option(help: "Output format: png, jpg, webp or avif (default: from the output's name, else the input's; JPEG for a HEIC, WebP for a GIF).")
     var format: ImageFormat?
 
     @Option(name: .customLong("inputs-from"), help: ArgumentHelp(
@@ -107,6 +107,11 @@ struct FilterFiles: ParsableArguments {
         do {
             _ = try expectedPath(input, target)   // refused before reading if it would leave -o
             bytes = try input.read(maxBytes: decode.options.maxFileBytes)
+            if let frames = animationFrames(bytes), decode.frame == nil {
+                let format = target.format(chosen: self.format, source: ImageFormat(sniffing: bytes)!)
+                if [.png, .webp].contains(format) { return filterAnimation(bytes, input: input, target: target, format: format, steps: steps, context: context) }
+                writeError("frost: \(name): note: \(frames) frames; \(format.displayName) holds one: the first is written (--frame K chooses)\n")
+            }
             // A 16-bit PNG converted to PNG keeps its 16 bits; every operation works on 8.
             let toPNG = ImageFormat(sniffing: bytes) == .png && target.format(chosen: format, source: .png) == .png
             if steps.isEmpty, toPNG, let wide = try SixteenBitPNG(bytes: bytes, options: decode.options) {
@@ -127,6 +132,23 @@ struct FilterFiles: ParsableArguments {
             return Failure(file: name, reason: describe(error))
         }
         let format = target.format(chosen: self.format, source: ImageFormat(sniffing: bytes)!)
+        return deliver(input, bytes, to: target, as: format) { options in
+            switch picture {
+            case .image(let image):
+                let file = try image.encoded(as: format, options: options, threads: context.threads)
+                encode.noteFlattening(image, as: format, for: name)
+                return file
+            case .sixteenBit(let wide):
+                return try wide.encoded(options: options)
+            }
+        }
+    }
+
+    /// The output's end of one input: `format` checked against the options, its path found,
+    /// the file encoded by `encoded` (given the encoder's options with the input's metadata) and
+    /// written. A failure names the input (a refused path) or the output.
+    private func deliver(_ input: FileBatch.Input, _ bytes: [UInt8], to target: OutputTarget, as format: ImageFormat,
+                         _ encoded: (EncodeOptions) throws -> [UInt8]) -> Failure? {
         let path: String?
         do {
             try encode.check(format)
@@ -135,19 +157,36 @@ struct FilterFiles: ParsableArguments {
             return Failure(file: input.path, reason: describe(error))
         }
         do {
-            let options = encodeOptions(ImageMetadata(reading: bytes))
-            let encoded: [UInt8]
-            switch picture {
-            case .image(let image):
-                encoded = try image.encoded(as: format, options: options, threads: context.threads)
-                encode.noteFlattening(image, as: format, for: name)
-            case .sixteenBit(let wide):
-                encoded = try wide.encoded(options: options)
-            }
-            try write(target, path) { try $0(encoded) }
+            let file = try encoded(encodeOptions(ImageMetadata(reading: bytes)))
+            try write(target, path) { try $0(file) }
             return nil
         } catch {
             return Failure(file: path ?? "<stdout>", reason: describe(error))
+        }
+    }
+
+    /// The frame count of a GIF, APNG or WebP animation (nil for a still image or another format).
+    private func animationFrames(_ bytes: [UInt8]) -> Int? {
+        guard let format = ImageFormat(sniffing: bytes), [.gif, .png, .webp].contains(format),
+              let info = try? ImageInfo(bytes: bytes), info.frames > 1 else { return nil }
+        return info.frames
+    }
+
+    /// Every frame through the steps, written as an animation (APNG or WebP) with the same delays.
+    private func filterAnimation(_ bytes: [UInt8], input: FileBatch.Input, target: OutputTarget, format: ImageFormat,
+                                 steps: [any ImageStep], context: StepContext) -> Failure? {
+        let run = steps.map { step in { (image: Image) in try step.apply(to: image, context) } }
+        var animation: Animation
+        do {
+            animation = try Animation(decoding: bytes, options: decode.options)
+            animation.frames = try animation.frames.map { try Self.run(run, on: $0) }
+        } catch {
+            return Failure(file: input.isStandardInput ? "<stdin>" : input.path, reason: describe(error))
+        }
+        return deliver(input, bytes, to: target, as: format) { options in
+            let memory = MemoryFile()
+            try animation.write(into: memory, as: format, options: options)
+            return memory.bytes
         }
     }
 

@@ -92,8 +92,8 @@ struct Info: ParsableCommand {
     private func textLine(_ file: String, _ i: ImageInfo) -> String {
         "\(file): \(i.format.rawValue) \(i.width)x\(i.height) \(i.colorModel) channels=\(i.channels) "
             + "depth=\(i.bitDepth) alpha=\(i.hasAlpha ? "yes" : "no") icc=\(i.hasICCProfile ? "yes" : "no") "
-            + "orientation=\(i.orientation)\(i.interlaced ? (i.format == .png ? " interlaced" : " progressive") : "")"
-            + (i.frames > 1 ? " frames=\(i.frames)" : "")
+            + "orientation=\(i.orientation)\(i.interlaced ? (i.format == .jpeg ? " progressive" : " interlaced") : "")"
+            + (i.frames > 1 ? " frames=\(i.frames) duration=\(decimal(i.duration))s" : "")
     }
 
     private func jsonLine(_ file: String, _ i: ImageInfo) -> String {
@@ -102,7 +102,7 @@ struct Info: ParsableCommand {
             ("width", "\(i.width)"), ("height", "\(i.height)"), ("channels", "\(i.channels)"),
             ("bit_depth", "\(i.bitDepth)"), ("alpha", "\(i.hasAlpha)"), ("icc", "\(i.hasICCProfile)"),
             ("orientation", "\(i.orientation)"), ("color_model", jsonString(i.colorModel)),
-            ("interlaced", "\(i.interlaced)"), ("frames", "\(i.frames)"),
+            ("interlaced", "\(i.interlaced)"), ("frames", "\(i.frames)"), ("duration", decimal(i.duration)),
         ]
         return jsonObject(fields)
     }

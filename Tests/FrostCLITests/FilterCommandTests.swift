@@ -37,7 +37,7 @@ import Testing
         // A failure writes nothing to standard output and one line to standard error.
         let bad = try FrostRun.run(["blur", "-", "-", "--sigma", "3"], stdin: Data("not an image".utf8))
         #expect(bad.status == 1 && bad.stdoutBytes.isEmpty)
-        #expect(bad.stderr == "frost: <stdin>: not a PNG, JPEG, WebP, AVIF or HEIC file\n")
+        #expect(bad.stderr == "frost: <stdin>: not a PNG, JPEG, WebP, AVIF, HEIC or GIF file\n")
         let empty = try FrostRun.run(["adjust", "-", "-", "--gamma", "2"], stdin: Data())
         #expect(empty.status == 1 && empty.stdoutBytes.isEmpty && empty.stderr == "frost: <stdin>: empty file\n")
         let twice = try FrostRun.run(["convert", "-", "-", "-o", folder.file("x.png")])
@@ -80,7 +80,7 @@ import Testing
         defer { folder.remove() }
         let run = try FrostRun.run(["blur", folder.file("in"), "-o", folder.file("out/"), "--sigma", "2", "--jobs", "2"])
         #expect(run.status == 1)
-        #expect(run.errorLines == ["frost: \(folder.file("in/broken.png")): not a PNG, JPEG, WebP, AVIF or HEIC file"])
+        #expect(run.errorLines == ["frost: \(folder.file("in/broken.png")): not a PNG, JPEG, WebP, AVIF, HEIC or GIF file"])
         #expect(run.stderr.hasSuffix("wrote 3, failed 1\n"), "\(run.stderr)")
         #expect(run.stdout.isEmpty, "standard output is for image data")
         for name in ["coffee.png", "nested/rocket.jpg", "nested/cutout.webp"] {

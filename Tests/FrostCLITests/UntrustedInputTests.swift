@@ -69,7 +69,7 @@ import Testing
             #expect(run.status == 0 || run.status == 1, "m\(i): \(run.status) \(run.stderr)")
             #expect(run.status == 0 || run.stderr.hasPrefix("frost: \(names[i]): "), "m\(i): \(run.stderr)")
             if i % 10 == 0 {   // the files that begin with a path are not images at all
-                #expect(run.status == 1 && run.stderr == "frost: \(names[i]): not a PNG, JPEG, WebP, AVIF or HEIC file\n", "m\(i): \(run.stderr)")
+                #expect(run.status == 1 && run.stderr == "frost: \(names[i]): not a PNG, JPEG, WebP, AVIF, HEIC or GIF file\n", "m\(i): \(run.stderr)")
             }
         }
         for output in (try? FileManager.default.contentsOfDirectory(atPath: folder.file("out"))) ?? [] {
@@ -107,7 +107,7 @@ import Testing
 
         // A list is never taken for an image, nor an image for a list.
         let notImage = try FrostRun.run(["convert", list, folder.file("x.png")])
-        #expect(notImage.status == 1 && notImage.stderr == "frost: \(list): not a PNG, JPEG, WebP, AVIF or HEIC file\n")
+        #expect(notImage.status == 1 && notImage.stderr == "frost: \(list): not a PNG, JPEG, WebP, AVIF, HEIC or GIF file\n")
         let notList = try FrostRun.run(["convert", "--inputs-from", folder.file("a/rocket.jpg"), "-o", folder.file("y/")])
         #expect(notList.status == 1 && notList.stderr == "frost: \(folder.file("a/rocket.jpg")): an image, not a list of paths\n", "\(notList.stderr)")
         // A list from standard input, relative to the working folder.
@@ -213,7 +213,7 @@ import Testing
         let info = try FrostRun.run(["info", "--inputs-from", folder.file("lists/l.txt")])
         #expect(info.status == 0 && info.stdout.split(separator: "\n").count == 2, "\(info.stderr)")
         let notList = try FrostRun.run(["info", folder.file("lists/l.txt")])
-        #expect(notList.status == 1 && notList.stderr == "frost: \(folder.file("lists/l.txt")): not a PNG, JPEG, WebP, AVIF or HEIC file\n")
+        #expect(notList.status == 1 && notList.stderr == "frost: \(folder.file("lists/l.txt")): not a PNG, JPEG, WebP, AVIF, HEIC or GIF file\n")
     }
 }
 

@@ -76,7 +76,7 @@ import Testing
         // jpg-size-6x6.jpg is really a PNG.
         let image = try Image(contentsOfFile: Corpus.path("jpeg-decoder/reftest/mozilla/jpg-size-6x6.jpg"))
         #expect(image.width == 6)
-        #expect(throws: CodecError(.unknownFormat, "not a PNG, JPEG, WebP, AVIF or HEIC file")) {
+        #expect(throws: CodecError(.unknownFormat, "not a PNG, JPEG, WebP, AVIF, HEIC or GIF file")) {
             try Image(decoding: Array("GIF89a........".utf8))
         }
     }

@@ -20,7 +20,7 @@ import Testing
         case .jpeg: metadata
         case .png: ImageMetadata(exif: exif, xmp: xmp, density: (300, 150))
         case .webp, .avif: ImageMetadata(exif: exif, xmp: xmp)
-        case .heic: ImageMetadata()
+        case .heic, .gif: ImageMetadata()
         }
     }
 

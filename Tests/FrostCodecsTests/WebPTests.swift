@@ -103,12 +103,11 @@ import Testing
         try Self.tool("webpmux", ["-set", "icc", profile, folder.file("lossy.webp"), "-o", folder.file("icc.webp")])
         #expect(try Image(contentsOfFile: folder.file("icc.webp")).iccProfile == icc)
         #expect(try ImageInfo(contentsOfFile: folder.file("icc.webp")).hasICCProfile)
-        // An animation is refused, clearly.
+        // An animation read as an image is its first frame.
         try Self.tool("img2webp", ["-q", "50", source, Corpus.path("photos/coffee.png"), "-o", folder.file("anim.webp")])
         #expect(try ImageInfo(contentsOfFile: folder.file("anim.webp")).colorModel == "animated")
-        #expect(throws: CodecError(.unsupported, "animated WebP is not supported (Frost reads still images)")) {
-            try Image(contentsOfFile: folder.file("anim.webp"))
-        }
+        let first = try Image(contentsOfFile: folder.file("anim.webp"))
+        #expect(identical(first, try AnimatedWebPFrames(try FileIO.read(folder.file("anim.webp"))).frames[0]))
     }
 
     @Test func brokenFilesFailCleanly() throws {

@@ -68,7 +68,7 @@ import Testing
         let run = try FrostRun.run(["convert", bad, folder.file("out.png")])
         #expect(run.errorLines == ["frost: \(error?.description ?? "")"])
         // Bytes in memory have no file to name; other URLs are refused.
-        #expect(throws: CodecError(.unknownFormat, "not a PNG, JPEG, WebP, AVIF or HEIC file")) { try Image(data: Data("GIF89a".utf8)) }
+        #expect(throws: CodecError(.unknownFormat, "not a PNG, JPEG, WebP, AVIF, HEIC or GIF file")) { try Image(data: Data("BM6\u{0}\u{0}\u{0}".utf8)) }
         #expect(throws: CodecError.self) { try Image(contentsOf: URL(string: "https://example.com/a.png")!) }
         #expect(throws: CodecError.self) { try Image(data: Data(count: 100), options: DecodeOptions(maxFileBytes: 99)) }
         #expect(folder.contents() == ["notes.jpg"])

@@ -1,4 +1,4 @@
-// CFrostCodecs: the only code in Frost that calls libpng, libjpeg(-turbo), libwebp, libavif and libheif.
+// CFrostCodecs: the only code in Frost that calls libpng, libjpeg(-turbo), libwebp, libavif, libheif and giflib.
 //
 // libpng and libjpeg report fatal errors by longjmp-ing out of their own frames. Every setjmp lives in
 // the .c files next to this header, so Swift never sees a longjmp: each call returns a status and,
@@ -141,6 +141,7 @@ typedef struct {
     int animated;
     int lossless;              // VP8L; else VP8 (lossy), with or without an ALPH chunk
     uint32_t frames;           // an animation's frame count (1 for a still; 0 when the container is cut short)
+    uint64_t duration_ms;      // an animation's frames' durations added up
     const uint8_t *icc;        // points into the file's bytes
     uint32_t icc_length;
     const uint8_t *exif;       // the EXIF chunk's TIFF data ("Exif\0\0" skipped when a writer put it there)
@@ -179,13 +180,13 @@ frost_status frost_webp_animation_assemble(frost_webp_animation *animation, int 
                                            size_t *out_size, frost_error *err);
 void frost_webp_animation_free(frost_webp_animation *animation);
 
-// Reads an animated (or still) WebP through libwebpdemux's WebPAnimDecoder: every frame composed
-// on the canvas, RGBA8 straight, frame after frame in one malloc'd buffer (*rgba, frost_free), and
-// each frame's end time in ms (*end_ms, frost_free). More than `max_pixels` pixels over all frames
-// is refused before any pixel memory is taken.
-frost_status frost_webp_animation_decode(const uint8_t *data, size_t size, uint64_t max_pixels, uint32_t *width,
-                                         uint32_t *height, uint32_t *frames, uint8_t **rgba, int **end_ms,
-                                         frost_error *err);
+// Reads an animated (or still) WebP through libwebpdemux's WebPAnimDecoder: frames `first` to
+// first+count−1 (count 0: to the end) composed on the canvas, RGBA8 straight, frame after frame in
+// one malloc'd buffer (*rgba, frost_free), and how long each shows in ms (*delays_ms, frost_free).
+// More than `max_pixels` pixels over the frames kept is refused before any pixel memory is taken.
+frost_status frost_webp_animation_decode(const uint8_t *data, size_t size, uint64_t max_pixels, uint32_t first,
+                                         uint32_t count, uint32_t *width, uint32_t *height, uint32_t *frames,
+                                         uint8_t **rgba, int **delays_ms, frost_error *err);
 
 // ---------------------------------------------------------------- AVIF and HEIC (HEIF containers)
 // AVIF through libavif (dav1d decodes, aom encodes), HEIC through libheif (libde265 decodes). Both
@@ -214,7 +215,9 @@ typedef struct frost_avif_decoder frost_avif_decoder;
 // `threads`: how many threads dav1d may use.
 frost_status frost_avif_open(const uint8_t *data, size_t size, int threads, frost_avif_decoder **out,
                              frost_heif_info *info, frost_error *err);
-frost_status frost_avif_read_pixels(frost_avif_decoder *decoder, uint8_t *rgba, size_t row_bytes, frost_error *err);
+// `frame`: which of a sequence's frames (0 for a still).
+frost_status frost_avif_read_pixels(frost_avif_decoder *decoder, uint32_t frame, uint8_t *rgba, size_t row_bytes,
+                                    frost_error *err);
 void frost_avif_free(frost_avif_decoder *decoder);
 
 typedef struct {
@@ -243,6 +246,26 @@ frost_status frost_heic_open(const uint8_t *data, size_t size, int transform, fr
                              frost_heif_info *info, frost_error *err);
 frost_status frost_heic_read_pixels(frost_heic_decoder *decoder, uint8_t *rgba, size_t row_bytes, frost_error *err);
 void frost_heic_free(frost_heic_decoder *decoder);
+
+// ---------------------------------------------------------------- GIF
+// giflib. The header walk reads every record but decompresses nothing: the canvas, the frame count
+// (more than `max_frames` is refused there), the total duration. Decoding composes frames 0…first+count−1
+// on the canvas (disposal, transparency, interlace, as browsers show them) and keeps the last `count`
+// as RGBA8 (straight; transparent where nothing was drawn), one after another in `rgba`, with each
+// frame's delay in ms (0 and 1 hundredths shown as 100 ms, as browsers do).
+typedef struct {
+    uint32_t width, height;    // the canvas
+    uint32_t frames;
+    int has_alpha;             // a transparent index, or a first frame smaller than the canvas
+    int interlaced;            // some frame is
+    int loops;                 // NETSCAPE2.0's count (0: forever); -1 when absent (shown once)
+    uint64_t duration_ms;
+} frost_gif_info;
+
+frost_status frost_gif_read_header(const uint8_t *data, size_t size, uint32_t max_frames, frost_gif_info *info,
+                                   frost_error *err);
+frost_status frost_gif_decode(const uint8_t *data, size_t size, uint32_t first, uint32_t count, uint8_t *rgba,
+                              int *delays_ms, frost_error *err);
 
 // CRC-32 (ISO 3309, as PNG chunks carry it) of `length` bytes, through libdeflate.
 uint32_t frost_crc32(const uint8_t *data, size_t length);

@@ -1,0 +1,125 @@
+import Foundation
+import FrostCodecs
+import FrostCore
+import FrostFiles
+import FrostTestSupport
+import Testing
+
+/// Animations as inputs: GIF (giflib), APNG and animated WebP read as frames composed on the
+/// canvas, against the frames other tools show (Tests/Fixtures/animation, made by its make.sh:
+/// ImageMagick's coalesced GIF frames, ffmpeg's APNG decoding); their limits and broken files.
+@Suite struct AnimationTests {
+    static func fixture(_ name: String) -> String { Corpus.repository + "/Tests/Fixtures/animation/" + name }
+
+    static func references(_ stem: String, count: Int) throws -> [Image] {
+        try (0..<count).map { try Image(contentsOfFile: fixture("\(stem)-\($0).png")) }
+    }
+
+    /// Frames equal where they show anything: the colour under a transparent pixel is no one's.
+    static func sameShown(_ a: Image, _ b: Image) -> Bool {
+        a.width == b.width && a.height == b.height && PixelDifference(a.premultiplied(), b.premultiplied()).max == 0
+    }
+
+    /// Every disposal (none, background, previous), a transparent index, local colour tables,
+    /// interlaced rows and gifsicle's -O3 cuts: the frames ImageMagick coalesces.
+    @Test(arguments: [("disposal.gif", "disposal", 5), ("interlaced.gif", "disposal", 5), ("optimized.gif", "disposal", 5),
+                      ("local-tables.gif", "local-tables", 2), ("still.gif", "still", 1),
+                      ("ffmpeg.apng.png", "ffmpeg.apng", 5), ("img2webp.webp", "disposal", 5)])
+    func framesAreTheReferenceTools(file: String, reference: String, count: Int) throws {
+        let animation = try Animation(decoding: try FileIO.read(Self.fixture(file)))
+        let expected = try Self.references(reference, count: count)
+        #expect(animation.frames.count == count, "\(file)")
+        for (k, (mine, theirs)) in zip(animation.frames, expected).enumerated() {
+            #expect(Self.sameShown(mine, theirs), "\(file) frame \(k)")
+        }
+    }
+
+    @Test func delaysAndHeaders() throws {
+        let gif = try FileIO.read(Self.fixture("disposal.gif"))
+        // 0 hundredths shows for 0.1 s, as browsers show it.
+        #expect(try Animation(decoding: gif).delays == [0.1, 0.2, 0.3, 0.5, 0.1])
+        let info = try ImageInfo(bytes: gif)
+        #expect(info.format == .gif && info.frames == 5 && info.duration == 1.2 && info.hasAlpha && info.colorModel == "palette")
+        #expect(try !info.interlaced && ImageInfo(contentsOfFile: Self.fixture("interlaced.gif")).interlaced)
+        #expect(try ImageInfo(contentsOfFile: Self.fixture("local-tables.gif")).hasAlpha == false)
+        let apng = try ImageInfo(contentsOfFile: Self.fixture("ffmpeg.apng.png"))
+        #expect(apng.frames == 5 && abs(apng.duration - 1.6) < 1e-9)
+        #expect(try Animation(decoding: try FileIO.read(Self.fixture("ffmpeg.apng.png"))).delays == [0.1, 0.2, 0.3, 0.5, 0.5])
+        let webp = try ImageInfo(contentsOfFile: Self.fixture("img2webp.webp"))
+        #expect(webp.frames == 5 && abs(webp.duration - 1.2) < 1e-9)
+        #expect(try ImageInfo(contentsOfFile: Self.fixture("still.gif")).frames == 1)
+    }
+
+    /// A still read takes `frame` (the first by default) from any animated format; a frame past the
+    /// end is an error that says how many there are.
+    @Test(arguments: ["disposal.gif", "ffmpeg.apng.png", "img2webp.webp"])
+    func oneFrameIsTaken(file: String) throws {
+        let bytes = try FileIO.read(Self.fixture(file))
+        let animation = try Animation(decoding: bytes)
+        for k in [0, 2, 4] {
+            var options = DecodeOptions()
+            options.frame = k
+            #expect(identical(try Image(decoding: bytes, options: options), animation.frames[k]), "\(file) frame \(k)")
+        }
+        var past = DecodeOptions()
+        past.frame = 5
+        #expect(throws: CodecError(.unsupported, "there is no frame 5: the file has 5 (--frame counts from 0)")) {
+            try Image(decoding: bytes, options: past)
+        }
+        #expect(throws: CodecError.self) { try Image(decoding: try FileIO.read(Self.fixture("still-0.png")), options: past) }
+    }
+
+    /// The frame count and the pixels of all frames together are checked before any frame is
+    /// decoded; one frame of the same file still reads within the pixel limit.
+    @Test(arguments: ["disposal.gif", "ffmpeg.apng.png", "img2webp.webp"])
+    func limitsHoldBeforeDecoding(file: String) throws {
+        let bytes = try FileIO.read(Self.fixture(file))
+        var frames = DecodeOptions()
+        frames.maxFrames = 4
+        #expect(throws: CodecError.self) { try Animation(decoding: bytes, options: frames) }
+        let pixels = DecodeOptions(maxPixels: 64 * 48 * 4)
+        #expect { try Animation(decoding: bytes, options: pixels) } throws: { ($0 as? CodecError)?.kind == .tooLarge }
+        #expect(try Image(decoding: bytes, options: pixels).width == 64)
+    }
+
+    /// A GIF without its trailer plays every whole frame (as browsers do); cut anywhere else or
+    /// with bytes flipped it is an error or frames of the canvas's size, never a crash.
+    @Test(arguments: ["disposal.gif", "interlaced.gif", "optimized.gif", "ffmpeg.apng.png"])
+    func brokenFilesFailCleanly(file: String) throws {
+        let bytes = try FileIO.read(Self.fixture(file))
+        if file.hasSuffix(".gif") {
+            #expect(try Animation(decoding: Array(bytes.dropLast())).frames.count == 5)
+        }
+        for length in [6, 13, 20, 100, bytes.count / 3, bytes.count / 2, bytes.count - 20] {
+            do {
+                let animation = try Animation(decoding: Array(bytes.prefix(length)))
+                #expect(animation.frames.allSatisfy { $0.width == 64 && $0.height == 48 }, "cut at \(length)")
+            } catch {
+                #expect(error is CodecError, "cut at \(length): \(error)")
+            }
+        }
+        var random = XorShift64(seed: 5)
+        for _ in 0..<200 {
+            var broken = bytes
+            for _ in 0..<3 { broken[13 + Int(random.next() % UInt64(bytes.count - 13))] ^= UInt8(truncatingIfNeeded: random.next() | 1) }
+            do {
+                let animation = try Animation(decoding: broken)
+                #expect(animation.frames.allSatisfy { $0.pixels.count == $0.width * $0.height * 4 })
+            } catch {
+                #expect(error is CodecError, "\(error)")
+            }
+        }
+    }
+
+    /// Decoded frames written as an APNG and an animated WebP and read back: the same frames and delays.
+    @Test func framesRoundTripThroughTheWriters() throws {
+        let animation = try Animation(decoding: try FileIO.read(Self.fixture("disposal.gif")))
+        for format in [ImageFormat.png, .webp] {
+            let memory = MemoryFile()
+            try animation.write(into: memory, as: format, options: EncodeOptions())
+            let back = try Animation(decoding: memory.bytes)
+            #expect(back.delays == animation.delays, "\(format)")
+            #expect(zip(back.frames, animation.frames).allSatisfy { Self.sameShown($0, $1) }, "\(format)")
+        }
+    }
+}
