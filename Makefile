@@ -15,7 +15,7 @@ OUT     := out
 # Debian packages the build, the tests and the demo need; ffmpeg for the MP4 output (`frost animate
 # OUT.mp4`), which the tests exercise as well; webp (cwebp, dwebp, img2webp) makes test files; chromium shows `frost page` to the tests;
 # libavif-dev and libheif-dev read AVIF and HEIC (and write AVIF; Tests/Fixtures/heif/make.sh uses their tools, not installed here).
-APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libavif-dev libheif-dev libgif-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium
+APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libavif-dev libheif-dev libgif-dev libimagequant-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium
 
 .PHONY: deps build debug docs examples requests references check test test-asan test-tsan fuzz fuzz-build run gallery man bench compare compare-deps clean
 

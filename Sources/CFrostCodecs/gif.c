@@ -228,3 +228,143 @@ frost_status frost_gif_decode(const uint8_t *data, size_t size, uint32_t first, 
     DGifCloseFile(gif, &code);
     return status;
 }
+
+// ---------------------------------------------------------------- writing
+
+typedef struct {
+    uint8_t *data;
+    size_t size, capacity;
+} memory_writer;
+
+static int write_memory(GifFileType *gif, const GifByteType *bytes, int length) {
+    memory_writer *writer = gif->UserData;
+    if ((size_t)length > writer->capacity - writer->size) {
+        size_t capacity = writer->capacity ? writer->capacity : 65536;
+        while ((size_t)length > capacity - writer->size) capacity *= 2;
+        uint8_t *grown = realloc(writer->data, capacity);
+        if (!grown) return 0;
+        writer->data = grown;
+        writer->capacity = capacity;
+    }
+    memcpy(writer->data + writer->size, bytes, (size_t)length);
+    writer->size += (size_t)length;
+    return length;
+}
+
+// An opaque animation's frames as what each must change on the canvas: a pixel whose source is
+// the frame before's keeps the index shown (the dithering of the frame that drew it, so still parts
+// do not shimmer), a pixel whose index is already shown becomes the transparent index (runs that
+// LZW packs), and the rectangle holding the rest is kept in `rects` (x, y, w, h); a frame that
+// changes nothing has an empty one. `indices` is rewritten in place.
+static int plan_changes(const uint8_t *rgba, uint8_t *indices, uint32_t width, uint32_t height, uint32_t count,
+                        uint8_t transparent, uint32_t *rects) {
+    size_t pixels = (size_t)width * height;
+    uint8_t *canvas = malloc(pixels);
+    if (!canvas) return 0;
+    memcpy(canvas, indices, pixels);
+    rects[0] = 0; rects[1] = 0; rects[2] = width; rects[3] = height;
+    for (uint32_t k = 1; k < count; k++) {
+        const uint32_t *now = (const uint32_t *)rgba + pixels * k, *then = now - pixels;
+        uint8_t *emit = indices + pixels * k;
+        uint32_t x0 = width, y0 = height, x1 = 0, y1 = 0;
+        for (uint32_t y = 0; y < height; y++) {
+            for (uint32_t x = 0; x < width; x++) {
+                size_t p = (size_t)y * width + x;
+                uint8_t want = now[p] == then[p] ? canvas[p] : emit[p];
+                if (want == canvas[p]) { emit[p] = transparent; continue; }
+                emit[p] = canvas[p] = want;
+                if (x < x0) x0 = x;
+                if (x > x1) x1 = x;
+                if (y < y0) y0 = y;
+                if (y > y1) y1 = y;
+            }
+        }
+        uint32_t *rect = rects + 4 * k;
+        if (x0 == width) { rect[0] = rect[1] = rect[2] = rect[3] = 0; continue; }
+        rect[0] = x0; rect[1] = y0; rect[2] = x1 - x0 + 1; rect[3] = y1 - y0 + 1;
+    }
+    free(canvas);
+    return 1;
+}
+
+frost_status frost_gif_encode(const uint8_t *rgba, uint32_t width, uint32_t height, uint32_t count, const int *delays_cs,
+                              const frost_gif_write_options *options, uint8_t **out, size_t *out_size, frost_error *err) {
+    *out = NULL;
+    *out_size = 0;
+    if (width > 65535 || height > 65535)
+        return frost_fail(err, FROST_ERR_ENCODE, "%ux%u is too large for GIF (at most 65535 pixels a side)", width, height);
+    size_t pixels = (size_t)width * height;
+    int transparent_content = 0;
+    for (size_t i = 0; i < pixels * count && !transparent_content; i++) transparent_content = rgba[4 * i + 3] < 128;
+    // Opaque animations store each frame as the rectangle that changed, its unchanged pixels
+    // transparent over the frame before (disposal "do not"); with transparency every frame is whole
+    // and cleared after showing (disposal "background"), since a pixel can turn transparent.
+    int optimize = count > 1 && !transparent_content;
+    frost_quantize_options quantize = {options->colors, options->dither, options->speed, 1, transparent_content || optimize};
+    uint8_t *indices = malloc(pixels * count), *row = malloc(width ? width : 1), palette[1024];
+    uint32_t *rects = malloc(sizeof(uint32_t) * 4 * count);
+    uint32_t palette_count = 0;
+    int transparent = -1, code = 0;
+    memory_writer writer = {0};
+    GifFileType *gif = NULL;
+    ColorMapObject *map = NULL;
+    frost_status status = FROST_OK;
+    if (!indices || !row || !rects) { status = frost_fail(err, FROST_ERR_MEMORY, "out of memory"); goto done; }
+    status = frost_quantize(rgba, width, height, count, &quantize, indices, palette, &palette_count, &transparent, err);
+    if (status != FROST_OK) goto done;
+    if (transparent < 0) optimize = 0;
+    for (uint32_t k = 0; k < count; k++) { rects[4 * k] = rects[4 * k + 1] = 0; rects[4 * k + 2] = width; rects[4 * k + 3] = height; }
+    if (optimize && !plan_changes(rgba, indices, width, height, count, (uint8_t)transparent, rects)) {
+        status = frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+        goto done;
+    }
+    int bits = 1;
+    while ((1u << bits) < palette_count) bits++;
+    GifColorType colors[256] = {{0}};
+    for (uint32_t i = 0; i < palette_count; i++) colors[i] = (GifColorType){palette[4 * i], palette[4 * i + 1], palette[4 * i + 2]};
+    if (!(map = GifMakeMapObject(1 << bits, colors))) { status = frost_fail(err, FROST_ERR_MEMORY, "out of memory"); goto done; }
+    if (!(gif = EGifOpen(&writer, write_memory, &code))) { status = frost_fail(err, FROST_ERR_MEMORY, "out of memory"); goto done; }
+    EGifSetGifVersion(gif, true);
+    if (EGifPutScreenDesc(gif, (int)width, (int)height, 8, transparent >= 0 ? transparent : 0, map) == GIF_ERROR) goto failed;
+    if (count > 1) {
+        // NETSCAPE2.0: loop `loops` times (0: forever).
+        GifByteType loop[3] = {1, (GifByteType)(options->loops & 0xFF), (GifByteType)((options->loops >> 8) & 0xFF)};
+        if (EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR ||
+            EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0") == GIF_ERROR || EGifPutExtensionBlock(gif, 3, loop) == GIF_ERROR ||
+            EGifPutExtensionTrailer(gif) == GIF_ERROR) goto failed;
+    }
+    for (uint32_t k = 0; k < count; k++) {
+        const uint32_t *rect = rects + 4 * k;
+        if (rect[2] == 0) continue;
+        // A frame that changes nothing adds its time to the one before: the delay is written with
+        // the frame, so the frames that follow empty are counted first.
+        int delay = delays_cs[k];
+        for (uint32_t next = k + 1; next < count && rects[4 * next + 2] == 0; next++) delay += delays_cs[next];
+        GraphicsControlBlock gcb = {optimize ? DISPOSE_DO_NOT : count > 1 ? DISPOSE_BACKGROUND : DISPOSAL_UNSPECIFIED, false,
+                                    delay > 65535 ? 65535 : delay, transparent};
+        GifByteType extension[4];
+        size_t length = EGifGCBToExtension(&gcb, extension);
+        if (EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, (int)length, extension) == GIF_ERROR ||
+            EGifPutImageDesc(gif, (int)rect[0], (int)rect[1], (int)rect[2], (int)rect[3], false, NULL) == GIF_ERROR) goto failed;
+        for (uint32_t y = rect[1]; y < rect[1] + rect[3]; y++) {
+            memcpy(row, indices + pixels * k + (size_t)y * width + rect[0], rect[2]);
+            if (EGifPutLine(gif, row, (int)rect[2]) == GIF_ERROR) goto failed;
+        }
+    }
+    if (EGifCloseFile(gif, &code) == GIF_ERROR) { gif = NULL; goto failed; }
+    gif = NULL;
+    *out = writer.data;
+    *out_size = writer.size;
+    writer.data = NULL;
+    goto done;
+failed:
+    status = frost_fail(err, FROST_ERR_ENCODE, "%s", GifErrorString(gif ? gif->Error : code));
+done:
+    if (gif) EGifCloseFile(gif, &code);
+    GifFreeMapObject(map);
+    free(writer.data);
+    free(indices);
+    free(rects);
+    free(row);
+    return status;
+}

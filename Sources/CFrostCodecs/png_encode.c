@@ -333,3 +333,62 @@ frost_status frost_png_encode16(const uint16_t *rgba, uint32_t width, uint32_t h
     free(sink);
     return FROST_OK;
 }
+
+frost_status frost_png_encode_palette(const uint8_t *indices, uint32_t width, uint32_t height, const uint8_t *palette,
+                                      uint32_t count, int compression_level, const uint8_t *icc, uint32_t icc_length,
+                                      uint8_t **out, size_t *out_size, frost_error *err) {
+    if (count < 1 || count > 256) return frost_fail(err, FROST_ERR_ENCODE, "a palette of %u entries", count);
+    int bits = count <= 2 ? 1 : count <= 4 ? 2 : count <= 16 ? 4 : 8;
+    // As in frost_png_encode: what the error path reads lives on the heap.
+    png_sink *sink = calloc(1, sizeof *sink);
+    uint8_t *row = malloc(((size_t)width * bits + 7) / 8 + 1);
+    png_structp png = sink ? png_create_write_struct(PNG_LIBPNG_VER_STRING, sink, on_error, on_warning) : NULL;
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!info || !row) {
+        png_destroy_write_struct(&png, &info);
+        free(row);
+        free(sink);
+        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    }
+    if (setjmp(png_jmpbuf(png))) return write_failed(png, info, row, sink, err);
+    png_set_write_fn(png, sink, write_memory, flush_memory);
+    png_set_compression_level(png, compression_level);
+    png_set_filter(png, 0, PNG_ALL_FILTERS);
+    png_set_IHDR(png, info, width, height, bits, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_color colors[256];
+    png_byte alphas[256];
+    int last_translucent = -1;
+    for (uint32_t i = 0; i < count; i++) {
+        colors[i] = (png_color){palette[4 * i], palette[4 * i + 1], palette[4 * i + 2]};
+        alphas[i] = palette[4 * i + 3];
+        if (alphas[i] < 255) last_translucent = (int)i;
+    }
+    png_set_PLTE(png, info, colors, (int)count);
+    // tRNS lists alphas up to the last entry that is not opaque; the rest are opaque.
+    if (last_translucent >= 0) png_set_tRNS(png, info, alphas, last_translucent + 1, NULL);
+    if (icc && icc_length > 0) {
+        png_set_benign_errors(png, 1);
+        png_set_iCCP(png, info, "ICC Profile", 0, icc, icc_length);
+    }
+    png_write_info(png, info);
+    for (uint32_t y = 0; y < height; y++) {
+        const uint8_t *source = indices + (size_t)y * width;
+        if (bits == 8) {
+            memcpy(row, source, width);
+        } else {
+            // Pixels packed from the high bits of each byte (PNG, 7.2).
+            memset(row, 0, ((size_t)width * bits + 7) / 8);
+            for (uint32_t x = 0; x < width; x++)
+                row[(size_t)x * bits / 8] |= (uint8_t)(source[x] << (8 - bits - (int)((size_t)x * bits % 8)));
+        }
+        png_write_row(png, row);
+    }
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    *out = sink->data;
+    *out_size = sink->size;
+    free(sink);
+    return FROST_OK;
+}

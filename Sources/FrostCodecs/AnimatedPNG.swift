@@ -41,7 +41,10 @@ public final class AnimatedPNGWriter {
         self.height = height
         self.frameCount = frameCount
         self.hasAlpha = hasAlpha
-        self.options = options
+        // Every frame must have the first one's colour type: true colour (a palette would differ per frame).
+        var trueColour = options
+        trueColour.colors = nil
+        self.options = trueColour
         self.file = file
     }
 

@@ -56,7 +56,8 @@ public struct Animation: Sendable {
 
     /// Writes the animation into `file` (`MemoryFile()` for its bytes in memory): an APNG for
     /// `.png` (lossless: each frame stores only the rectangle that changed), an animated WebP for
-    /// `.webp` (lossless or lossy); the other formats hold no animations.
+    /// `.webp` (lossless or lossy), a GIF for `.gif` (one palette, dithered); the other formats hold
+    /// no animations.
     public func write(into file: any FileSink, _ encoding: ImageEncoding) throws(CodecError) {
         try write(into: file, as: encoding.format, options: encoding.options)
     }
@@ -79,11 +80,59 @@ public struct Animation: Sendable {
                                                     options: options)
                 for (frame, delay) in zip(frames, delays) { try writer.append(frame, delay: delay) }
                 try writer.finish()
-            case .jpeg, .avif, .heic, .gif:
-                throw CodecError(.unsupported, "Frost writes animations as APNG or WebP (use .png or .webp), not \(format.displayName)")
+            case .gif:
+                try file.append(try gif(options))
+                try file.commit()
+            case .jpeg, .avif, .heic:
+                throw CodecError(.unsupported, "Frost writes animations as APNG, WebP or GIF (use .png, .webp or .gif), not \(format.displayName)")
             }
         } catch {
             throw CodecError(error)
         }
+    }
+
+    /// The frames as a GIF: one palette for all of them (libimagequant, `options.colors` or 256,
+    /// dithered at `options.dither`), alpha below 128 transparent, looping forever. GIF counts
+    /// time in hundredths and browsers show 0 and 1 as 10: each frame starts at its own time
+    /// rounded to a hundredth, and a frame that would start less than 2 hundredths after the one
+    /// kept before it is left out (a 60 fps animation plays at its speed, at 50 fps or less).
+    func gif(_ options: EncodeOptions) throws -> [UInt8] {
+        guard let first = frames.first, frames.count == delays.count else {
+            throw CodecError(.encode, frames.isEmpty ? "an animation needs at least one frame" : "\(frames.count) frames but \(delays.count) delays")
+        }
+        guard first.width > 0, first.height > 0 else { throw CodecError(.encode, "cannot write an empty image") }
+        guard frames.allSatisfy({ $0.width == first.width && $0.height == first.height }) else {
+            throw CodecError(.encode, "the frames differ in size")
+        }
+        let colors = options.colors ?? 256
+        guard (2...256).contains(colors) else { throw CodecError(.encode, "a palette of \(colors) colours: 2...256") }
+        let (kept, hundredths) = gifTimeline()
+        let pixels = kept.flatMap { frames[$0].isPremultiplied ? frames[$0].unpremultiplied().pixels : frames[$0].pixels }
+        var gifOptions = frost_gif_write_options(colors: Int32(colors), dither: Float(min(max(options.dither, 0), 1)), speed: 4, loops: 0)
+        return try pixels.withUnsafeBufferPointer { pixels in
+            try hundredths.withUnsafeBufferPointer { hundredths in
+                try encoderOutput(.gif) { out, size, error in
+                    frost_gif_encode(pixels.baseAddress, UInt32(first.width), UInt32(first.height), UInt32(kept.count),
+                                     hundredths.baseAddress, &gifOptions, out, size, error)
+                }
+            }
+        }
+    }
+
+    /// The frames a GIF keeps and how long each shows, in hundredths (see `gif`).
+    func gifTimeline() -> (kept: [Int], hundredths: [Int32]) {
+        guard frames.count > 1 else { return ([0], [0]) }
+        var starts: [Int] = [], time = 0.0
+        for delay in delays {
+            starts.append(Int((time * 100).rounded()))
+            time += max(delay, 0)
+        }
+        let end = Int((time * 100).rounded())
+        var kept = [0]
+        for k in 1..<frames.count where starts[k] - starts[kept.last!] >= 2 && end - starts[k] >= 1 { kept.append(k) }
+        let hundredths = kept.indices.map { i in
+            Int32(min(max((i + 1 < kept.count ? starts[kept[i + 1]] : end) - starts[kept[i]], 2), 65535))
+        }
+        return (kept, hundredths)
     }
 }

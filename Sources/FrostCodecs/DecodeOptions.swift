@@ -88,6 +88,11 @@ public struct EncodeOptions: Sendable, Equatable {
     public var webpQuality: Int?
     /// AVIF: quality 1...100 (100 lossless); nil: `defaultAVIFQuality`.
     public var avifQuality: Int?
+    /// Palette entries 2...256: a GIF's (nil: 256), or a PNG written with a palette instead of
+    /// true colour (nil: true colour). Made by libimagequant.
+    public var colors: Int?
+    /// Floyd–Steinberg dithering strength 0...1 when a palette is made (GIF, `colors`).
+    public var dither = 1.0
     /// What transparent pixels are flattened onto for a format without alpha (JPEG).
     public var background: Color
     /// EXIF, XMP, IPTC and resolution to write where the format keeps them (nil: none).

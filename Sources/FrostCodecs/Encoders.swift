@@ -21,7 +21,8 @@ extension Image {
         case .jpeg: bytes = try encodedJPEG(options, threads: RowBands.threads(threads))
         case .webp: bytes = try encodedWebP(options)
         case .avif: return try encodedAVIF(options, threads: RowBands.threads(threads))
-        case .heic, .gif: throw CodecError(.unsupported, "Frost reads \(format.displayName) but does not write it (write .avif, .jpg, .png or .webp)")
+        case .gif: return try Animation(frames: [self], delay: 0).gif(options)
+        case .heic: throw CodecError(.unsupported, "Frost reads HEIC but does not write it (write .avif, .gif, .jpg, .png or .webp)")
         }
         guard let metadata = options.metadata else { return bytes }
         return metadata.inserted(into: bytes, as: format, hasAlpha: hasAlpha, width: width, height: height)
@@ -30,6 +31,7 @@ extension Image {
     private func encodedPNG(_ options: EncodeOptions, threads: Int) throws -> [UInt8] {
         let level = options.compressionLevel ?? EncodeOptions.defaultPNGLevel
         guard (0...9).contains(level) else { throw CodecError(.encode, "PNG compression level \(level) is not in 0...9") }
+        if let colors = options.colors { return try palettePNG(colors: colors, dither: options.dither, level: level) }
         // Premultiplied rows are un-premultiplied by the encoder as it packs them (a straight copy
         // first was 7% of a `frost cache` of an RGBA photo, perf). Gray is the same test on
         // either: un-premultiplying treats the three colors alike.
@@ -117,6 +119,43 @@ extension Image {
                 }
             }
         }
+    }
+
+    /// A palette PNG (what pngquant writes): libimagequant's palette of at most `colors`, each
+    /// pixel remapped with dithering, written by libpng with its adaptive filters (zlib `level`, at
+    /// least 6: a palette image is small and worth it).
+    private func palettePNG(colors: Int, dither: Double, level: Int) throws -> [UInt8] {
+        let straight = isPremultiplied ? unpremultiplied() : self
+        let (indices, palette) = try straight.quantized(colors: colors, dither: dither)
+        return try straight.withICC { icc, length in
+            try indices.withUnsafeBufferPointer { indices in
+                try palette.withUnsafeBufferPointer { entries in
+                    try encoderOutput(.png) { out, size, error in
+                        frost_png_encode_palette(indices.baseAddress, UInt32(width), UInt32(height), entries.baseAddress,
+                                                 UInt32(entries.count / 4), Int32(max(level, 6)), icc, length, out, size, error)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The pixels as palette indices and the palette (RGBA entries), libimagequant's.
+    func quantized(colors: Int, dither: Double) throws -> (indices: [UInt8], palette: [UInt8]) {
+        guard (2...256).contains(colors) else { throw CodecError(.encode, "a palette of \(colors) colours: 2...256") }
+        guard width > 0, height > 0 else { throw CodecError(.encode, "cannot write an empty image") }
+        var options = frost_quantize_options(colors: Int32(colors), dither: Float(min(max(dither, 0), 1)), speed: 4,
+                                             binary_alpha: 0, reserve_transparent: 0)
+        var palette = [UInt8](repeating: 0, count: 1024), count: UInt32 = 0, transparent: Int32 = 0
+        let indices: [UInt8] = try decodedSamples(count: width * height) { buffer in
+            var error = frost_error()
+            try check(pixels.withUnsafeBufferPointer { pixels in
+                palette.withUnsafeMutableBufferPointer { palette in
+                    frost_quantize(pixels.baseAddress, UInt32(width), UInt32(height), 1, &options, buffer.baseAddress,
+                                   palette.baseAddress, &count, &transparent, &error)
+                }
+            }, error, .png)
+        }
+        return (indices, Array(palette.prefix(Int(count) * 4)))
     }
 
     private func withICC<R>(_ body: (UnsafePointer<UInt8>?, UInt32) throws -> R) rethrows -> R {

@@ -16,6 +16,8 @@ public enum ImageEncoding: Sendable, Equatable {
     case webp(WebPSettings = .lossless())
     /// AVIF, lossy (lossless at quality 100).
     case avif(AVIFSettings = AVIFSettings())
+    /// GIF: a palette of at most 256 colours, dithered.
+    case gif(PaletteSettings = PaletteSettings())
 
     /// The format written.
     public var format: ImageFormat {
@@ -24,18 +26,20 @@ public enum ImageEncoding: Sendable, Equatable {
         case .jpeg: .jpeg
         case .webp: .webp
         case .avif: .avif
+        case .gif: .gif
         }
     }
 
     /// The format's default settings for a file name's extension (`.png`, `.jpg`, `.jpeg`,
-    /// `.webp`, `.avif`), nil for another.
+    /// `.webp`, `.avif`, `.gif`), nil for another.
     public init?(pathExtension path: String) {
         switch ImageFormat(pathExtension: path) {
         case .png: self = .png()
         case .jpeg: self = .jpeg()
         case .webp: self = .webp()
         case .avif: self = .avif()
-        case .heic, .gif, nil: return nil
+        case .gif: self = .gif()
+        case .heic, nil: return nil
         }
     }
 
@@ -47,6 +51,8 @@ public enum ImageEncoding: Sendable, Equatable {
             options.compressionLevel = png.level
             options.pngFilter = png.filter.map { $0 == .adaptive ? nil : $0.rawValue } ?? EncodeOptions.pngFilter(forLevel: png.level)
             options.metadata = png.metadata
+            options.colors = png.palette?.colors
+            options.dither = png.palette?.dither ?? 1
         case .jpeg(let jpeg):
             options.quality = jpeg.quality
             options.progressive = jpeg.progressive
@@ -61,6 +67,9 @@ public enum ImageEncoding: Sendable, Equatable {
             options.avifQuality = avif.quality
             options.compressionLevel = avif.effort
             options.metadata = avif.metadata
+        case .gif(let palette):
+            options.colors = palette.colors
+            options.dither = palette.dither
         }
         return options
     }
@@ -75,12 +84,17 @@ public struct PNGSettings: Sendable, Equatable {
     public var filter: PNGFilter?
     /// EXIF, XMP and resolution to keep (nil: none).
     public var metadata: ImageMetadata?
+    /// A palette instead of true colour (what pngquant writes); nil: true colour.
+    public var palette: PaletteSettings?
 
-    /// PNG at deflate `level` (0–9), a row filter (nil: the level's own choice), and the metadata to keep.
-    public init(level: Int = EncodeOptions.defaultPNGLevel, filter: PNGFilter? = nil, metadata: ImageMetadata? = nil) {
+    /// PNG at deflate `level` (0–9), a row filter (nil: the level's own choice), the metadata to
+    /// keep, and a palette (nil: true colour).
+    public init(level: Int = EncodeOptions.defaultPNGLevel, filter: PNGFilter? = nil, metadata: ImageMetadata? = nil,
+                palette: PaletteSettings? = nil) {
         self.level = level
         self.filter = filter
         self.metadata = metadata
+        self.palette = palette
     }
 }
 
@@ -168,5 +182,19 @@ public struct AVIFSettings: Sendable, Equatable {
         self.quality = quality
         self.effort = effort
         self.metadata = metadata
+    }
+}
+
+/// A palette made by libimagequant: GIF's, and a palette PNG's.
+public struct PaletteSettings: Sendable, Equatable {
+    /// 2…256 entries.
+    public var colors: Int
+    /// Floyd–Steinberg dithering strength, 0 (none) … 1 (full).
+    public var dither: Double
+
+    /// At most `colors` entries (2–256), dithered at `dither` (0–1).
+    public init(colors: Int = 256, dither: Double = 1) {
+        self.colors = colors
+        self.dither = dither
     }
 }

@@ -13,8 +13,8 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     /// GIF (87a and 89a, animated or not).
     case gif
 
-    /// The formats Frost writes (HEIC and GIF are read only).
-    public static let writable: [ImageFormat] = [.png, .jpeg, .webp, .avif]
+    /// The formats Frost writes (HEIC is read only).
+    public static let writable: [ImageFormat] = [.png, .jpeg, .webp, .avif, .gif]
 
     /// The format whose signature starts `bytes`, or nil.
     public init?(sniffing bytes: some Collection<UInt8>) {

@@ -144,7 +144,7 @@ public struct ImageMetadata: Sendable, Equatable {
         case .jpeg: return insertedJPEG(encoded)
         case .png: return insertedPNG(encoded)
         case .webp: return insertedWebP(encoded, hasAlpha: hasAlpha, width: width, height: height)
-        case .avif, .heic, .gif: return encoded   // the AVIF encoder writes them itself; GIF keeps none
+        case .avif, .heic, .gif: return encoded   // the AVIF encoder writes them itself; GIF keeps none (Frost writes no HEIC)
         }
     }
 

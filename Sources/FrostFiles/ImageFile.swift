@@ -19,7 +19,7 @@ extension Image {
     public func write(toFile path: String, format: ImageFormat? = nil,
                       options: EncodeOptions = EncodeOptions(), threads: Int? = nil) throws {
         guard let format = format ?? ImageFormat(pathExtension: path) else {
-            throw CodecError(.encode, "unknown output format (use a .png, .jpg, .jpeg, .webp or .avif name)")
+            throw CodecError(.encode, "unknown output format (use a .png, .jpg, .jpeg, .webp, .avif or .gif name)")
         }
         try FileIO.writeAtomically(try encoded(as: format, options: options, threads: threads), to: path)
     }

@@ -61,6 +61,9 @@ struct Animate: ParsableCommand {
         if target == .folder, !named.isEmpty, !output.hasSuffix("/"), !isExistingFolder(output) {
             throw ValidationError("'\(output)': .\(named) is not an animation Frost writes (.png: APNG, .webp, .mp4, or a folder of frames)")
         }
+        if encode.colors != nil || encode.dither != nil {
+            throw ValidationError("--colors and --dither do not apply to frost animate (its frames are written in true colour)")
+        }
         switch target {
         case .folder, .apng: try encode.check(.png)
         case .webp: try encode.check(.webp)

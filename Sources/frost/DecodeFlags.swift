@@ -78,6 +78,16 @@ struct EncodeFlags: ParsableArguments {
     @Option(parsing: .unconditional, help: "PNG deflate level or lossless WebP effort, \(compressionRange). PNG: 1 (the default) is Frost's run-length deflate over Paeth residuals, 2 libdeflate over Up, higher levels zlib with adaptive filters; WebP: default effort \(EncodeOptions.defaultWebPEffort); AVIF: effort, default \(EncodeOptions.defaultAVIFEffort) (aom's speed 10 − effort). Not for JPEG.")
     var compression: Int?
 
+    static let colorsRange = OptionRange(2, 256)
+
+    @Option(parsing: .unconditional, help: "A palette of at most this many colours, \(colorsRange), made by libimagequant: a GIF's (default 256), or a PNG's instead of true colour (what pngquant does).")
+    var colors: Int?
+
+    static let ditherRange = OptionRange(0, 1)
+
+    @Option(parsing: .unconditional, help: "Dithering of a palette (GIF, PNG with --colors), \(ditherRange): 0 none, 1 full Floyd–Steinberg (the default).")
+    var dither: Double?
+
     @Option(help: ArgumentHelp("What transparency is flattened onto in a JPEG, and the padding of resize --fit pad: \(colorHelp) (default: white for a JPEG, with a note on standard error when an image had transparency; clear padding).", valueName: "color"))
     var background: Color?
 
@@ -86,6 +96,8 @@ struct EncodeFlags: ParsableArguments {
                                     pngFilter: EncodeOptions.pngFilter(forLevel: compression), webpQuality: quality,
                                     background: background ?? EncodeOptions.defaultBackground)
         options.avifQuality = quality
+        options.colors = colors
+        options.dither = dither ?? 1
         return options
     }
 
@@ -99,17 +111,25 @@ struct EncodeFlags: ParsableArguments {
     func validate() throws {
         try Self.qualityRange.check(quality, "--quality")
         try Self.compressionRange.check(compression, "--compression")
+        try Self.colorsRange.check(colors, "--colors")
+        try Self.ditherRange.check(dither, "--dither")
     }
 
     /// Refuses options that the format written does not use (a quality for a PNG), rather than
     /// ignoring them.
     func check(_ format: ImageFormat) throws {
-        let unused: [String] = switch format {
-        case .png: (quality == nil ? [] : ["--quality"]) + (progressive ? ["--progressive"] : [])
-        case .jpeg: compression == nil ? [] : ["--compression"]
-        case .webp, .avif, .heic, .gif: progressive ? ["--progressive"] : []
+        let given: [(String, Bool)] = [("--quality", quality != nil), ("--compression", compression != nil),
+                                       ("--progressive", progressive), ("--colors", colors != nil), ("--dither", dither != nil)]
+        let applies: [String] = switch format {
+        case .png: ["--compression", "--colors"] + (colors == nil ? [] : ["--dither"])
+        case .jpeg: ["--quality", "--progressive"]
+        case .webp, .avif, .heic: ["--quality", "--compression"]
+        case .gif: ["--colors", "--dither"]
         }
-        if let first = unused.first { throw ValidationError("\(first) does not apply to \(format.displayName) output") }
+        if let first = given.first(where: { $0.1 && !applies.contains($0.0) }) {
+            throw ValidationError("\(first.0) does not apply to \(format.displayName) output"
+                                  + (first.0 == "--dither" && format == .png ? " without --colors" : ""))
+        }
     }
 }
 
@@ -124,10 +144,10 @@ extension EncodeFlags {
             return chosen ?? .png
         }
         guard let named = ImageFormat(pathExtension: path) else {
-            throw ValidationError("output '\(path)' must end in .png, .jpg, .jpeg, .webp or .avif")
+            throw ValidationError("output '\(path)' must end in .png, .jpg, .jpeg, .webp, .avif or .gif")
         }
         guard ImageFormat.writable.contains(named) else {
-            throw ValidationError("output '\(path)': Frost reads \(named.displayName) but does not write it (.png, .jpg, .webp or .avif)")
+            throw ValidationError("output '\(path)': Frost reads \(named.displayName) but does not write it (.png, .jpg, .webp, .avif or .gif)")
         }
         if let chosen, chosen != named {
             throw ValidationError("--format \(chosen.fileExtension) disagrees with the output's name '\(path)'")

@@ -16,7 +16,7 @@ struct FilterFiles: ParsableArguments {
             help: "Output: a file, - (standard output), a folder ending in / (mirrors the inputs' relative paths) or a pattern with %s (the input's name without extension). Without -o the last argument is the output.")
     var output: String?
 
-    @Option(help: "Output format: png, jpg, webp or avif (default: from the output's name, else the input's; JPEG for a HEIC, WebP for a GIF).")
+    @Option(help: "Output format: png, jpg, webp, avif or gif (default: from the output's name, else the input's; JPEG for a HEIC).")
     var format: ImageFormat?
 
     @Option(name: .customLong("inputs-from"), help: ArgumentHelp(
@@ -109,7 +109,7 @@ struct FilterFiles: ParsableArguments {
             bytes = try input.read(maxBytes: decode.options.maxFileBytes)
             if let frames = animationFrames(bytes), decode.frame == nil {
                 let format = target.format(chosen: self.format, source: ImageFormat(sniffing: bytes)!)
-                if [.png, .webp].contains(format) { return filterAnimation(bytes, input: input, target: target, format: format, steps: steps, context: context) }
+                if [.png, .webp, .gif].contains(format) { return filterAnimation(bytes, input: input, target: target, format: format, steps: steps, context: context) }
                 writeError("frost: \(name): note: \(frames) frames; \(format.displayName) holds one: the first is written (--frame K chooses)\n")
             }
             // A 16-bit PNG converted to PNG keeps its 16 bits; every operation works on 8.
@@ -172,7 +172,7 @@ struct FilterFiles: ParsableArguments {
         return info.frames
     }
 
-    /// Every frame through the steps, written as an animation (APNG or WebP) with the same delays.
+    /// Every frame through the steps, written as an animation (APNG, WebP or GIF) with the same delays.
     private func filterAnimation(_ bytes: [UInt8], input: FileBatch.Input, target: OutputTarget, format: ImageFormat,
                                  steps: [any ImageStep], context: StepContext) -> Failure? {
         let run = steps.map { step in { (image: Image) in try step.apply(to: image, context) } }

@@ -30,11 +30,10 @@ enum OutputTarget: Equatable {
 
     /// The format written for an input whose own format is `source`: `--format`, else the
     /// output name's extension, else (folders, standard output, patterns without one) the input's;
-    /// for the formats Frost reads only, JPEG for a HEIC (a phone's photo, exported as phones do)
-    /// and WebP for a GIF (an animation stays one).
+    /// JPEG for a HEIC, which Frost does not write (a phone's photo, exported as phones do).
     func format(chosen: ImageFormat?, source: ImageFormat) -> ImageFormat {
         if let chosen { return chosen }
-        let kept = ImageFormat.writable.contains(source) ? source : source == .gif ? .webp : .jpeg
+        let kept = ImageFormat.writable.contains(source) ? source : .jpeg
         switch self {
         case .file(let path), .pattern(let path): return ImageFormat(pathExtension: path) ?? kept
         case .folder, .standardOutput: return kept

@@ -47,7 +47,7 @@ import Testing
         #expect(apng.status == 0, "\(apng.stderr)")
         let read = try APNGFrames(try FileIO.read(folder.file("anim.png")))
         #expect(read.frameCount == 9 && read.delays.allSatisfy { abs($0 - 1.0 / 30) < 1e-12 })
-        #expect(try FrostRun.run(["info", folder.file("anim.png")]).stdout.hasSuffix(" frames=9\n"))
+        #expect(try FrostRun.run(["info", folder.file("anim.png")]).stdout.hasSuffix(" frames=9 duration=0.3s\n"))
         for k in 0..<9 {
             let y = -20 + 10 * k
             let still = try FrostRun.run(["compose", scene, "--scroll", String(y), "-o", folder.file("still.png")])

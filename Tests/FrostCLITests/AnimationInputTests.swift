@@ -41,6 +41,16 @@ import Testing
         let chained = try FrostRun.run(["run", Self.gif, folder.file("chain.webp"), "blur:sigma=1", "resize:width=16"])
         #expect(chained.status == 0, "\(chained.stderr)")
         #expect(try Self.animation(folder.file("chain.webp")).frames.allSatisfy { $0.width == 16 })
+
+        // GIF in, GIF out, 32 colours: five frames, the delays kept.
+        let gif = try FrostRun.run(["resize", Self.gif, folder.file("small.gif"), "--width", "32", "--colors", "32"])
+        #expect(gif.status == 0, "\(gif.stderr)")
+        let small32 = try Self.animation(folder.file("small.gif"))
+        #expect(small32.frames.count == 5 && small32.delays == source.delays && small32.frames[0].width == 32)
+        let refused = try FrostRun.run(["convert", Self.gif, folder.file("q.gif"), "--quality", "50"])
+        #expect(refused.status == 64 && refused.stderr.contains("--quality does not apply to GIF output"))
+        let dither = try FrostRun.run(["convert", Self.gif, folder.file("d.png"), "--dither", "0.5"])
+        #expect(dither.status == 64 && dither.stderr.contains("--dither does not apply to PNG output without --colors"))
     }
 
     @Test func aStillOutputTakesOneFrameAndSaysSo() throws {
@@ -70,10 +80,10 @@ import Testing
         #expect(object["format"] as? String == "gif" && object["frames"] as? Int == 5 && object["duration"] as? Double == 1.2)
         let text = try FrostRun.run(["info", Self.gif])
         #expect(text.stdout.hasSuffix("frames=5 duration=1.2s\n"), "\(text.stdout)")
-        // A GIF into a folder stays an animation: animated WebP, which Frost writes.
+        // GIFs into a folder stay GIFs, an animation an animation.
         let batch = try FrostRun.run(["convert", Self.gif, Corpus.repository + "/Tests/Fixtures/animation/still.gif", "-o", folder.file("out/")])
         #expect(batch.status == 0, "\(batch.stderr)")
-        #expect(try ImageInfo(contentsOfFile: folder.file("out/disposal.webp")).frames == 5)
-        #expect(try ImageInfo(contentsOfFile: folder.file("out/still.webp")).frames == 1)
+        #expect(try ImageInfo(contentsOfFile: folder.file("out/disposal.gif")).frames == 5)
+        #expect(try ImageInfo(contentsOfFile: folder.file("out/still.gif")).frames == 1)
     }
 }

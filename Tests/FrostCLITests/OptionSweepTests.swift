@@ -95,7 +95,7 @@ import Testing
         let tested = [option, value]
         // A quality is for JPEG (and WebP); PNG output refuses it. --format chooses the format of
         // a folder's files (a name's extension would contradict it).
-        let image = option == "--quality" ? ".jpg" : option == "--format" ? "/" : ".png"
+        let image = option == "--quality" ? ".jpg" : option == "--format" ? "/" : option == "--dither" ? ".gif" : ".png"
         switch verb {
         case "blur": return ["blur", inputs.image, out + image] + (["--sigma", "--box"].contains(option) ? [] : ["--sigma", "1"]) + tested
         case "resize": return ["resize", inputs.image, out + image] + (["--width", "--height"].contains(option) ? [] : ["--width", "8"]) + tested
@@ -128,6 +128,8 @@ import Testing
     /// In-range values that are refused as usage errors on purpose, with why.
     static let refusedInRange: [String: String] = [
         "cache --jobs": "--jobs needs --batch",
+        "animate --colors": "an animation's frames are true colour",
+        "animate --dither": "an animation's frames are true colour",
     ]
 
     static func expectClean(_ run: FrostRun, _ arguments: [String]) {

@@ -1,4 +1,5 @@
-// CFrostCodecs: the only code in Frost that calls libpng, libjpeg(-turbo), libwebp, libavif, libheif and giflib.
+// CFrostCodecs: the only code in Frost that calls libpng, libjpeg(-turbo), libwebp, libavif, libheif, giflib
+// and libimagequant.
 //
 // libpng and libjpeg report fatal errors by longjmp-ing out of their own frames. Every setjmp lives in
 // the .c files next to this header, so Swift never sees a longjmp: each call returns a status and,
@@ -79,6 +80,12 @@ typedef struct {
 frost_status frost_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
                               const frost_png_write_options *options, uint8_t **out, size_t *out_size,
                               frost_error *err);
+// Encodes palette indices (a byte a pixel, rows packed) as a palette PNG (colour type 3) of the
+// fewest bits a pixel that hold `count` entries (1, 2, 4 or 8), PLTE and, where an entry is not
+// opaque, tRNS; libpng's adaptive filters at zlib level `compression_level`. *out: frost_free.
+frost_status frost_png_encode_palette(const uint8_t *indices, uint32_t width, uint32_t height, const uint8_t *palette,
+                                      uint32_t count, int compression_level, const uint8_t *icc, uint32_t icc_length,
+                                      uint8_t **out, size_t *out_size, frost_error *err);
 // Encodes RGBA16 samples (native-endian, straight alpha, rows packed) as a 16-bit PNG of `channels`
 // (1 gray from R, 2 gray and alpha, 3 RGB, 4 RGBA), libpng's adaptive filters at zlib level
 // `compression_level`; the caller frees *out with frost_free.
@@ -266,6 +273,36 @@ frost_status frost_gif_read_header(const uint8_t *data, size_t size, uint32_t ma
                                    frost_error *err);
 frost_status frost_gif_decode(const uint8_t *data, size_t size, uint32_t first, uint32_t count, uint8_t *rgba,
                               int *delays_ms, frost_error *err);
+
+typedef struct {
+    int colors;                // 2...256
+    float dither;              // Floyd–Steinberg strength, 0 (none) ... 1 (full)
+    int speed;                 // libimagequant's 1 (slowest, best) ... 10
+    int loops;                 // NETSCAPE2.0's count, 0: forever (animations only)
+} frost_gif_write_options;
+
+// Encodes `count` RGBA8 frames (straight alpha, one after another) with their delays in hundredths
+// to a malloc'd GIF (frost_free): one palette for all frames (frost_quantize), alpha below 128
+// transparent. An opaque animation stores each frame as the rectangle that changed, its unchanged
+// pixels transparent, and folds a frame like the one before into that one's delay.
+frost_status frost_gif_encode(const uint8_t *rgba, uint32_t width, uint32_t height, uint32_t count, const int *delays_cs,
+                              const frost_gif_write_options *options, uint8_t **out, size_t *out_size, frost_error *err);
+
+// ---------------------------------------------------------------- Palettes (libimagequant)
+typedef struct {
+    int colors;                // 2...256
+    float dither;              // Floyd–Steinberg strength, 0 ... 1
+    int speed;                 // 1 ... 10
+    int binary_alpha;          // alpha below 128 is one fully transparent entry, the rest opaque (GIF)
+    int reserve_transparent;   // a fully transparent entry whether the pictures need it or not
+} frost_quantize_options;
+
+// One palette of at most `colors` entries for `count` RGBA8 pictures of width × height (straight
+// alpha, one after another), and each remapped to it (dithered) into `indices` (count × width ×
+// height bytes). `palette` takes 256 RGBA entries; *transparent is the first entry of alpha 0, or −1.
+frost_status frost_quantize(const uint8_t *rgba, uint32_t width, uint32_t height, uint32_t count,
+                            const frost_quantize_options *options, uint8_t *indices, uint8_t *palette,
+                            uint32_t *palette_count, int *transparent, frost_error *err);
 
 // CRC-32 (ISO 3309, as PNG chunks carry it) of `length` bytes, through libdeflate.
 uint32_t frost_crc32(const uint8_t *data, size_t length);
