@@ -211,6 +211,44 @@ static frost_status write_failed(png_structp png, png_infop info, uint8_t *row, 
     return status;
 }
 
+// A libpng writer for libpng's own rows (adaptive filters, zlib `level`) into a new sink, with a row
+// buffer of `row_size` bytes; what the error path reads lives on the heap (as in frost_png_encode).
+static frost_status open_writer(size_t row_size, int level, png_sink **sink, uint8_t **row, png_structp *png,
+                                png_infop *info, frost_error *err) {
+    *sink = calloc(1, sizeof **sink);
+    *row = malloc(row_size);
+    *png = *sink ? png_create_write_struct(PNG_LIBPNG_VER_STRING, *sink, on_error, on_warning) : NULL;
+    *info = *png ? png_create_info_struct(*png) : NULL;
+    if (!*info || !*row) {
+        png_destroy_write_struct(png, info);
+        free(*row);
+        free(*sink);
+        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    }
+    png_set_write_fn(*png, *sink, write_memory, flush_memory);
+    png_set_compression_level(*png, level);
+    png_set_filter(*png, 0, PNG_ALL_FILTERS);
+    return FROST_OK;
+}
+
+// libpng checks an ICC profile; one it rejects is dropped with a warning, never fatal.
+static void set_profile(png_structp png, png_infop info, const uint8_t *icc, uint32_t icc_length) {
+    if (!icc || icc_length == 0) return;
+    png_set_benign_errors(png, 1);
+    png_set_iCCP(png, info, "ICC Profile", 0, icc, icc_length);
+}
+
+// After the last row: the file handed over, everything else freed.
+static frost_status finish_writer(png_structp png, png_infop info, uint8_t *row, png_sink *sink, uint8_t **out, size_t *out_size) {
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    *out = sink->data;
+    *out_size = sink->size;
+    free(sink);
+    return FROST_OK;
+}
+
 frost_status frost_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
                               const frost_png_write_options *options, uint8_t **out, size_t *out_size,
                               frost_error *err) {
@@ -255,11 +293,7 @@ frost_status frost_png_encode(const uint8_t *rgba, uint32_t width, uint32_t heig
     }
     png_set_IHDR(png, info, width, height, 8, color_types[channels], PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    if (options->icc && options->icc_length > 0) {
-        // libpng checks the profile; a profile it rejects is dropped with a warning, never fatal.
-        png_set_benign_errors(png, 1);
-        png_set_iCCP(png, info, "ICC Profile", 0, options->icc, options->icc_length);
-    }
+    set_profile(png, info, options->icc, options->icc_length);
     png_write_info(png, info);
     if (deflated) {
         // IDAT chunks of at most 1 MiB, then IEND: what png_write_end would add after the rows.
@@ -289,27 +323,15 @@ frost_status frost_png_encode16(const uint16_t *rgba, uint32_t width, uint32_t h
     static const int color_types[5] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
                                        PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA};
     if (channels < 1 || channels > 4) return frost_fail(err, FROST_ERR_ENCODE, "bad channel count %d", channels);
-    // As in frost_png_encode: what the error path reads lives on the heap.
-    png_sink *sink = calloc(1, sizeof *sink);
-    uint8_t *row = malloc((size_t)width * channels * 2);
-    png_structp png = sink ? png_create_write_struct(PNG_LIBPNG_VER_STRING, sink, on_error, on_warning) : NULL;
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (!info || !row) {
-        png_destroy_write_struct(&png, &info);
-        free(row);
-        free(sink);
-        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
-    }
+    png_sink *sink;
+    uint8_t *row;
+    png_structp png;
+    png_infop info;
+    if (open_writer((size_t)width * channels * 2, compression_level, &sink, &row, &png, &info, err) != FROST_OK) return FROST_ERR_MEMORY;
     if (setjmp(png_jmpbuf(png))) return write_failed(png, info, row, sink, err);
-    png_set_write_fn(png, sink, write_memory, flush_memory);
-    png_set_compression_level(png, compression_level);
-    png_set_filter(png, 0, PNG_ALL_FILTERS);
     png_set_IHDR(png, info, width, height, 16, color_types[channels], PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    if (icc && icc_length > 0) {
-        png_set_benign_errors(png, 1);
-        png_set_iCCP(png, info, "ICC Profile", 0, icc, icc_length);
-    }
+    set_profile(png, info, icc, icc_length);
     png_write_info(png, info);
     // Gray is R, gray with alpha R and A; samples big-endian, as PNG stores them.
     static const int picks[5][4] = {{0}, {0}, {0, 3}, {0, 1, 2}, {0, 1, 2, 3}};
@@ -325,13 +347,7 @@ frost_status frost_png_encode16(const uint16_t *rgba, uint32_t width, uint32_t h
         }
         png_write_row(png, row);
     }
-    png_write_end(png, info);
-    png_destroy_write_struct(&png, &info);
-    free(row);
-    *out = sink->data;
-    *out_size = sink->size;
-    free(sink);
-    return FROST_OK;
+    return finish_writer(png, info, row, sink, out, out_size);
 }
 
 frost_status frost_png_encode_palette(const uint8_t *indices, uint32_t width, uint32_t height, const uint8_t *palette,
@@ -339,21 +355,12 @@ frost_status frost_png_encode_palette(const uint8_t *indices, uint32_t width, ui
                                       uint8_t **out, size_t *out_size, frost_error *err) {
     if (count < 1 || count > 256) return frost_fail(err, FROST_ERR_ENCODE, "a palette of %u entries", count);
     int bits = count <= 2 ? 1 : count <= 4 ? 2 : count <= 16 ? 4 : 8;
-    // As in frost_png_encode: what the error path reads lives on the heap.
-    png_sink *sink = calloc(1, sizeof *sink);
-    uint8_t *row = malloc(((size_t)width * bits + 7) / 8 + 1);
-    png_structp png = sink ? png_create_write_struct(PNG_LIBPNG_VER_STRING, sink, on_error, on_warning) : NULL;
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (!info || !row) {
-        png_destroy_write_struct(&png, &info);
-        free(row);
-        free(sink);
-        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
-    }
+    png_sink *sink;
+    uint8_t *row;
+    png_structp png;
+    png_infop info;
+    if (open_writer(((size_t)width * bits + 7) / 8 + 1, compression_level, &sink, &row, &png, &info, err) != FROST_OK) return FROST_ERR_MEMORY;
     if (setjmp(png_jmpbuf(png))) return write_failed(png, info, row, sink, err);
-    png_set_write_fn(png, sink, write_memory, flush_memory);
-    png_set_compression_level(png, compression_level);
-    png_set_filter(png, 0, PNG_ALL_FILTERS);
     png_set_IHDR(png, info, width, height, bits, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_color colors[256];
@@ -367,10 +374,7 @@ frost_status frost_png_encode_palette(const uint8_t *indices, uint32_t width, ui
     png_set_PLTE(png, info, colors, (int)count);
     // tRNS lists alphas up to the last entry that is not opaque; the rest are opaque.
     if (last_translucent >= 0) png_set_tRNS(png, info, alphas, last_translucent + 1, NULL);
-    if (icc && icc_length > 0) {
-        png_set_benign_errors(png, 1);
-        png_set_iCCP(png, info, "ICC Profile", 0, icc, icc_length);
-    }
+    set_profile(png, info, icc, icc_length);
     png_write_info(png, info);
     for (uint32_t y = 0; y < height; y++) {
         const uint8_t *source = indices + (size_t)y * width;
@@ -384,11 +388,5 @@ frost_status frost_png_encode_palette(const uint8_t *indices, uint32_t width, ui
         }
         png_write_row(png, row);
     }
-    png_write_end(png, info);
-    png_destroy_write_struct(&png, &info);
-    free(row);
-    *out = sink->data;
-    *out_size = sink->size;
-    free(sink);
-    return FROST_OK;
+    return finish_writer(png, info, row, sink, out, out_size);
 }

@@ -20,11 +20,12 @@ import Testing
         case .jpeg: metadata
         case .png: ImageMetadata(exif: exif, xmp: xmp, density: (300, 150))
         case .webp, .avif: ImageMetadata(exif: exif, xmp: xmp)
-        case .heic, .gif: ImageMetadata()
+        case .heic, .gif: ImageMetadata()   // not written
         }
     }
 
-    @Test(arguments: ImageFormat.writable, [false, true])
+    /// GIF keeps none of it (its comment and application blocks hold no EXIF that readers look for).
+    @Test(arguments: ImageFormat.writable.filter { $0 != .gif }, [false, true])
     func writtenAndReadBackInEveryFormat(_ format: ImageFormat, alpha: Bool) throws {
         let image = noiseImage(width: 23, height: 9, opaque: !alpha || format == .jpeg)
         var options = EncodeOptions()

@@ -100,7 +100,7 @@ import Testing
     @Test func iccProfileIsCarriedAcrossFormats() throws {
         let source = try Image(contentsOfFile: Corpus.path("libjpeg-turbo/vgl_5674_0098.png"))
         let profile = try #require(source.iccProfile)
-        for format in ImageFormat.writable {
+        for format in ImageFormat.writable where format != .gif {   // GIF keeps no profile
             let back = try Image(decoding: try source.encoded(as: format))
             #expect(back.iccProfile == profile, "\(format)")
         }
