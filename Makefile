@@ -116,7 +116,7 @@ fuzz: fuzz-build
 # ThumbHash, data URL) and a ThumbHash drawn back;
 # then the sample scenes (SampleImages/scenes/*.json) rendered by `frost compose`, and the seed apps'
 # motions (SampleImages/motion/*.json) as animated PNGs and filmstrips by `frost animate`, and one as a
-# lossy animated WebP.
+# lossy animated WebP, that one resized into a GIF and a frame taken from it; a HEIC and a JPEG as AVIF.
 run: build
 	@mkdir -p $(OUT)
 	@$(FROST) info SampleImages/*.png SampleImages/*.jpg
@@ -156,6 +156,10 @@ run: build
 	  $(FROST) animate "$$s" -o $(OUT)/motion/$$name.png --strip $(OUT)/motion/$$name-strip.png || exit 1; \
 	done
 	@$(FROST) animate SampleImages/motion/appstore-press.json -o $(OUT)/motion/appstore-press.webp --quality 75
+	@$(FROST) resize $(OUT)/motion/appstore-press.webp -o $(OUT)/motion/appstore-press.gif --width 390
+	@$(FROST) convert $(OUT)/motion/appstore-press.gif $(OUT)/motion/appstore-press-frame-20.png --frame 20
+	@$(FROST) info $(OUT)/motion/appstore-press.webp $(OUT)/motion/appstore-press.gif
+	@echo "wrote $(OUT)/motion/appstore-press.gif (the WebP animation resized, every frame) and its frame 20"
 
 # The pictures README.md shows (docs/images/): the motion samples' filmstrips at half their scale, a
 # cache's contact sheet, a scene and a chain's result.

@@ -29,8 +29,10 @@ for target in "$@"; do
         "$frost" resize "SampleImages/$s" "$work/seeds/${s%.*}-lossy.webp" --width 48 --quality 60 >/dev/null
       done
       "$frost" animate SampleImages/motion/vesper-transition.json -o "$work/seeds/vesper.webp" --scale 0.05 >/dev/null
-      # AVIF and HEIC seeds: the test files avifenc and heif-enc made (all under 45 kB).
-      cp Tests/Fixtures/heif/*.avif Tests/Fixtures/heif/*.heic "$work/seeds/"
+      # AVIF and HEIC seeds: the test files avifenc and heif-enc made (all under 45 kB); GIF, APNG
+      # and WebP animations: those gifsicle, ImageMagick, ffmpeg and img2webp made.
+      cp Tests/Fixtures/heif/*.avif Tests/Fixtures/heif/*.heic Tests/Fixtures/animation/*.gif \
+        Tests/Fixtures/animation/ffmpeg.apng.png Tests/Fixtures/animation/img2webp.webp "$work/seeds/"
       dict=Fuzz/dictionaries/decode.dict ;;
     scene|motion)
       cp SampleImages/scenes/*.json SampleImages/motion/*.json "$work/seeds/"

@@ -75,8 +75,10 @@ frost_status frost_heic_open(const uint8_t *data, size_t size, int transform, fr
     struct heif_error error = heif_context_read_from_memory_without_copy(d->context, data, size, NULL);
     if (error.code == heif_error_Ok) error = heif_context_get_primary_image_handle(d->context, &d->handle);
     if (error.code != heif_error_Ok) {
+        // The message lives in the context: copied out before the context goes.
+        frost_status status = heif_fail(err, error, "header");
         frost_heic_free(d);
-        return heif_fail(err, error, "header");
+        return status;
     }
     d->transform = transform;
     int width = transform ? heif_image_handle_get_width(d->handle) : heif_image_handle_get_ispe_width(d->handle);

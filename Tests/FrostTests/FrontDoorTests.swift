@@ -98,5 +98,23 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder.file("a.webp"))) == animation.encoded(.webp()))
         #expect(throws: CodecError.self) { try animation.encoded(.jpeg()) }
         #expect(throws: CodecError.self) { try Animation(frames: [], delay: 1).encoded(.png()) }
+        // Read back through the front door: Data and URLs, every frame, GIF written too.
+        let gif = try animation.encoded(.gif(PaletteSettings(colors: 64)))
+        let back = try Animation(data: gif)
+        #expect(back.frames.count == 3 && back.delays == [0.1, 0.2, 0.05] && abs(back.duration - 0.35) < 1e-12)
+        #expect(try Animation(contentsOf: URL(fileURLWithPath: folder.file("a.webp"))).frames.count == 3)
+        #expect(throws: CodecError.self) { try Animation(contentsOf: URL(fileURLWithPath: folder.file("none.gif"))) }
+    }
+
+    /// AVIF and GIF in and out through Data; HEIC in.
+    @Test func newerFormatsThroughData() throws {
+        let base = try Self.cutout()
+        let avif = try base.encoded(.avif(AVIFSettings(quality: 100)))
+        #expect(try Image(data: avif).pixels == base.unpremultiplied().pixels)
+        let gif = try Image(data: try base.encoded(.gif()))
+        #expect(gif.width == base.width && gif.hasAlpha)
+        let heic = try Image(contentsOf: URL(fileURLWithPath: Corpus.repository + "/SampleImages/coffee.heic"))
+        #expect(heic.width == 600 && heic.height == 400)
+        #expect(throws: CodecError.self) { try base.encoded(.png(PNGSettings(palette: PaletteSettings(colors: 300)))) }
     }
 }
