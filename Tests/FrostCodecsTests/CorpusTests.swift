@@ -77,7 +77,7 @@ import Testing
         let image = try Image(contentsOfFile: Corpus.path("jpeg-decoder/reftest/mozilla/jpg-size-6x6.jpg"))
         #expect(image.width == 6)
         #expect(throws: CodecError(.unknownFormat, "not a PNG, JPEG, WebP, AVIF, HEIC or GIF file")) {
-            try Image(decoding: Array("GIF89a........".utf8))
+            try Image(decoding: Array("BM6.........".utf8))
         }
     }
 }

@@ -25,7 +25,7 @@ import Testing
     @Test func unknownOutputExtensionIsAnError() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        #expect(throws: CodecError.self) { try noiseImage(width: 2, height: 2).write(toFile: folder.file("x.gif")) }
+        #expect(throws: CodecError.self) { try noiseImage(width: 2, height: 2).write(toFile: folder.file("x.tiff")) }
         #expect(folder.contents().isEmpty)
     }
 
