@@ -27,13 +27,14 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // The only code that touches libpng / libjpeg / libdeflate / libwebp / libavif / libheif / giflib / libimagequant; every setjmp/longjmp stays in here.
+        // The only code that touches libpng / libjpeg / libdeflate / libwebp / libavif / libheif / giflib / libimagequant;
+        // every setjmp/longjmp stays in here. libavif and libheif are opened on first use (lazy_library.h).
         .target(
             name: "CFrostCodecs",
             dependencies: ["CFrostSystem"],
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("deflate"),
                             .linkedLibrary("webp"), .linkedLibrary("webpmux"), .linkedLibrary("webpdemux"),
-                            .linkedLibrary("avif"), .linkedLibrary("heif"), .linkedLibrary("gif"), .linkedLibrary("imagequant")]
+                            .linkedLibrary("gif"), .linkedLibrary("imagequant")]
         ),
         // Allocator policy for the tool and benchmarks (glibc mallopt); vector operations and the
         // prefetch Swift lacks.

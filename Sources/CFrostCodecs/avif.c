@@ -3,9 +3,30 @@
 // smallest files several times faster than rav1e and SVT-AV1 (which also takes 4:2:0 only).
 #include "CFrostCodecs.h"
 #include "error.h"
+#include "lazy_library.h"
 #include <avif/avif.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define AVIF_CALLS(X) \
+    X(avifDecoderCreate) X(avifDecoderDestroy) X(avifDecoderNthImage) X(avifDecoderParse) X(avifDecoderSetIOMemory) \
+    X(avifEncoderCreate) X(avifEncoderDestroy) X(avifEncoderWrite) X(avifImageCreate) X(avifImageDestroy) \
+    X(avifImageRGBToYUV) X(avifImageSetMetadataExif) X(avifImageSetMetadataXMP) X(avifImageSetProfileICC) \
+    X(avifImageYUVToRGB) X(avifRGBImageSetDefaults) X(avifRWDataFree) X(avifResultToString)
+
+typedef struct { AVIF_CALLS(LAZY_DECLARE) } avif_calls;
+static avif_calls avif;
+static int avif_loaded;
+static pthread_once_t avif_once = PTHREAD_ONCE_INIT;
+LAZY_LOADER(load_avif_calls, avif_calls, AVIF_CALLS)
+// The soname of the libavif these headers are (Debian 12's libavif15).
+static void load_avif(void) { avif_loaded = load_avif_calls("libavif.so.15", &avif); }
+
+static frost_status need_avif(frost_error *err) {
+    pthread_once(&avif_once, load_avif);
+    return avif_loaded ? FROST_OK
+                       : frost_fail(err, FROST_ERR_UNSUPPORTED, "AVIF needs libavif.so.15 (Debian: libavif15), which cannot be loaded");
+}
 
 struct frost_avif_decoder {
     avifDecoder *decoder;
@@ -16,8 +37,8 @@ static frost_status avif_fail(frost_error *err, avifResult result, const char *w
     case AVIF_RESULT_OUT_OF_MEMORY: return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
     case AVIF_RESULT_TRUNCATED_DATA: return frost_fail(err, FROST_ERR_TRUNCATED, "file ends early (%s)", what);
     case AVIF_RESULT_NO_CODEC_AVAILABLE: case AVIF_RESULT_NOT_IMPLEMENTED: case AVIF_RESULT_UNSUPPORTED_DEPTH:
-        return frost_fail(err, FROST_ERR_UNSUPPORTED, "%s (%s)", avifResultToString(result), what);
-    default: return frost_fail(err, FROST_ERR_CORRUPT, "%s (%s)", avifResultToString(result), what);
+        return frost_fail(err, FROST_ERR_UNSUPPORTED, "%s (%s)", avif.avifResultToString(result), what);
+    default: return frost_fail(err, FROST_ERR_CORRUPT, "%s (%s)", avif.avifResultToString(result), what);
     }
 }
 
@@ -36,16 +57,18 @@ frost_status frost_avif_open(const uint8_t *data, size_t size, int threads, fros
     *out = NULL;
     memset(info, 0, sizeof *info);
     info->mirror = -1;
-    avifDecoder *decoder = avifDecoderCreate();
+    frost_status loaded = need_avif(err);
+    if (loaded != FROST_OK) return loaded;
+    avifDecoder *decoder = avif.avifDecoderCreate();
     if (!decoder) return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
     decoder->maxThreads = threads > 0 ? threads : 1;
     // Files from encoders that leave out a `pixi` box or write an odd clean aperture are common;
     // browsers show them, and so does Frost.
     decoder->strictFlags = AVIF_STRICT_DISABLED;
-    avifResult result = avifDecoderSetIOMemory(decoder, data, size);
-    if (result == AVIF_RESULT_OK) result = avifDecoderParse(decoder);
+    avifResult result = avif.avifDecoderSetIOMemory(decoder, data, size);
+    if (result == AVIF_RESULT_OK) result = avif.avifDecoderParse(decoder);
     if (result != AVIF_RESULT_OK) {
-        avifDecoderDestroy(decoder);
+        avif.avifDecoderDestroy(decoder);
         return avif_fail(err, result, "header");
     }
     const avifImage *image = decoder->image;
@@ -65,7 +88,7 @@ frost_status frost_avif_open(const uint8_t *data, size_t size, int threads, fros
     info->xmp_length = image->xmp.size;
     frost_avif_decoder *d = malloc(sizeof *d);
     if (!d) {
-        avifDecoderDestroy(decoder);
+        avif.avifDecoderDestroy(decoder);
         return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
     }
     d->decoder = decoder;
@@ -77,26 +100,26 @@ frost_status frost_avif_read_pixels(frost_avif_decoder *d, uint32_t frame, uint8
                                     frost_error *err) {
     avifDecoder *decoder = d->decoder;
     uint32_t width = decoder->image->width, height = decoder->image->height;
-    avifResult result = avifDecoderNthImage(decoder, frame);
+    avifResult result = avif.avifDecoderNthImage(decoder, frame);
     if (result != AVIF_RESULT_OK) return avif_fail(err, result, "pixels");
     // The frame must be the size the header promised: that is what the caller allocated.
     if (decoder->image->width != width || decoder->image->height != height)
         return frost_fail(err, FROST_ERR_CORRUPT, "the picture is %ux%u, the header says %ux%u",
                           decoder->image->width, decoder->image->height, width, height);
     avifRGBImage rgb;
-    avifRGBImageSetDefaults(&rgb, decoder->image);
+    avif.avifRGBImageSetDefaults(&rgb, decoder->image);
     rgb.format = AVIF_RGB_FORMAT_RGBA;
     rgb.depth = 8;                  // 10- and 12-bit files are read down to 8 by libavif
     rgb.alphaPremultiplied = 0;     // libavif un-premultiplies a premultiplied file
     rgb.pixels = rgba;
     rgb.rowBytes = (uint32_t)row_bytes;
-    result = avifImageYUVToRGB(decoder->image, &rgb);
+    result = avif.avifImageYUVToRGB(decoder->image, &rgb);
     return result == AVIF_RESULT_OK ? FROST_OK : avif_fail(err, result, "colour conversion");
 }
 
 void frost_avif_free(frost_avif_decoder *d) {
     if (!d) return;
-    avifDecoderDestroy(d->decoder);
+    avif.avifDecoderDestroy(d->decoder);
     free(d);
 }
 
@@ -105,9 +128,11 @@ frost_status frost_avif_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
                                frost_error *err) {
     *out = NULL;
     *out_size = 0;
+    frost_status loaded = need_avif(err);
+    if (loaded != FROST_OK) return loaded;
     int lossless = options->quality >= 100;
     avifPixelFormat format = lossless || options->quality >= 90 ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420;
-    avifImage *image = avifImageCreate(width, height, 8, format);
+    avifImage *image = avif.avifImageCreate(width, height, 8, format);
     if (!image) return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
     // sRGB, said in the CICP fields as avifenc does (BT.709 primaries, sRGB transfer, BT.601
     // matrix) so that a decoder does not have to guess; lossless needs every sample kept: RGB
@@ -116,9 +141,9 @@ frost_status frost_avif_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
     image->transferCharacteristics = AVIF_TRANSFER_CHARACTERISTICS_SRGB;
     image->matrixCoefficients = lossless ? AVIF_MATRIX_COEFFICIENTS_IDENTITY : AVIF_MATRIX_COEFFICIENTS_BT601;
     image->yuvRange = AVIF_RANGE_FULL;
-    if (options->icc_length) avifImageSetProfileICC(image, options->icc, options->icc_length);
-    if (options->exif_length) avifImageSetMetadataExif(image, options->exif, options->exif_length);
-    if (options->xmp_length) avifImageSetMetadataXMP(image, options->xmp, options->xmp_length);
+    if (options->icc_length) avif.avifImageSetProfileICC(image, options->icc, options->icc_length);
+    if (options->exif_length) avif.avifImageSetMetadataExif(image, options->exif, options->exif_length);
+    if (options->xmp_length) avif.avifImageSetMetadataXMP(image, options->xmp, options->xmp_length);
     if (options->rotation & 3) {
         image->transformFlags |= AVIF_TRANSFORM_IROT;
         image->irot.angle = (uint8_t)(options->rotation & 3);
@@ -128,20 +153,20 @@ frost_status frost_avif_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
         image->imir.mode = (uint8_t)(options->mirror & 1);
     }
     avifRGBImage rgb;
-    avifRGBImageSetDefaults(&rgb, image);
+    avif.avifRGBImageSetDefaults(&rgb, image);
     rgb.format = AVIF_RGB_FORMAT_RGBA;
     rgb.ignoreAlpha = !options->has_alpha;   // no alpha plane for an opaque picture
     rgb.depth = 8;
     rgb.pixels = (uint8_t *)rgba;
     rgb.rowBytes = (uint32_t)row_bytes;
-    avifResult result = avifImageRGBToYUV(image, &rgb);
+    avifResult result = avif.avifImageRGBToYUV(image, &rgb);
     if (result != AVIF_RESULT_OK) {
-        avifImageDestroy(image);
-        return frost_fail(err, FROST_ERR_ENCODE, "%s", avifResultToString(result));
+        avif.avifImageDestroy(image);
+        return frost_fail(err, FROST_ERR_ENCODE, "%s", avif.avifResultToString(result));
     }
-    avifEncoder *encoder = avifEncoderCreate();
+    avifEncoder *encoder = avif.avifEncoderCreate();
     if (!encoder) {
-        avifImageDestroy(image);
+        avif.avifImageDestroy(image);
         return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
     }
     encoder->codecChoice = AVIF_CODEC_CHOICE_AOM;
@@ -154,22 +179,22 @@ frost_status frost_avif_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
     encoder->minQuantizer = encoder->maxQuantizer = quantizer;
     encoder->minQuantizerAlpha = encoder->maxQuantizerAlpha = quantizer;
     avifRWData output = AVIF_DATA_EMPTY;
-    result = avifEncoderWrite(encoder, image, &output);
-    avifEncoderDestroy(encoder);
-    avifImageDestroy(image);
+    result = avif.avifEncoderWrite(encoder, image, &output);
+    avif.avifEncoderDestroy(encoder);
+    avif.avifImageDestroy(image);
     if (result != AVIF_RESULT_OK) {
-        avifRWDataFree(&output);
+        avif.avifRWDataFree(&output);
         return result == AVIF_RESULT_OUT_OF_MEMORY ? frost_fail(err, FROST_ERR_MEMORY, "out of memory")
-                                                   : frost_fail(err, FROST_ERR_ENCODE, "%s", avifResultToString(result));
+                                                   : frost_fail(err, FROST_ERR_ENCODE, "%s", avif.avifResultToString(result));
     }
     // The caller frees with frost_free (free): a buffer of our own, not libavif's allocator's.
     *out = malloc(output.size);
     if (!*out) {
-        avifRWDataFree(&output);
+        avif.avifRWDataFree(&output);
         return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
     }
     memcpy(*out, output.data, output.size);
     *out_size = output.size;
-    avifRWDataFree(&output);
+    avif.avifRWDataFree(&output);
     return FROST_OK;
 }

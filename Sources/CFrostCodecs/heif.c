@@ -2,10 +2,26 @@
 // crop (clap), rotation (irot) and mirror (imir) unless asked not to.
 #include "CFrostCodecs.h"
 #include "error.h"
+#include "lazy_library.h"
 #include <libheif/heif.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define HEIF_CALLS(X) \
+    X(heif_context_alloc) X(heif_context_free) X(heif_context_get_primary_image_handle) \
+    X(heif_context_read_from_memory_without_copy) X(heif_decode_image) X(heif_decoding_options_alloc) \
+    X(heif_decoding_options_free) X(heif_image_get_height) X(heif_image_get_plane_readonly) \
+    X(heif_image_get_width) X(heif_image_handle_get_color_profile_type) X(heif_image_handle_get_height) \
+    X(heif_image_handle_get_ispe_height) X(heif_image_handle_get_ispe_width) X(heif_image_handle_get_luma_bits_per_pixel) \
+    X(heif_image_handle_get_metadata) X(heif_image_handle_get_metadata_content_type) X(heif_image_handle_get_metadata_size) \
+    X(heif_image_handle_get_raw_color_profile) X(heif_image_handle_get_raw_color_profile_size) X(heif_image_handle_get_width) \
+    X(heif_image_handle_has_alpha_channel) X(heif_image_handle_is_premultiplied_alpha) X(heif_image_handle_release) \
+    X(heif_image_release) X(heif_init) X(heif_image_handle_get_list_of_metadata_block_IDs)
+
+typedef struct { HEIF_CALLS(LAZY_DECLARE) } heif_calls;
+static heif_calls heif;
+static int heif_loaded;
+LAZY_LOADER(load_heif_calls, heif_calls, HEIF_CALLS)
 
 struct frost_heic_decoder {
     struct heif_context *context;
@@ -17,7 +33,10 @@ struct frost_heic_decoder {
 };
 
 static pthread_once_t heif_started = PTHREAD_ONCE_INIT;
-static void start_heif(void) { heif_init(NULL); }
+// The soname of the libheif these headers are (Debian 12's libheif1); its plugins start with heif_init.
+static void start_heif(void) {
+    if ((heif_loaded = load_heif_calls("libheif.so.1", &heif))) heif.heif_init(NULL);
+}
 
 static frost_status heif_fail(frost_error *err, struct heif_error error, const char *what) {
     switch (error.code) {
@@ -33,8 +52,8 @@ static frost_status heif_fail(frost_error *err, struct heif_error error, const c
 
 void frost_heic_free(frost_heic_decoder *d) {
     if (!d) return;
-    if (d->handle) heif_image_handle_release(d->handle);
-    if (d->context) heif_context_free(d->context);
+    if (d->handle) heif.heif_image_handle_release(d->handle);
+    if (d->context) heif.heif_context_free(d->context);
     free(d->icc);
     free(d->exif);
     free(d->xmp);
@@ -45,13 +64,13 @@ void frost_heic_free(frost_heic_decoder *d) {
 static uint8_t *metadata_block(const struct heif_image_handle *handle, const char *type, const char *content_type,
                                size_t *length) {
     heif_item_id ids[16];
-    int count = heif_image_handle_get_list_of_metadata_block_IDs(handle, type, ids, 16);
+    int count = heif.heif_image_handle_get_list_of_metadata_block_IDs(handle, type, ids, 16);
     for (int i = 0; i < count; i++) {
-        if (content_type && strcmp(heif_image_handle_get_metadata_content_type(handle, ids[i]), content_type) != 0) continue;
-        size_t size = heif_image_handle_get_metadata_size(handle, ids[i]);
+        if (content_type && strcmp(heif.heif_image_handle_get_metadata_content_type(handle, ids[i]), content_type) != 0) continue;
+        size_t size = heif.heif_image_handle_get_metadata_size(handle, ids[i]);
         uint8_t *bytes = size ? malloc(size) : NULL;
         if (!bytes) return NULL;
-        if (heif_image_handle_get_metadata(handle, ids[i], bytes).code != heif_error_Ok) {
+        if (heif.heif_image_handle_get_metadata(handle, ids[i], bytes).code != heif_error_Ok) {
             free(bytes);
             return NULL;
         }
@@ -64,16 +83,17 @@ static uint8_t *metadata_block(const struct heif_image_handle *handle, const cha
 frost_status frost_heic_open(const uint8_t *data, size_t size, int transform, frost_heic_decoder **out,
                              frost_heif_info *info, frost_error *err) {
     pthread_once(&heif_started, start_heif);
+    if (!heif_loaded) return frost_fail(err, FROST_ERR_UNSUPPORTED, "HEIC needs libheif.so.1 (Debian: libheif1), which cannot be loaded");
     *out = NULL;
     memset(info, 0, sizeof *info);
     info->mirror = -1;
     frost_heic_decoder *d = calloc(1, sizeof *d);
-    if (!d || !(d->context = heif_context_alloc())) {
+    if (!d || !(d->context = heif.heif_context_alloc())) {
         free(d);
         return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
     }
-    struct heif_error error = heif_context_read_from_memory_without_copy(d->context, data, size, NULL);
-    if (error.code == heif_error_Ok) error = heif_context_get_primary_image_handle(d->context, &d->handle);
+    struct heif_error error = heif.heif_context_read_from_memory_without_copy(d->context, data, size, NULL);
+    if (error.code == heif_error_Ok) error = heif.heif_context_get_primary_image_handle(d->context, &d->handle);
     if (error.code != heif_error_Ok) {
         // The message lives in the context: copied out before the context goes.
         frost_status status = heif_fail(err, error, "header");
@@ -81,24 +101,24 @@ frost_status frost_heic_open(const uint8_t *data, size_t size, int transform, fr
         return status;
     }
     d->transform = transform;
-    int width = transform ? heif_image_handle_get_width(d->handle) : heif_image_handle_get_ispe_width(d->handle);
-    int height = transform ? heif_image_handle_get_height(d->handle) : heif_image_handle_get_ispe_height(d->handle);
+    int width = transform ? heif.heif_image_handle_get_width(d->handle) : heif.heif_image_handle_get_ispe_width(d->handle);
+    int height = transform ? heif.heif_image_handle_get_height(d->handle) : heif.heif_image_handle_get_ispe_height(d->handle);
     if (width <= 0 || height <= 0) {
         frost_heic_free(d);
         return frost_fail(err, FROST_ERR_CORRUPT, "the primary image has no size");
     }
     info->width = d->width = (uint32_t)width;
     info->height = d->height = (uint32_t)height;
-    int depth = heif_image_handle_get_luma_bits_per_pixel(d->handle);
+    int depth = heif.heif_image_handle_get_luma_bits_per_pixel(d->handle);
     info->depth = depth > 0 ? (uint32_t)depth : 8;
-    info->has_alpha = d->has_alpha = heif_image_handle_has_alpha_channel(d->handle);
-    info->premultiplied = heif_image_handle_is_premultiplied_alpha(d->handle);
+    info->has_alpha = d->has_alpha = heif.heif_image_handle_has_alpha_channel(d->handle);
+    info->premultiplied = heif.heif_image_handle_is_premultiplied_alpha(d->handle);
     info->frames = 1;
-    enum heif_color_profile_type profile = heif_image_handle_get_color_profile_type(d->handle);
+    enum heif_color_profile_type profile = heif.heif_image_handle_get_color_profile_type(d->handle);
     if (profile == heif_color_profile_type_prof || profile == heif_color_profile_type_rICC) {
-        size_t length = heif_image_handle_get_raw_color_profile_size(d->handle);
+        size_t length = heif.heif_image_handle_get_raw_color_profile_size(d->handle);
         if (length && (d->icc = malloc(length)) &&
-            heif_image_handle_get_raw_color_profile(d->handle, d->icc).code == heif_error_Ok) {
+            heif.heif_image_handle_get_raw_color_profile(d->handle, d->icc).code == heif_error_Ok) {
             info->icc = d->icc;
             info->icc_length = length;
         }
@@ -123,22 +143,22 @@ frost_status frost_heic_open(const uint8_t *data, size_t size, int transform, fr
 }
 
 frost_status frost_heic_read_pixels(frost_heic_decoder *d, uint8_t *rgba, size_t row_bytes, frost_error *err) {
-    struct heif_decoding_options *options = heif_decoding_options_alloc();
+    struct heif_decoding_options *options = heif.heif_decoding_options_alloc();
     if (!options) return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
     options->ignore_transformations = !d->transform;
     options->convert_hdr_to_8bit = 1;     // 10-bit files read down to 8
     struct heif_image *image = NULL;
-    struct heif_error error = heif_decode_image(d->handle, &image, heif_colorspace_RGB,
+    struct heif_error error = heif.heif_decode_image(d->handle, &image, heif_colorspace_RGB,
                                                 d->has_alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
                                                 options);
-    heif_decoding_options_free(options);
+    heif.heif_decoding_options_free(options);
     if (error.code != heif_error_Ok) return heif_fail(err, error, "pixels");
     int stride = 0;
-    const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
-    int width = heif_image_get_width(image, heif_channel_interleaved);
-    int height = heif_image_get_height(image, heif_channel_interleaved);
+    const uint8_t *plane = heif.heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+    int width = heif.heif_image_get_width(image, heif_channel_interleaved);
+    int height = heif.heif_image_get_height(image, heif_channel_interleaved);
     if (!plane || width != (int)d->width || height != (int)d->height) {
-        heif_image_release(image);
+        heif.heif_image_release(image);
         return frost_fail(err, FROST_ERR_CORRUPT, "the decoded picture is %dx%d, the header says %ux%u",
                           width, height, d->width, d->height);
     }
@@ -156,6 +176,6 @@ frost_status frost_heic_read_pixels(frost_heic_decoder *d, uint8_t *rgba, size_t
             }
         }
     }
-    heif_image_release(image);
+    heif.heif_image_release(image);
     return FROST_OK;
 }

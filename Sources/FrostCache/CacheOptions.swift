@@ -13,7 +13,7 @@ public struct CacheOptions: Sendable, Equatable {
     public var scale: Double
     /// Levels stored at the coarsest size their blur allows (false: every level at full size).
     public var compact: Bool
-    /// The level files' format: PNG, JPEG, WebP or AVIF.
+    /// The level files' format: PNG, JPEG or WebP.
     public var format: ImageFormat
     /// JPEG quality.
     public var quality: Int

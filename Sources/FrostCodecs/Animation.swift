@@ -2,7 +2,7 @@ import CFrostCodecs
 import FrostCore
 
 /// An animation's frames in order with how long each shows: read from a GIF, an animated PNG or an
-/// animated WebP (any other image is one frame), written as an animated PNG or an animated WebP.
+/// animated WebP (any other image is one frame), written as an animated PNG, an animated WebP or a GIF.
 public struct Animation: Sendable {
     /// The frames as shown, all of one size.
     public var frames: [Image]
@@ -96,10 +96,9 @@ public struct Animation: Sendable {
     /// time in hundredths and browsers show 0 and 1 as 10: each frame starts at its own time
     /// rounded to a hundredth, and a frame that would start less than 2 hundredths after the one
     /// kept before it is left out (a 60 fps animation plays at its speed, at 50 fps or less).
+    /// There is a frame and a delay for each (as `write` checks).
     func gif(_ options: EncodeOptions) throws -> [UInt8] {
-        guard let first = frames.first, frames.count == delays.count else {
-            throw CodecError(.encode, frames.isEmpty ? "an animation needs at least one frame" : "\(frames.count) frames but \(delays.count) delays")
-        }
+        let first = frames[0]
         guard first.width > 0, first.height > 0 else { throw CodecError(.encode, "cannot write an empty image") }
         guard frames.allSatisfy({ $0.width == first.width && $0.height == first.height }) else {
             throw CodecError(.encode, "the frames differ in size")
@@ -120,7 +119,7 @@ public struct Animation: Sendable {
     }
 
     /// The frames a GIF keeps and how long each shows, in hundredths (see `gif`).
-    func gifTimeline() -> (kept: [Int], hundredths: [Int32]) {
+    private func gifTimeline() -> (kept: [Int], hundredths: [Int32]) {
         guard frames.count > 1 else { return ([0], [0]) }
         var starts: [Int] = [], time = 0.0
         for delay in delays {

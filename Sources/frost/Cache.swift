@@ -60,7 +60,7 @@ struct Cache: ParsableCommand {
     @Option(help: "twitter (11 banners, radius 30·i/10, white α0.2, saturation 1.5) or secret (radius 12, white 0.8 α0.4, saturation 1.8).")
     var preset: BlurCacheSpec.Preset?
 
-    @Option(help: "Level file format: png, jpg, webp or avif.")
+    @Option(help: "Level file format: png, jpg or webp.")
     var format: ImageFormat = .png
 
     @Option(parsing: .unconditional, help: "JPEG quality \(EncodeFlags.qualityRange) (default 90); for webp, lossy at this quality (default lossless). Not for png.")
@@ -85,6 +85,8 @@ struct Cache: ParsableCommand {
         try Self.maxRadiusRange.check(maxRadius, "--max-radius")
         try EncodeFlags.qualityRange.check(quality, "--quality")
         if quality != nil, format == .png { throw ValidationError("--quality does not apply to png levels") }
+        // The formats the cache's page and clients are measured with (docs/cache-format.md).
+        guard [.png, .jpeg, .webp].contains(format) else { throw ValidationError("--format: cache levels are png, jpg or webp") }
         try EffectStep.scaleRange.check(scale, "--scale")
         try Self.saturationRange.check(saturation, "--saturation")
         if batch == nil, !batchFlags.isDefault { throw ValidationError("--shard and --jobs need --batch") }

@@ -13,7 +13,7 @@ struct Compose: ParsableCommand {
     @Argument(help: "Scene JSON file, or - for standard input.")
     var file: String
 
-    @Option(name: .shortAndLong, help: "Output image: .png, .jpg, .jpeg, .webp, .avif, or - (PNG on standard output).")
+    @Option(name: .shortAndLong, help: "Output image: .png, .jpg, .jpeg, .webp, .avif, .gif, or - (PNG on standard output).")
     var output: String
 
     @OptionGroup var scene: SceneFlags

@@ -2,7 +2,7 @@ import ArgumentParser
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Convert between PNG, JPEG, WebP and AVIF, and from HEIC (format from the output's name or --format).",
+        abstract: "Convert between PNG, JPEG, WebP, AVIF and GIF, and from HEIC (format from the output's name or --format).",
         discussion: filterDiscussion)
 
     @Argument(help: filesHelp) var files: [String] = []
@@ -11,7 +11,7 @@ struct Convert: ParsableCommand {
     func run() throws { try io.process(files, steps: []) }
 }
 
-let filesHelp = ArgumentHelp("Input images (PNG, JPEG, WebP, AVIF, HEIC; - for standard input), folders or lists, then the output unless -o is given.",
+let filesHelp = ArgumentHelp("Input images (PNG, JPEG, WebP, AVIF, HEIC, GIF; animations' every frame; - for standard input), folders or lists, then the output unless -o is given.",
                              valueName: "inputs… output")
 
 let filterDiscussion = """

@@ -12,7 +12,7 @@ struct Info: ParsableCommand {
         stored size, factor, margin, bytes, format, and whether the file is sound (inside the folder,
         its SHA-256 as the manifest says, its header the manifest's size in the cache's format, its
         σ and factor the plan's). A broken level is also reported on stderr and the exit status is 1.
-        Any other folder is searched: every cache and every image (.png, .jpg, .jpeg, .webp, .avif, .heic, .heif) under
+        Any other folder is searched: every cache and every image (.png, .jpg, .jpeg, .webp, .avif, .heic, .heif, .gif) under
         it, in name order, so `frost info out/caches` checks a whole batch.
         """)
 
