@@ -60,8 +60,16 @@ struct Cache: ParsableCommand {
     @Option(help: "twitter (11 banners, radius 30·i/10, white α0.2, saturation 1.5) or secret (radius 12, white 0.8 α0.4, saturation 1.8).")
     var preset: BlurCacheSpec.Preset?
 
+    /// The formats a cache's levels are written in: those its page and clients are measured with
+    /// (docs/cache-format.md).
+    enum LevelFormat: String, ExpressibleByArgument, CaseIterable {
+        case png, jpg, webp
+
+        var imageFormat: ImageFormat { ImageFormat(name: rawValue)! }
+    }
+
     @Option(help: "Level file format: png, jpg or webp.")
-    var format: ImageFormat = .png
+    var format: LevelFormat = .png
 
     @Option(parsing: .unconditional, help: "JPEG quality \(EncodeFlags.qualityRange) (default 90); for webp, lossy at this quality (default lossless). Not for png.")
     var quality: Int?
@@ -85,8 +93,6 @@ struct Cache: ParsableCommand {
         try Self.maxRadiusRange.check(maxRadius, "--max-radius")
         try EncodeFlags.qualityRange.check(quality, "--quality")
         if quality != nil, format == .png { throw ValidationError("--quality does not apply to png levels") }
-        // The formats the cache's page and clients are measured with (docs/cache-format.md).
-        guard [.png, .jpeg, .webp].contains(format) else { throw ValidationError("--format: cache levels are png, jpg or webp") }
         try EffectStep.scaleRange.check(scale, "--scale")
         try Self.saturationRange.check(saturation, "--saturation")
         if batch == nil, !batchFlags.isDefault { throw ValidationError("--shard and --jobs need --batch") }
@@ -95,7 +101,7 @@ struct Cache: ParsableCommand {
     var options: CacheOptions {
         CacheOptions(levels: levels, maxSigma: maxSigma, maxRadius: maxRadius, spacing: spacing, tint: tint,
                      saturation: saturation, ramp: ramp, scale: scale, preset: preset, compact: !fullSize,
-                     format: format, quality: quality ?? 90, webpQuality: format == .webp ? quality : nil)
+                     format: format.imageFormat, quality: quality ?? 90, webpQuality: format == .webp ? quality : nil)
     }
 
     func run() throws {
