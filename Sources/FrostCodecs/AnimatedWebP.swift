@@ -72,21 +72,19 @@ public struct AnimatedWebPFrames: Sendable {
 
     /// Reads an animated (or still) WebP.
     public init(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws {
-        try self.init(bytes, options: options, first: 0, count: 0)
+        self = try bytes.withUnsafeBufferPointer { try AnimatedWebPFrames($0, options: options, first: 0, count: 0) }
     }
 
     /// Frames `first` to `first + count − 1` (count 0: to the end); the earlier ones are decoded
     /// onto the canvas and passed over.
-    init(_ bytes: [UInt8], options: DecodeOptions, first: Int, count: Int) throws {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions, first: Int, count: Int) throws {
         var error = frost_error()
         var width: UInt32 = 0, height: UInt32 = 0, kept: UInt32 = 0
         var rgba: UnsafeMutablePointer<UInt8>?
         var milliseconds: UnsafeMutablePointer<Int32>?
         defer { frost_free(rgba); frost_free(milliseconds) }
-        let status = bytes.withUnsafeBufferPointer {
-            frost_webp_animation_decode($0.baseAddress, $0.count, UInt64(max(options.maxPixels, 0)), UInt32(clamping: first),
-                                        UInt32(clamping: count), &width, &height, &kept, &rgba, &milliseconds, &error)
-        }
+        let status = frost_webp_animation_decode(bytes.baseAddress, bytes.count, UInt64(max(options.maxPixels, 0)), UInt32(clamping: first),
+                                                 UInt32(clamping: count), &width, &height, &kept, &rgba, &milliseconds, &error)
         try check(status, error, .webp)
         let (w, h, n) = (Int(width), Int(height), Int(kept))
         frames = (0..<n).map { k in

@@ -104,7 +104,7 @@ public struct Animation: Sendable {
             throw CodecError(.encode, "the frames differ in size")
         }
         let colors = options.colors ?? 256
-        guard (2...256).contains(colors) else { throw CodecError(.encode, "a palette of \(colors) colours: 2...256") }
+        try checkPaletteSize(colors)
         let (kept, hundredths) = gifTimeline()
         let pixels = kept.flatMap { frames[$0].isPremultiplied ? frames[$0].unpremultiplied().pixels : frames[$0].pixels }
         var gifOptions = frost_gif_write_options(colors: Int32(colors), dither: Float(min(max(options.dither, 0), 1)), speed: 4, loops: 0)

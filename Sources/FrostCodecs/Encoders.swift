@@ -141,7 +141,7 @@ extension Image {
 
     /// The pixels as palette indices and the palette (RGBA entries), libimagequant's.
     func quantized(colors: Int, dither: Double) throws -> (indices: [UInt8], palette: [UInt8]) {
-        guard (2...256).contains(colors) else { throw CodecError(.encode, "a palette of \(colors) colours: 2...256") }
+        try checkPaletteSize(colors)
         guard width > 0, height > 0 else { throw CodecError(.encode, "cannot write an empty image") }
         var options = frost_quantize_options(colors: Int32(colors), dither: Float(min(max(dither, 0), 1)), speed: 4,
                                              binary_alpha: 0, reserve_transparent: 0)
@@ -187,4 +187,9 @@ extension EncodeOptions {
         options.has_alpha = hasAlpha ? 1 : 0
         return options
     }
+}
+
+/// A palette (GIF's, a palette PNG's) holds 2…256 entries.
+func checkPaletteSize(_ colors: Int) throws(CodecError) {
+    guard (2...256).contains(colors) else { throw CodecError(.encode, "a palette of \(colors) colours: 2...256") }
 }

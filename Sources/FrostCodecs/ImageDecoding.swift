@@ -10,13 +10,8 @@ extension Image {
         guard let format = ImageFormat(sniffing: bytes) else {
             throw CodecError(.unknownFormat, bytes.isEmpty ? "empty file" : "not a PNG, JPEG, WebP, AVIF, HEIC or GIF file")
         }
-        // A frame of an animation composed from those before it: an animated WebP's (the frames
-        // after it never decoded), or an APNG's past the first (its first is the default image,
-        // read as any PNG).
-        if format == .webp, try ImageInfo(bytes: bytes).frames > 1 {
-            self = try AnimatedWebPFrames(bytes, options: options, first: options.frame, count: 1).frames[0]
-            return
-        }
+        // An APNG's frame past the first, composed from those before it (its first is the default
+        // image, read as any PNG; an animated WebP's frame is WebPDecoder's).
         if format == .png && options.frame > 0 {
             var all = options
             all.frame = 0

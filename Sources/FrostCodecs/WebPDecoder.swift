@@ -3,7 +3,7 @@ import FrostCore
 
 /// Reads still WebP files through CFrostCodecs (libwebp): lossy with or without alpha, lossless,
 /// the ICC profile and the EXIF orientation of the extended container (applied as a JPEG's is).
-/// An animation's frames are read by `Animation` (libwebpdemux).
+/// An animation's frame is read through libwebpdemux (`AnimatedWebPFrames`), its frames by `Animation`.
 enum WebPDecoder {
     private struct Header {
         let raw: frost_webp_info
@@ -36,6 +36,10 @@ enum WebPDecoder {
 
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> Image {
         let header = try Header(bytes)
+        // An animation's frame, composed from those before it (the frames after it never decoded).
+        if header.raw.animated != 0 {
+            return try AnimatedWebPFrames(bytes, options: options, first: options.frame, count: 1).frames[0]
+        }
         let info = header.info
         _ = try options.frameIndex(of: 1)
         try options.checkBudget(width: info.width, height: info.height)
