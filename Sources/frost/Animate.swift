@@ -67,10 +67,7 @@ struct Animate: ParsableCommand {
         switch target {
         case .folder, .apng: try encode.check(.png)
         case .webp: try encode.check(.webp)
-        case .mp4:
-            if encode.quality != nil || encode.compression != nil || encode.progressive {
-                throw ValidationError("--quality, --compression and --progressive do not apply to MP4 output (ffmpeg's H.264 settings)")
-            }
+        case .mp4: try encode.checkVideo()
         }
         try Self.stripEveryRange.check(stripEvery, "--strip-every")
         try Self.fpsRange.check(fps, "--fps")
@@ -166,7 +163,7 @@ final class FrameSink {
                                                         hasAlpha: hasAlpha, options: options) : nil
         webp = target == .webp ? try AnimatedWebPWriter(path: path, width: width, height: height, hasAlpha: hasAlpha,
                                                         options: options) : nil
-        video = target == .mp4 ? try VideoPipe(path: path, width: width, height: height, fps: fps) : nil
+        video = target == .mp4 ? try VideoPipe(path: path, width: width, height: height, rate: String(fps)) : nil
         if target == .folder { try FileIO.prepareWritableFolder(path) }
     }
 

@@ -134,6 +134,15 @@ struct EncodeFlags: ParsableArguments {
 }
 
 extension EncodeFlags {
+    /// An MP4 takes ffmpeg's H.264 settings: none of the image options apply.
+    func checkVideo() throws {
+        let given = [("--quality", quality != nil), ("--compression", compression != nil), ("--progressive", progressive),
+                     ("--colors", colors != nil), ("--dither", dither != nil)]
+        if let first = given.first(where: \.1) {
+            throw ValidationError("\(first.0) does not apply to MP4 output (ffmpeg's H.264 settings)")
+        }
+    }
+
     /// The format an output path names (refused unless Frost writes it, or when `chosen`, a
     /// `--format`, contradicts it), checked against the options given. `-` is standard output,
     /// PNG unless `chosen` says otherwise, refused when it is a terminal.

@@ -13,7 +13,7 @@ import FrostStream
 /// through the steps in memory and is encoded once.
 struct FilterFiles: ParsableArguments {
     @Option(name: [.customShort("o"), .long],
-            help: "Output: a file, - (standard output), a folder ending in / (mirrors the inputs' relative paths) or a pattern with %s (the input's name without extension). Without -o the last argument is the output.")
+            help: "Output: a file, - (standard output), a folder ending in / (mirrors the inputs' relative paths) or a pattern with %s (the input's name without extension). An animation also goes to .mp4 (H.264 through ffmpeg) or to a file per frame with %d or %04d in the name (frames counted from 0). Without -o the last argument is the output.")
     var output: String?
 
     @Option(help: "Output format: png, jpg, webp, avif or gif (default: from the output's name, else the input's; JPEG for a HEIC).")
@@ -41,7 +41,13 @@ struct FilterFiles: ParsableArguments {
         guard !names.isEmpty || !inputsFrom.isEmpty else { throw ValidationError("give at least one input") }
         guard (names + inputsFrom).filter({ $0 == "-" }).count <= 1 else { throw ValidationError("standard input (-) can be read once") }
         let target = OutputTarget(output)
+        if target.writesFrames, decode.frame != nil {
+            throw ValidationError("--frame takes one frame: write it to an image file, not '\(output)'")
+        }
         switch target {
+        case .file(let path) where FrameOutput.isVideo(path), .pattern(let path) where FrameOutput.isVideo(path):
+            try encode.checkVideo()
+            if format != nil { throw ValidationError("--format does not apply to MP4 output") }
         case .file(let path): _ = try encode.format(writing: path, chosen: format)
         case .standardOutput:
             // Without --format each input's own format is written, checked as it is read.
@@ -97,7 +103,8 @@ struct FilterFiles: ParsableArguments {
     private func filter(_ input: FileBatch.Input, target: OutputTarget, steps: [any ImageStep], context: StepContext) -> Failure? {
         let filterSteps = steps.compactMap { $0.filterStep(context) }
         let defined = filterSteps.count == steps.count ? filterSteps : nil
-        if let defined, defined.allSatisfy(\.streams), case .streamed(let failure) = streamed(input, target, defined, context) {
+        let sequence = target.writesFrames ? (try? expectedPath(input, target)).flatMap { $0.flatMap(FrameOutput.init(path:)) } : nil
+        if sequence == nil, let defined, defined.allSatisfy(\.streams), case .streamed(let failure) = streamed(input, target, defined, context) {
             return failure
         }
         let name = input.isStandardInput ? "<stdin>" : input.path
@@ -107,6 +114,10 @@ struct FilterFiles: ParsableArguments {
         do {
             _ = try expectedPath(input, target)   // refused before reading if it would leave -o
             bytes = try input.read(maxBytes: decode.options.maxFileBytes)
+            if sequence != nil {
+                return filterAnimation(bytes, input: input, target: target, format: target.format(chosen: format, source: ImageFormat(sniffing: bytes)!),
+                                       steps: steps, context: context)
+            }
             if let frames = animationFrames(bytes), decode.frame == nil {
                 let format = target.format(chosen: self.format, source: ImageFormat(sniffing: bytes)!)
                 if [.png, .webp, .gif].contains(format) { return filterAnimation(bytes, input: input, target: target, format: format, steps: steps, context: context) }
@@ -172,16 +183,33 @@ struct FilterFiles: ParsableArguments {
         return info.frames
     }
 
-    /// Every frame through the steps, written as an animation (APNG, WebP or GIF) with the same delays.
+    /// Every frame through the steps, written as an animation (APNG, WebP or GIF) with the same delays,
+    /// or as a video or a file per frame (`FrameOutput`).
     private func filterAnimation(_ bytes: [UInt8], input: FileBatch.Input, target: OutputTarget, format: ImageFormat,
                                  steps: [any ImageStep], context: StepContext) -> Failure? {
         let run = steps.map { step in { (image: Image) in try step.apply(to: image, context) } }
+        let name = input.isStandardInput ? "<stdin>" : input.path
         var animation: Animation
+        let sequence: FrameOutput?
         do {
+            let path = try target.path(for: input, format: format)
+            sequence = target.writesFrames ? path.flatMap(FrameOutput.init(path:)) : nil
+            if case .frames = sequence { try encode.check(format) }
             animation = try Animation(decoding: bytes, options: decode.options)
+            if case .video = sequence, animation.frames.count == 1 {
+                throw CodecError(.encode, "a still image: an MP4 is written from an animation (GIF, APNG or animated WebP)")
+            }
             animation.frames = try animation.frames.map { try Self.run(run, on: $0) }
         } catch {
-            return Failure(file: input.isStandardInput ? "<stdin>" : input.path, reason: describe(error))
+            return Failure(file: name, reason: describe(error))
+        }
+        if let sequence {
+            do {
+                try sequence.write(animation, format: format, options: encodeOptions(ImageMetadata(reading: bytes)), threads: context.threads)
+                return nil
+            } catch {
+                return Failure(file: sequence.path, reason: describe(error))
+            }
         }
         return deliver(input, bytes, to: target, as: format) { options in
             let memory = MemoryFile()

@@ -20,6 +20,15 @@ enum OutputTarget: Equatable {
         } else { self = .file(text) }
     }
 
+    /// Whether it writes an animation as a video or a file per frame (`FrameOutput`): said by the
+    /// argument itself, never by an input's name filled into a pattern.
+    var writesFrames: Bool {
+        switch self {
+        case .file(let path), .pattern(let path): FrameOutput(path: path) != nil
+        case .folder, .standardOutput: false
+        }
+    }
+
     /// Whether one target can take several inputs.
     var takesMany: Bool {
         switch self {
@@ -57,7 +66,7 @@ enum OutputTarget: Equatable {
             let root = slash.map { $0 == pattern.startIndex ? "/" : String(pattern[..<$0]) } ?? ""
             let rest = String(slash.map { pattern[pattern.index(after: $0)...] } ?? pattern[...])
             let path = try FileIO.confined(rest.replacingOccurrences(of: "%s", with: name), under: root)
-            return ImageFormat(pathExtension: path) == nil ? path + "." + format.fileExtension : path
+            return ImageFormat(pathExtension: path) == nil && !FrameOutput.isVideo(path) ? path + "." + format.fileExtension : path
         }
     }
 

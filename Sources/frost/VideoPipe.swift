@@ -2,8 +2,9 @@ import Foundation
 import FrostCodecs
 import FrostCore
 
-/// An H.264 MP4 made by ffmpeg from raw RGBA frames piped to it, written to a temporary file and
-/// renamed into place when ffmpeg succeeds (removed otherwise).
+/// An H.264 MP4 made by ffmpeg from raw RGBA frames piped to it at `rate` frames a second (ffmpeg's
+/// `-r`: "30", "100/3"), written to a temporary file and renamed into place when ffmpeg succeeds
+/// (removed otherwise).
 final class VideoPipe {
     private let process = Process()
     private let input = Pipe()
@@ -12,7 +13,7 @@ final class VideoPipe {
     private let temporary: String
     private var finished = false
 
-    init(path: String, width: Int, height: Int, fps: Double) throws {
+    init(path: String, width: Int, height: Int, rate: String) throws {
         let search = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         guard let ffmpeg = search.map({ "\($0)/ffmpeg" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw CodecError(.encode, "writing MP4 needs ffmpeg, which is not installed (Debian: apt-get install ffmpeg); write OUT.png (APNG) or a folder instead")
@@ -27,7 +28,7 @@ final class VideoPipe {
         process.executableURL = URL(fileURLWithPath: ffmpeg)
         // yuv420p (what players expect) needs even sizes: an odd edge gets one padded pixel.
         process.arguments = ["-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba",
-                             "-s", "\(width)x\(height)", "-r", String(fps), "-i", "-",
+                             "-s", "\(width)x\(height)", "-r", rate, "-i", "-",
                              "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-pix_fmt", "yuv420p",
                              "-movflags", "+faststart", "-f", "mp4", temporary]
         process.standardInput = input

@@ -86,4 +86,89 @@ import Testing
         #expect(try ImageInfo(contentsOfFile: folder.file("out/disposal.gif")).frames == 5)
         #expect(try ImageInfo(contentsOfFile: folder.file("out/still.gif")).frames == 1)
     }
+
+    /// ffmpeg's decoding of `path` as premultiplied-over-black RGB frames, and its frame rate.
+    static func videoFrames(_ path: String, width: Int, height: Int) throws -> (frames: [[UInt8]], rate: String) {
+        func output(_ tool: String, _ arguments: [String]) throws -> Data {
+            let process = Process(), pipe = Pipe()
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = arguments
+            process.standardOutput = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return data
+        }
+        let raw = [UInt8](try output("/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]))
+        let size = width * height * 3
+        let rate = String(decoding: try output("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=r_frame_rate", "-of", "csv=p=0", path]), as: UTF8.self)
+        return (stride(from: 0, to: raw.count - size + 1, by: size).map { Array(raw[$0..<$0 + size]) }, rate.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Mean absolute difference of RGB bytes and an RGBA image over black.
+    static func meanError(_ rgb: [UInt8], _ image: Image) -> Double {
+        let shown = image.premultiplied().pixels
+        var sum = 0
+        for i in 0..<rgb.count / 3 {
+            for c in 0..<3 { sum += abs(Int(rgb[3 * i + c]) - Int(shown[4 * i + c])) }
+        }
+        return Double(sum) / Double(rgb.count)
+    }
+
+    @Test func framesAsFilesAndAsVideo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let source = try Self.animation(Self.gif)
+        // One file per frame, counted from 0, each the still filter of its frame.
+        let files = try FrostRun.run(["resize", Self.gif, "-o", folder.file("frames/%03d.png"), "--width", "32"])
+        #expect(files.status == 0 && files.stderr.isEmpty, "\(files.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("frames")).sorted() == (0..<5).map { String(format: "%03d.png", $0) })
+        #expect(try FrostRun.run(["resize", Self.gif, "-o", folder.file("third.png"), "--width", "32", "--frame", "2"]).status == 0)
+        #expect(identical(try Image(contentsOfFile: folder.file("frames/002.png")), try Image(contentsOfFile: folder.file("third.png"))))
+        let jpegs = try FrostRun.run(["convert", Self.gif, folder.file("j-%d.jpg"), "--quality", "80"])
+        #expect(jpegs.status == 0 && (0..<5).allSatisfy { FileManager.default.fileExists(atPath: folder.file("j-\($0).jpg")) })
+
+        let refusals: [([String], String)] = [
+            (["convert", Self.gif, folder.file("a.mp4"), "--quality", "50"], "--quality does not apply to MP4 output"),
+            (["convert", Self.gif, folder.file("a.mp4"), "--format", "png"], "--format does not apply to MP4 output"),
+            (["convert", Self.gif, folder.file("f%d.png"), "--frame", "1"], "--frame takes one frame"),
+        ]
+        for (arguments, message) in refusals {
+            let run = try FrostRun.run(arguments)
+            #expect(run.status == 64 && run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
+        let still = try FrostRun.run(["convert", Corpus.repository + "/SampleImages/coffee.png", folder.file("still.mp4")])
+        #expect(still.status == 1 && still.stderr.hasSuffix("coffee.png: a still image: an MP4 is written from an animation (GIF, APNG or animated WebP)\n"), "\(still.stderr)")
+        #expect(!folder.contents().contains { $0.contains(".mp4") })
+
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else {
+            print("ffmpeg is not installed: MP4 output was checked only for its refusals (Debian: apt-get install ffmpeg)")
+            return
+        }
+        // Delays of 0.1, 0.2, 0.3, 0.5 and 0.1 s: ten frames a second, each frame shown for its ticks.
+        let video = try FrostRun.run(["convert", Self.gif, folder.file("anim.mp4")])
+        #expect(video.status == 0 && video.stderr.isEmpty, "\(video.stderr)")
+        let (ticks, rate) = try Self.videoFrames(folder.file("anim.mp4"), width: 64, height: 48)
+        #expect(rate == "10/1" && ticks.count == 12, "\(rate), \(ticks.count) frames")
+        let expected = [0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 3, 4]
+        for (k, tick) in ticks.enumerated() where k < expected.count {
+            let errors = source.frames.map { Self.meanError(tick, $0) }
+            #expect(errors.firstIndex(of: errors.min()!) == expected[k] && errors[expected[k]] < 10, "tick \(k): \(errors)")
+        }
+
+        // Delays without a common rate at or under 60 frames a second: the 60 grid, each frame at its nearest tick.
+        let odd = Animation(frames: source.frames, delays: [0.007, 0.013, 0.05, 0.1, 0.03])
+        let memory = MemoryFile()
+        try odd.write(into: memory, as: .webp, options: EncodeOptions())
+        try FileIO.writeAtomically(memory.bytes, to: folder.file("odd.webp"))
+        #expect(try FrostRun.run(["convert", folder.file("odd.webp"), folder.file("odd.mp4")]).status == 0)
+        let (oddTicks, oddRate) = try Self.videoFrames(folder.file("odd.mp4"), width: 64, height: 48)
+        // Starts at 0, 7, 20, 70, 170 ms, ending at 200: ticks 0, 0, 1, 4, 10, ending at 12.
+        #expect(oddRate == "60/1" && oddTicks.count == 12, "\(oddRate), \(oddTicks.count) frames")
+        let oddExpected = [1, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4]
+        for (k, tick) in oddTicks.enumerated() where k < oddExpected.count {
+            let errors = source.frames.map { Self.meanError(tick, $0) }
+            #expect(errors.firstIndex(of: errors.min()!) == oddExpected[k], "tick \(k): \(errors)")
+        }
+    }
 }
