@@ -102,6 +102,10 @@ frost_status frost_gif_read_header(const uint8_t *data, size_t size, uint32_t ma
             break;
         }
         if (!gif->Image.ColorMap && !gif->SColorMap) { status = frost_fail(err, FROST_ERR_CORRUPT, "a frame has no colour table"); break; }
+        if ((uint64_t)gif->Image.Width * (uint64_t)gif->Image.Height > (uint64_t)info->largest_width * info->largest_height) {
+            info->largest_width = (uint32_t)gif->Image.Width;
+            info->largest_height = (uint32_t)gif->Image.Height;
+        }
         if (gcb.TransparentColor != NO_TRANSPARENT_COLOR) info->has_alpha = 1;
         if (gif->Image.Interlace) info->interlaced = 1;
         // A first frame that leaves part of the canvas uncovered shows it transparent.

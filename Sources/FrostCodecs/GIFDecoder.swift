@@ -48,6 +48,8 @@ enum GIFDecoder {
                                options: DecodeOptions) throws -> (frames: [Image], delays: [Double]) {
         let (width, height) = (Int(header.raw.width), Int(header.raw.height))
         try options.checkBudget(width: width, height: height)
+        // A frame's rectangle may reach past the canvas; all of it is decompressed before clipping.
+        try options.checkPixels(width: Int(header.raw.largest_width), height: Int(header.raw.largest_height), of: "a frame of")
         let size = width * height * 4
         var delays = [Int32](repeating: 0, count: range.count)
         let pixels: [UInt8] = try decodedSamples(count: size * range.count) { buffer in

@@ -82,6 +82,25 @@ import Testing
         #expect(try Image(decoding: bytes, options: pixels).width == 64)
     }
 
+    /// A frame's rectangle can claim far more than the canvas (65535² in a 64×48 GIF): all of it would
+    /// be decompressed, so it is held to the pixel limit before any frame is.
+    @Test func aFrameLargerThanTheLimitIsRefused() throws {
+        var bytes = try FileIO.read(Self.fixture("disposal.gif"))
+        // Walk past the header, the global colour table and the extensions to the first image descriptor.
+        var at = 13 + (bytes[10] & 0x80 != 0 ? 3 << (Int(bytes[10] & 7) + 1) : 0)
+        while bytes[at] == 0x21 {
+            at += 2
+            while bytes[at] != 0 { at += Int(bytes[at]) + 1 }
+            at += 1
+        }
+        #expect(bytes[at] == 0x2C)
+        for k in 5...8 { bytes[at + k] = 0xFF }   // width and height 65535
+        #expect(throws: CodecError(.tooLarge, "a frame of 65535×65535, more than the limit of 1000000 pixels (see --max-pixels)")) {
+            try Image(decoding: bytes, options: DecodeOptions(maxPixels: 1_000_000))
+        }
+        #expect(try ImageInfo(bytes: bytes).frames == 5)
+    }
+
     /// A GIF without its trailer plays every whole frame (as browsers do); cut anywhere else or
     /// with bytes flipped it is an error or frames of the canvas's size, never a crash.
     @Test(arguments: ["disposal.gif", "interlaced.gif", "optimized.gif", "ffmpeg.apng.png"])

@@ -267,6 +267,7 @@ typedef struct {
     int interlaced;            // some frame is
     int loops;                 // NETSCAPE2.0's count (0: forever); -1 when absent (shown once)
     uint64_t duration_ms;
+    uint32_t largest_width, largest_height;   // the frame rectangle of most pixels (LZW decodes all of it, even off the canvas)
 } frost_gif_info;
 
 frost_status frost_gif_read_header(const uint8_t *data, size_t size, uint32_t max_frames, frost_gif_info *info,
