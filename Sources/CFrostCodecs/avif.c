@@ -9,7 +9,7 @@
 #include <string.h>
 
 #define AVIF_CALLS(X) \
-    X(avifDecoderCreate) X(avifDecoderDestroy) X(avifDecoderNthImage) X(avifDecoderParse) X(avifDecoderSetIOMemory) \
+    X(avifDecoderCreate) X(avifDecoderDestroy) X(avifDecoderNthImage) X(avifDecoderNthImageTiming) X(avifDecoderParse) X(avifDecoderSetIOMemory) \
     X(avifEncoderCreate) X(avifEncoderDestroy) X(avifEncoderWrite) X(avifImageCreate) X(avifImageDestroy) \
     X(avifImageRGBToYUV) X(avifImageSetMetadataExif) X(avifImageSetMetadataXMP) X(avifImageSetProfileICC) \
     X(avifImageYUVToRGB) X(avifRGBImageSetDefaults) X(avifRWDataFree) X(avifResultToString)
@@ -78,6 +78,7 @@ frost_status frost_avif_open(const uint8_t *data, size_t size, int threads, fros
     info->has_alpha = decoder->alphaPresent;
     info->chroma = chroma_of(image->yuvFormat);
     info->frames = decoder->imageCount > 0 ? (uint32_t)decoder->imageCount : 1;
+    info->duration = decoder->imageCount > 1 ? decoder->duration : 0;
     if (image->transformFlags & AVIF_TRANSFORM_IROT) info->rotation = image->irot.angle & 3;
     if (image->transformFlags & AVIF_TRANSFORM_IMIR) info->mirror = image->imir.mode & 1;
     info->icc = image->icc.data;
@@ -115,6 +116,14 @@ frost_status frost_avif_read_pixels(frost_avif_decoder *d, uint32_t frame, uint8
     rgb.rowBytes = (uint32_t)row_bytes;
     result = avif.avifImageYUVToRGB(decoder->image, &rgb);
     return result == AVIF_RESULT_OK ? FROST_OK : avif_fail(err, result, "colour conversion");
+}
+
+frost_status frost_avif_frame_duration(frost_avif_decoder *d, uint32_t frame, double *seconds, frost_error *err) {
+    avifImageTiming timing;
+    avifResult result = avif.avifDecoderNthImageTiming(d->decoder, frame, &timing);
+    if (result != AVIF_RESULT_OK) return avif_fail(err, result, "frame timing");
+    *seconds = timing.duration;
+    return FROST_OK;
 }
 
 void frost_avif_free(frost_avif_decoder *d) {

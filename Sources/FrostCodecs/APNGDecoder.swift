@@ -46,9 +46,7 @@ enum APNGDecoder {
         let (width, height) = (be32(bytes, header.body.lowerBound), be32(bytes, header.body.lowerBound + 4))
         let announced = be32(bytes, actl.body.lowerBound)
         guard announced >= 1 else { throw CodecError(.corrupt, "invalid PNG: acTL announces no frames") }
-        guard announced <= options.maxFrames else {
-            throw CodecError(.tooLarge, "\(announced) frames, more than the limit of \(options.maxFrames) (see --max-frames)")
-        }
+        try options.checkFrames(announced)
         try options.checkBudget(width: width, height: height)
         try options.checkPixels(width: width * height, height: announced, of: "the \(announced) frames of \(width)×\(height) are")
 

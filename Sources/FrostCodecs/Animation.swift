@@ -20,7 +20,7 @@ public struct Animation: Sendable {
         self.init(frames: frames, delays: Array(repeating: delay, count: frames.count))
     }
 
-    /// Reads every frame of a GIF, APNG or WebP, each composed on the canvas as browsers show it;
+    /// Reads every frame of a GIF, APNG, WebP or AVIF sequence, each composed on the canvas as browsers show it;
     /// a still image (of any format) is one frame of no delay. The frame count (`maxFrames`) and
     /// the pixels of all frames together (`maxPixels`) are checked before any frame is decoded.
     public init(decoding bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws {
@@ -41,11 +41,11 @@ public struct Animation: Sendable {
                 (frames, delays) = ([try Image(decoding: bytes, options: still)], [0])
                 return
             }
-            guard info.frames <= options.maxFrames else {
-                throw CodecError(.tooLarge, "\(info.frames) frames, more than the limit of \(options.maxFrames) (see --max-frames)")
-            }
+            try options.checkFrames(info.frames)
             let webp = try AnimatedWebPFrames(bytes, options: options)
             (frames, delays) = (webp.frames, webp.delays)
+        case .avif:
+            (frames, delays) = try bytes.withUnsafeBufferPointer { try HEIFDecoder.animation($0, options: options) }
         default:
             (frames, delays) = ([try Image(decoding: bytes, options: still)], [0])
         }

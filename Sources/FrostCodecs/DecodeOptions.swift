@@ -58,6 +58,13 @@ public struct DecodeOptions: Sendable, Equatable {
         return max(frame, 0)
     }
 
+    /// An animation of more than `maxFrames` frames is refused before any is decoded.
+    public func checkFrames(_ count: Int) throws(CodecError) {
+        guard count <= maxFrames else {
+            throw CodecError(.tooLarge, "\(count) frames, more than the limit of \(maxFrames) (see --max-frames)")
+        }
+    }
+
     /// Outputs are bounded like inputs: a resize target, a canvas, a sheet is refused before its
     /// memory exists when it has more than `maxPixels` pixels. `subject` begins the message
     /// ("the result would be").

@@ -29,11 +29,20 @@ enum HEIFDecoder {
 
         var info: ImageInfo {
             let alpha = raw.has_alpha != 0, gray = raw.chroma == 400
-            return ImageInfo(format: format, width: Int(raw.width), height: Int(raw.height),
+            var info = ImageInfo(format: format, width: Int(raw.width), height: Int(raw.height),
                              channels: (gray ? 1 : 3) + (alpha ? 1 : 0), bitDepth: Int(raw.depth), hasAlpha: alpha,
                              hasICCProfile: raw.icc_length > 0, orientation: orientation.rawValue,
                              colorModel: raw.chroma == 0 ? "yuv" : gray ? "gray" : "yuv\(raw.chroma)",
                              interlaced: false, frames: max(Int(raw.frames), 1))
+            info.duration = raw.duration
+            return info
+        }
+
+        /// Seconds frame `frame` of a sequence shows, from the container.
+        func duration(of frame: Int) throws -> Double {
+            var seconds = 0.0, error = frost_error()
+            try check(frost_avif_frame_duration(handle, UInt32(frame), &seconds, &error), error, format)
+            return seconds
         }
 
         var metadata: ImageMetadata {
@@ -63,11 +72,26 @@ enum HEIFDecoder {
         let container = try Container(format, bytes, autoOrient: options.autoOrient)
         let info = container.info
         try options.checkBudget(width: info.width, height: info.height)
-        let frame = try options.frameIndex(of: info.frames)
+        return try image(container, info, frame: try options.frameIndex(of: info.frames), options: options)
+    }
+
+    /// Every frame of an AVIF sequence with its duration (a still AVIF is one frame of none); the
+    /// frame count and the pixels of all frames together are checked before any is decoded.
+    static func animation(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> (frames: [Image], delays: [Double]) {
+        let container = try Container(.avif, bytes, autoOrient: options.autoOrient)
+        let info = container.info
+        try options.checkFrames(info.frames)
+        try options.checkBudget(width: info.width, height: info.height)
+        try options.checkPixels(width: info.width * info.height, height: info.frames, of: "the \(info.frames) frames of \(info.width)×\(info.height) are")
+        let delays = info.frames > 1 ? try (0..<info.frames).map { try container.duration(of: $0) } : [0]
+        return (try (0..<info.frames).map { try image(container, info, frame: $0, options: options) }, delays)
+    }
+
+    private static func image(_ container: Container, _ info: ImageInfo, frame: Int, options: DecodeOptions) throws -> Image {
         let pixels = try container.pixels(count: info.width * info.height * 4, rowBytes: info.width * 4, frame: frame)
         let image = Image(width: info.width, height: info.height, pixels: pixels,
                           isPremultiplied: container.raw.premultiplied != 0 && info.hasAlpha, hasAlpha: info.hasAlpha,
                           isGray: container.raw.chroma == 400, iccProfile: copiedBytes(container.raw.icc, count: container.raw.icc_length))
-        return options.autoOrient && format == .avif ? image.oriented(container.orientation) : image
+        return options.autoOrient && container.format == .avif ? image.oriented(container.orientation) : image
     }
 }

@@ -121,7 +121,8 @@ struct FilterFiles: ParsableArguments {
             if let frames = animationFrames(bytes), decode.frame == nil {
                 let format = target.format(chosen: self.format, source: ImageFormat(sniffing: bytes)!)
                 if [.png, .webp, .gif].contains(format) { return filterAnimation(bytes, input: input, target: target, format: format, steps: steps, context: context) }
-                writeError("frost: \(name): note: \(frames) frames; \(format.displayName) holds one: the first is written (--frame K chooses)\n")
+                let holds = format == .avif ? "Frost writes AVIF as a still" : "\(format.displayName) holds one"
+                writeError("frost: \(name): note: \(frames) frames; \(holds): the first is written (--frame K chooses)\n")
             }
             // A 16-bit PNG converted to PNG keeps its 16 bits; every operation works on 8.
             let toPNG = ImageFormat(sniffing: bytes) == .png && target.format(chosen: format, source: .png) == .png
@@ -176,9 +177,9 @@ struct FilterFiles: ParsableArguments {
         }
     }
 
-    /// The frame count of a GIF, APNG or WebP animation (nil for a still image or another format).
+    /// The frame count of a GIF, APNG, WebP or AVIF animation (nil for a still image or another format).
     private func animationFrames(_ bytes: [UInt8]) -> Int? {
-        guard let format = ImageFormat(sniffing: bytes), [.gif, .png, .webp].contains(format),
+        guard let format = ImageFormat(sniffing: bytes), [.gif, .png, .webp, .avif].contains(format),
               let info = try? ImageInfo(bytes: bytes), info.frames > 1 else { return nil }
         return info.frames
     }
@@ -197,7 +198,7 @@ struct FilterFiles: ParsableArguments {
             if case .frames = sequence { try encode.check(format) }
             animation = try Animation(decoding: bytes, options: decode.options)
             if case .video = sequence, animation.frames.count == 1 {
-                throw CodecError(.encode, "a still image: an MP4 is written from an animation (GIF, APNG or animated WebP)")
+                throw CodecError(.encode, "a still image: an MP4 is written from an animation (GIF, APNG, animated WebP or AVIF sequence)")
             }
             animation.frames = try animation.frames.map { try Self.run(run, on: $0) }
         } catch {

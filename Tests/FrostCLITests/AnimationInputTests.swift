@@ -38,6 +38,15 @@ import Testing
         #expect(identical(try Image(contentsOfFile: folder.file("third.png")),
                           try Image(contentsOfFile: folder.file("blurred.png"), options: third)))
 
+        // An AVIF sequence's frames go through as well; an AVIF output is a still, with a note.
+        let sequence = Corpus.repository + "/Tests/Fixtures/heif/sequence.avif"
+        let fromAVIF = try FrostRun.run(["resize", sequence, folder.file("sequence.webp"), "--width", "32"])
+        #expect(fromAVIF.status == 0 && fromAVIF.stderr.isEmpty, "\(fromAVIF.stderr)")
+        let sequenceFrames = try Self.animation(folder.file("sequence.webp"))
+        #expect(sequenceFrames.frames.count == 5 && sequenceFrames.delays == [0.1, 0.2, 0.3, 0.5, 0.1])
+        let toAVIF = try FrostRun.run(["convert", sequence, folder.file("still.avif")])
+        #expect(toAVIF.status == 0 && toAVIF.stderr == "frost: \(sequence): note: 5 frames; Frost writes AVIF as a still: the first is written (--frame K chooses)\n", "\(toAVIF.stderr)")
+
         let chained = try FrostRun.run(["run", Self.gif, folder.file("chain.webp"), "blur:sigma=1", "resize:width=16"])
         #expect(chained.status == 0, "\(chained.stderr)")
         #expect(try Self.animation(folder.file("chain.webp")).frames.allSatisfy { $0.width == 16 })
@@ -138,7 +147,7 @@ import Testing
             #expect(run.status == 64 && run.stderr.contains(message), "\(arguments): \(run.stderr)")
         }
         let still = try FrostRun.run(["convert", Corpus.repository + "/SampleImages/coffee.png", folder.file("still.mp4")])
-        #expect(still.status == 1 && still.stderr.hasSuffix("coffee.png: a still image: an MP4 is written from an animation (GIF, APNG or animated WebP)\n"), "\(still.stderr)")
+        #expect(still.status == 1 && still.stderr.hasSuffix("coffee.png: a still image: an MP4 is written from an animation (GIF, APNG, animated WebP or AVIF sequence)\n"), "\(still.stderr)")
         #expect(!folder.contents().contains { $0.contains(".mp4") })
 
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else {

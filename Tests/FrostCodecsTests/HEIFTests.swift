@@ -26,6 +26,28 @@ import Testing
         #expect(difference.max <= tolerance, "\(name): \(difference)")
     }
 
+    /// An AVIF sequence (avifenc, five frames) is an animation: each frame avifdec --index's, the
+    /// durations the container's, `--frame K` the same frame, the limits checked before decoding.
+    @Test func aSequenceIsAnAnimation() throws {
+        let bytes = try FileIO.read(Self.fixture("sequence.avif"))
+        let info = try ImageInfo(bytes: bytes)
+        #expect(info.frames == 5 && abs(info.duration - 1.2) < 1e-9, "\(info.frames) frames, \(info.duration) s")
+        let animation = try Animation(decoding: bytes)
+        #expect(animation.delays == [0.1, 0.2, 0.3, 0.5, 0.1])
+        for k in 0..<5 {
+            let reference = try Image(contentsOfFile: Self.fixture("sequence-\(k).png"))
+            #expect(PixelDifference(animation.frames[k], reference).max == 0, "frame \(k)")
+            var one = DecodeOptions()
+            one.frame = k
+            #expect(identical(try Image(decoding: bytes, options: one), animation.frames[k]), "frame \(k)")
+        }
+        var frames = DecodeOptions()
+        frames.maxFrames = 4
+        #expect(throws: CodecError(.tooLarge, "5 frames, more than the limit of 4 (see --max-frames)")) { try Animation(decoding: bytes, options: frames) }
+        #expect { try Animation(decoding: bytes, options: DecodeOptions(maxPixels: 64 * 48 * 4)) } throws: { ($0 as? CodecError)?.kind == .tooLarge }
+        #expect(try Animation(decoding: try FileIO.read(Self.fixture("rocket-420.avif"))).delays == [0])
+    }
+
     @Test func headersSayWhatTheFilesHold() throws {
         let rocket = try ImageInfo(contentsOfFile: Self.fixture("rocket-420.avif"))
         #expect(rocket.format == .avif && rocket.width == 160 && rocket.height == 107 && rocket.colorModel == "yuv420")

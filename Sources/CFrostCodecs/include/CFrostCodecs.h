@@ -208,6 +208,7 @@ typedef struct {
     int premultiplied;         // the alpha plane says its colour is premultiplied
     int chroma;                // 444, 422, 420 or 400 (monochrome); 0 when not known
     uint32_t frames;           // an AVIF sequence's frame count; 1 for a still
+    double duration;           // an AVIF sequence's seconds; 0 for a still
     int rotation;              // AVIF irot: quarter turns anticlockwise 0...3 (HEIC: libheif applies it)
     int mirror;                // AVIF imir: -1 none, 0 top and bottom exchanged, 1 left and right
     const uint8_t *icc;
@@ -225,6 +226,8 @@ frost_status frost_avif_open(const uint8_t *data, size_t size, int threads, fros
 // `frame`: which of a sequence's frames (0 for a still).
 frost_status frost_avif_read_pixels(frost_avif_decoder *decoder, uint32_t frame, uint8_t *rgba, size_t row_bytes,
                                     frost_error *err);
+// How long frame `frame` of a sequence shows, in seconds, from the container (nothing decoded).
+frost_status frost_avif_frame_duration(frost_avif_decoder *decoder, uint32_t frame, double *seconds, frost_error *err);
 void frost_avif_free(frost_avif_decoder *decoder);
 
 typedef struct {

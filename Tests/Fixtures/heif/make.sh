@@ -37,3 +37,10 @@ heif-enc -q 70 "$tmp/coffee.png" -o coffee.heic
 heif-enc -q 70 "$tmp/cutout.png" -o cutout-alpha.heic
 heif-convert coffee.heic coffee-heic.png
 heif-convert cutout-alpha.heic cutout-alpha-heic.png
+
+# An AVIF sequence (lossless, 100 ticks a second) of the GIF fixture's frames, delays 0.1 0.2 0.3 0.5
+# 0.1 s; avifdec --index decodes each frame for reference.
+a=../animation
+avifenc -s 8 -l --timescale 100 --duration 10 $a/disposal-0.png --duration 20 $a/disposal-1.png \
+  --duration 30 $a/disposal-2.png --duration 50 $a/disposal-3.png --duration 10 $a/disposal-4.png sequence.avif
+for k in 0 1 2 3 4; do avifdec --index $k sequence.avif sequence-$k.png; done
