@@ -428,3 +428,16 @@ size_t frost_deflate_runs(const uint8_t *in, size_t n, uint8_t *out, int threads
     free(started);
     return total;
 }
+
+size_t frost_deflate_runs_piece(const uint8_t *in, size_t n, int last, uint8_t *out) {
+    return deflate_segment(in, 0, n, last, out);
+}
+
+uint32_t frost_adler32_combine(uint32_t a, uint32_t b, size_t b_length) {
+    const uint64_t base = 65521;
+    uint64_t length = b_length % base, a1 = a & 0xFFFF, a2 = a >> 16, b1 = b & 0xFFFF, b2 = b >> 16;
+    // s1 = a1 + b1 − 1, s2 = a2 + b2 + length·a1 − length (mod base): B's sums started from 1, 0.
+    uint64_t s1 = (a1 + b1 + base - 1) % base;
+    uint64_t s2 = (a2 + b2 + length * a1 % base + base - length) % base;
+    return (uint32_t)(s2 << 16 | s1);
+}

@@ -390,3 +390,86 @@ frost_status frost_png_encode_palette(const uint8_t *indices, uint32_t width, ui
     }
     return finish_writer(png, info, row, sink, out, out_size);
 }
+
+frost_status frost_png_stream_header(uint32_t width, uint32_t height, int channels, const uint8_t *icc, uint32_t icc_length,
+                                     uint8_t **out, size_t *out_size, frost_error *err) {
+    *out = NULL;
+    *out_size = 0;
+    if (channels != 1 && channels != 3) return frost_fail(err, FROST_ERR_ENCODE, "a streamed PNG has 1 or 3 channels, not %d", channels);
+    png_sink *sink;
+    uint8_t *row;
+    png_structp png;
+    png_infop info;
+    if (open_writer(1, 1, &sink, &row, &png, &info, err) != FROST_OK) return FROST_ERR_MEMORY;
+    if (setjmp(png_jmpbuf(png))) return write_failed(png, info, row, sink, err);
+    png_set_IHDR(png, info, width, height, 8, channels == 1 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    set_profile(png, info, icc, icc_length);
+    png_write_info(png, info);
+    // The rows and IEND are the caller's: libpng's writer is dropped after the header.
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    *out = sink->data;
+    *out_size = sink->size;
+    free(sink);
+    return FROST_OK;
+}
+
+// A chunk's length, type, data (already at out + 8) and CRC (PNG specification §5.3).
+static size_t finish_chunk(uint8_t *out, const char type[4], size_t length) {
+    out[0] = (uint8_t)(length >> 24); out[1] = (uint8_t)(length >> 16); out[2] = (uint8_t)(length >> 8); out[3] = (uint8_t)length;
+    memcpy(out + 4, type, 4);
+    uint32_t crc = frost_crc32(out + 4, length + 4);
+    uint8_t *end = out + 8 + length;
+    end[0] = (uint8_t)(crc >> 24); end[1] = (uint8_t)(crc >> 16); end[2] = (uint8_t)(crc >> 8); end[3] = (uint8_t)crc;
+    return length + 12;
+}
+
+frost_status frost_png_stream_strip(const uint8_t *rgba, uint32_t width, uint32_t rows, size_t row_bytes, int channels,
+                                    int first, int last, uint8_t **out, size_t *out_size, uint32_t *adler,
+                                    size_t *filtered_size, frost_error *err) {
+    *out = NULL;
+    *out_size = 0;
+    size_t n = (size_t)width * (size_t)channels, stride = n + 1, total = stride * rows;
+    uint8_t *filtered = malloc(total), *packed = calloc(2 * n + 4 * (size_t)width, 1);
+    uint8_t *chunk = filtered && packed ? malloc(8 + 2 + frost_deflate_runs_bound(total) + 4) : NULL;
+    if (!chunk) {
+        free(filtered);
+        free(packed);
+        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    }
+    uint8_t *prior = packed, *row = packed + n;   // the row above the image's first: zeros
+    for (uint32_t y = 0; y < rows; y++) {
+        pack_row(rgba + (size_t)y * row_bytes, row, width, channels, 0, packed + 2 * n);
+        filter_row(y == 0 && !first ? 1 : 4, row, prior, n, (size_t)channels, filtered + (size_t)y * stride);
+        uint8_t *swap = prior; prior = row; row = swap;
+    }
+    uint8_t *data = chunk + 8;
+    size_t length = 0;
+    if (first) {
+        data[0] = 0x78;   // deflate, 32 KiB window
+        data[1] = 0x01;   // fastest, as frost_deflate_runs
+        length = 2;
+    }
+    size_t piece = frost_deflate_runs_piece(filtered, total, last, data + length);
+    *adler = (uint32_t)libdeflate_adler32(1, filtered, total);
+    *filtered_size = total;
+    free(filtered);
+    free(packed);
+    if (piece == 0) {
+        free(chunk);
+        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    }
+    *out_size = finish_chunk(chunk, "IDAT", length + piece);
+    *out = chunk;
+    return FROST_OK;
+}
+
+void frost_png_stream_end(const uint32_t *adlers, const size_t *filtered_sizes, size_t strips, uint8_t out[28]) {
+    uint32_t adler = 1;
+    for (size_t k = 0; k < strips; k++) adler = frost_adler32_combine(adler, adlers[k], filtered_sizes[k]);
+    uint8_t *data = out + 8;
+    data[0] = (uint8_t)(adler >> 24); data[1] = (uint8_t)(adler >> 16); data[2] = (uint8_t)(adler >> 8); data[3] = (uint8_t)adler;
+    size_t idat = finish_chunk(out, "IDAT", 4);
+    finish_chunk(out + idat, "IEND", 0);
+}

@@ -181,6 +181,11 @@ public struct ImageMetadata: Sendable, Equatable {
             i += 12 + Int(Self.bigEndian32(b, i))
         }
         guard i + 12 <= b.count else { return b }
+        return Array(b[..<i]) + pngChunks() + b[i...]
+    }
+
+    /// pHYs, eXIf and iTXt (XMP) chunks, as they go before a PNG's first IDAT.
+    func pngChunks() -> [UInt8] {
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
             let body = Array(type.utf8) + data
             return Self.bigEndianBytes(UInt32(data.count)) + body + Self.bigEndianBytes(body.withUnsafeBufferPointer { frost_crc32($0.baseAddress, $0.count) })
@@ -192,7 +197,7 @@ public struct ImageMetadata: Sendable, Equatable {
         }
         if let exif { chunks += chunk("eXIf", exif) }
         if let xmp { chunks += chunk("iTXt", Self.xmpKeyword + [0, 0, 0, 0, 0] + xmp) }
-        return Array(b[..<i]) + chunks + b[i...]
+        return chunks
     }
 
     /// The extended container (VP8X, made from a simple one when needed) with EXIF and XMP chunks

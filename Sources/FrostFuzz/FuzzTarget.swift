@@ -95,21 +95,26 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         // Into a 37×37 box: a tall, thin input enlarged to 37 wide made 37×37000 (a slow unit under ASan).
         let steps: [FilterStep] = [.gaussian(sigma: 3), .adjust(ColorAdjustment(brightness: 0.1)),
                                    .resize(width: 37, height: 37, fit: .contain, noEnlarge: false, padding: .clear)]
-        func streamed() throws -> (Image, [UInt8]) {
+        func filter(stripRows: Int?) throws -> StreamedFilter {
             let reader = try JPEGRowReader(bytes: bytes, options: options)
             try reader.start(reduction: options.reduction)
-            let image = try StreamedFilter(reader: reader, steps: steps, limits: options, threads: 2, stripRows: 16).image()
-            let again = try JPEGRowReader(bytes: bytes, options: options)
-            try again.start(reduction: options.reduction)
-            var file: [UInt8] = []
-            try StreamedFilter(reader: again, steps: steps, limits: options, threads: 2).writeJPEG(options: EncodeOptions()) { file += $0 }
-            return (image, file)
+            return try StreamedFilter(reader: reader, steps: steps, limits: options, threads: 2, stripRows: stripRows)
         }
-        guard let (image, _) = try? streamed(),
+        func streamed() throws -> (Image, [UInt8]) {
+            let image = try filter(stripRows: 16).image()
+            var jpeg: [UInt8] = [], png: [UInt8] = []
+            try filter(stripRows: nil).writeJPEG(options: EncodeOptions()) { jpeg += $0 }
+            try filter(stripRows: 5).writePNG(options: EncodeOptions()) { png += $0 }
+            return (image, png)
+        }
+        guard let (image, png) = try? streamed(),
               let whole = try? steps.reduce(Image(decoding: bytes, options: options), { try $1.apply(to: $0, limits: options, threads: 2) })
         else { return }
         if image.pixels != whole.pixels {
             preconditionFailure("the streamed steps and the whole-image steps disagree (\(whole.width)×\(whole.height))")
+        }
+        if (try? Image(decoding: png))?.pixels != image.pixels {
+            preconditionFailure("the PNG written in strips does not decode to the streamed pixels (\(image.width)×\(image.height))")
         }
     }
 

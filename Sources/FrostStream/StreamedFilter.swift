@@ -5,8 +5,9 @@ import FrostEffects
 extension JPEGRowReader: RowReader {}
 
 /// A filter command streamed (docs/design.md, Streaming): a JPEG read as it is decoded, the
-/// steps run strip by strip, the result encoded strip by strip (a JPEG) or gathered (PNG, WebP),
-/// bit for bit what decoding the whole image, running the steps and encoding gives.
+/// steps run strip by strip, the result encoded strip by strip (a JPEG, a PNG at the default level)
+/// or gathered (WebP, AVIF, other PNGs): the pixels of decoding the whole image, running the steps
+/// and encoding it (a JPEG's bytes as well).
 package struct StreamedFilter {
     let reader: JPEGRowReader
     let operations: [any RowOperation]
@@ -73,6 +74,19 @@ package struct StreamedFilter {
         try executor.run(produce: { k, rows in
             try encoder.piece(k, pixels: rows.row(encoder.rows(k).lowerBound), rowBytes: 4 * rows.width)
         }, emit: write)
+    }
+
+    /// The result as a PNG (`PNGStripEncoder`: opaque, level 1 over Paeth), in pieces handed to
+    /// `write` in order: the pieces together are the file.
+    package func writePNG(options: EncodeOptions, write: ([UInt8]) throws -> Void) throws {
+        let encoder = try PNGStripEncoder(width: width, height: height, gray: isGray, stripRows: stripRows(unit: 1),
+                                          options: options, iccProfile: reader.iccProfile)
+        let executor = StripExecutor(reader: reader, operations: operations, strips: (0..<encoder.count).map(encoder.rows),
+                                     threads: threads)
+        try executor.run(produce: { k, rows in
+            try encoder.piece(k, pixels: rows.row(encoder.rows(k).lowerBound), rowBytes: 4 * rows.width)
+        }, emit: write)
+        try write(encoder.end())
     }
 
     /// The whole result, gathered strip by strip.

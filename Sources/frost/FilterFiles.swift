@@ -252,8 +252,8 @@ struct FilterFiles: ParsableArguments {
     private enum Streaming { case streamed(Failure?), whole }
 
     /// Decode → steps → encode as a pipeline over strips of rows (FrostStream), for a JPEG file
-    /// without an EXIF turn: the whole image is never in memory (a JPEG output is written strip by
-    /// strip as well). Anything else is left to the whole-image path (`.whole`).
+    /// without an EXIF turn: the whole image is never in memory (a JPEG output, and a PNG at the
+    /// default level, are written strip by strip as well). Anything else is left to the whole-image path (`.whole`).
     private func streamed(_ input: FileBatch.Input, _ target: OutputTarget, _ steps: [FilterStep], _ context: StepContext) -> Streaming {
         guard !input.isStandardInput, input.refusal == nil,
               let head = try? FileIO.readPrefix(input.path, count: 3), ImageFormat(sniffing: head) == .jpeg else { return .whole }
@@ -282,9 +282,11 @@ struct FilterFiles: ParsableArguments {
             let filter = try StreamedFilter(reader: reader, steps: plan.steps, limits: decode.options,
                                             threads: RowBands.threads(context.threads))
             let options = encodeOptions(reader.metadata)
-            if format == .jpeg {
+            if format == .jpeg || (format == .png && PNGStripEncoder.streams(options)) {
+                // The file written piece by piece as strips are made.
                 try write(target, path) { append in
-                    try filter.writeJPEG(options: options) { piece in
+                    let encode = format == .jpeg ? filter.writeJPEG : filter.writePNG
+                    try encode(options) { piece in
                         do { try append(piece) } catch { throw WriteFailure(error: error) }
                     }
                 }

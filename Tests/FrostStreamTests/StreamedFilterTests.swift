@@ -6,8 +6,9 @@ import FrostFiles
 import FrostTestSupport
 import Testing
 
-/// A streamed command gives the whole-image path's bytes: every step alone and chained, at any
-/// strip height and thread count, and its JPEG is the whole image's JPEG in strips, byte for byte.
+/// A streamed command gives the whole-image path's pixels: every step alone and chained, at any
+/// strip height and thread count; its JPEG is the whole image's JPEG in strips, byte for byte, and
+/// its PNG (written in strips) decodes to the same pixels.
 @Suite struct StreamedFilterTests {
     /// The photo (640×427, ICC, 4:2:0), a taller noise image at 4:4:4 (quality 90) and a gray one.
     static let sources: [[UInt8]] = {
@@ -81,6 +82,36 @@ import Testing
                 let samePixels = decoded.pixels == (try Image(decoding: expected)).pixels, sameBytes = pieces == expected
                 #expect(samePixels)
                 #expect(sameBytes, "chain \(chain), quality \(quality)")
+            }
+        }
+    }
+
+    /// A PNG written strip by strip decodes (libpng and the direct read, each checking every CRC and
+    /// the stream's Adler-32) to the whole image's pixels, gray staying one channel, at any strip
+    /// height; the profile and metadata are in its header.
+    @Test(arguments: [0, 3, 6, 14])
+    func pngInStripsHasTheWholeImagesPixels(_ chain: Int) throws {
+        for bytes in Self.sources {
+            let expected = try Self.whole(bytes, Self.chains[chain])
+            let whole = try expected.encoded(as: .png, threads: 2)
+            for (threads, rows) in [(1, nil), (2, 1), (2, 7), (3, 64), (2, 1000)] as [(Int, Int?)] {
+                var options = EncodeOptions()
+                options.metadata = ImageMetadata(exif: nil, xmp: Array("<x:xmpmeta/>".utf8), iptc: nil, density: (x: 254, y: 254))
+                var file: [UInt8] = []
+                try Self.streamed(bytes, Self.chains[chain], threads: threads, stripRows: rows).writePNG(options: options) { file += $0 }
+                for libpngOnly in [false, true] {
+                    let (decoded, direct) = try file.withUnsafeBufferPointer { try PNGDecoder.decode($0, options: DecodeOptions(), libpngOnly: libpngOnly) }
+                    #expect(direct == !libpngOnly)
+                    let same = decoded.pixels == expected.pixels
+                    #expect(same, "chain \(chain), \(threads) threads, strips of \(rows ?? 0) rows, libpng only: \(libpngOnly)")
+                }
+                let info = try ImageInfo(bytes: file)
+                #expect(info.channels == (try ImageInfo(bytes: whole)).channels && info.hasICCProfile == (expected.iccProfile != nil))
+                #expect(ImageMetadata(reading: file) == options.metadata)
+                // Level 1's size at the strip heights commands use: a strip's first row is Sub, its piece ends byte-aligned.
+                if (rows ?? 64) >= 64 {
+                    #expect(Double(file.count) < Double(whole.count) * 1.03 + 1000, "\(file.count) against \(whole.count), strips of \(rows ?? 0) rows")
+                }
             }
         }
     }

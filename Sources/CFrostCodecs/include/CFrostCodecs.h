@@ -76,6 +76,22 @@ typedef struct {
     uint32_t icc_length;
 } frost_png_write_options;
 
+// A PNG written as its rows are made (level 1: Paeth residuals and Frost's run-length deflate), for
+// opaque images: the header (signature, IHDR, iCCP) first, then each strip of rows as one IDAT chunk
+// holding its piece of the zlib stream, then frost_png_stream_end's checksum and IEND. `channels`
+// 1 (gray: the R bytes) or 3.
+frost_status frost_png_stream_header(uint32_t width, uint32_t height, int channels, const uint8_t *icc, uint32_t icc_length,
+                                     uint8_t **out, size_t *out_size, frost_error *err);
+// Rows [0, rows) of a strip: packed, filtered (the image's first row Paeth over zeros, as
+// frost_png_encode; a later strip's first row Sub, the row above being another strip's), deflated,
+// with the zlib header when `first` and the final block when `last`; into *out (malloc'd) as one
+// IDAT chunk. *adler and *filtered_size: the Adler-32 and the count of the filtered bytes.
+frost_status frost_png_stream_strip(const uint8_t *rgba, uint32_t width, uint32_t rows, size_t row_bytes, int channels,
+                                    int first, int last, uint8_t **out, size_t *out_size, uint32_t *adler,
+                                    size_t *filtered_size, frost_error *err);
+// The strips' checksums in order, combined: the stream's Adler-32 in an IDAT chunk, then IEND (28 bytes).
+void frost_png_stream_end(const uint32_t *adlers, const size_t *filtered_sizes, size_t strips, uint8_t out[28]);
+
 // Encodes RGBA8 rows (straight alpha) to a malloc'd PNG; the caller frees *out with frost_free.
 frost_status frost_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
                               const frost_png_write_options *options, uint8_t **out, size_t *out_size,
