@@ -95,6 +95,37 @@ frost_status frost_png_read_header(frost_png_decoder *d, frost_png_info *info, f
     return FROST_OK;
 }
 
+// libpng's transforms to RGBA at 8 or 16 bits; no gamma or sBIT handling (raw samples).
+static void expand_to_rgba(png_structp png, png_infop info) {
+    int color_type = png_get_color_type(png, info), bit_depth = png_get_bit_depth(png, info);
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
+    png_set_add_alpha(png, bit_depth == 16 ? 0xffff : 0xff, PNG_FILLER_AFTER);
+    if (bit_depth == 16) {
+        const uint16_t probe = 1;
+        if (*(const uint8_t *)&probe == 1) png_set_swap(png);  // little-endian host
+    }
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+}
+
+frost_status frost_png_start_rows(frost_png_decoder *d, frost_error *err) {
+    if (setjmp(png_jmpbuf(d->png))) return frost_fail(err, FROST_ERR_CORRUPT, "%s", d->message);
+    if (png_get_interlace_type(d->png, d->info) != PNG_INTERLACE_NONE || png_get_bit_depth(d->png, d->info) > 8)
+        return frost_fail(err, FROST_ERR_UNSUPPORTED, "only 8-bit rows that are not interlaced are read one at a time");
+    expand_to_rgba(d->png, d->info);
+    return FROST_OK;
+}
+
+frost_status frost_png_read_rows(frost_png_decoder *d, uint8_t *const *rows, uint32_t count, int last, frost_error *err) {
+    if (setjmp(png_jmpbuf(d->png))) return frost_fail(err, FROST_ERR_CORRUPT, "%s", d->message);
+    png_read_rows(d->png, (png_bytepp)rows, NULL, count);
+    if (last) png_read_end(d->png, NULL);
+    return FROST_OK;
+}
+
 frost_status frost_png_read_pixels(frost_png_decoder *d, void *pixels, size_t row_bytes,
                                    frost_error *err) {
     png_structp png = d->png;
@@ -115,19 +146,7 @@ frost_status frost_png_read_pixels(frost_png_decoder *d, void *pixels, size_t ro
         return FROST_OK;
     }
 
-    // Expand everything to RGBA at 8 or 16 bits; no gamma or sBIT handling (raw samples).
-    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
-    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
-    if (has_trns) png_set_tRNS_to_alpha(png);
-    if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
-    png_set_add_alpha(png, bit_depth == 16 ? 0xffff : 0xff, PNG_FILLER_AFTER);
-    if (bit_depth == 16) {
-        const uint16_t probe = 1;
-        if (*(const uint8_t *)&probe == 1) png_set_swap(png);  // little-endian host
-    }
-    png_set_interlace_handling(png);
-    png_read_update_info(png, info);
-
+    expand_to_rgba(png, info);
     d->rows = malloc(sizeof(png_bytep) * (height ? height : 1));
     if (!d->rows) return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
     for (uint32_t y = 0; y < height; y++) d->rows[y] = (png_bytep)pixels + (size_t)y * row_bytes;

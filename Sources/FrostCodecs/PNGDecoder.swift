@@ -6,7 +6,7 @@ import FrostCore
 /// (libdeflate and Frost's unfiltering, png_direct.c) unless it finds anything off.
 enum PNGDecoder {
     /// One libpng read session over a memory buffer; the buffer must outlive it.
-    private final class Session {
+    final class Session {
         let decoder: OpaquePointer
         var header = frost_png_info()
 

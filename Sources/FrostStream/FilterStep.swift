@@ -46,6 +46,11 @@ package struct ShrinkOnLoad: Sendable, Equatable {
     package private(set) var reduction = 1
     package private(set) var steps: [FilterStep]
 
+    /// The steps as they are, for a format without a reduced decode (PNG).
+    package init(unreduced steps: [FilterStep]) {
+        self.steps = steps
+    }
+
     /// For an image of `width` × `height` as the steps see it (turned upright).
     package init(steps: [FilterStep], width: Int, height: Int) {
         self.steps = steps

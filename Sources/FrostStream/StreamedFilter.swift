@@ -2,23 +2,36 @@ import FrostCodecs
 import FrostCore
 import FrostEffects
 
-extension JPEGRowReader: RowReader {}
+/// What a streamed command reads: rows, and what its output keeps of the file.
+package protocol StreamSource: RowReader {
+    /// One channel in the file: R, G and B stay equal through every step.
+    var isGray: Bool { get }
+    var iccProfile: [UInt8]? { get }
+}
 
-/// A filter command streamed (docs/design.md, Streaming): a JPEG read as it is decoded, the
+extension JPEGRowReader: StreamSource {
+    package var isGray: Bool { info.channels == 1 }
+}
+
+extension PNGRowReader: StreamSource {
+    package var isGray: Bool { info.channels == 1 }
+}
+
+/// A filter command streamed (docs/design.md, Streaming): a JPEG or an opaque PNG read as it is decoded, the
 /// steps run strip by strip, the result encoded strip by strip (a JPEG, a PNG at the default level)
 /// or gathered (WebP, AVIF, other PNGs): the pixels of decoding the whole image, running the steps
 /// and encoding it (a JPEG's bytes as well).
 package struct StreamedFilter {
-    let reader: JPEGRowReader
+    let reader: any StreamSource
     let operations: [any RowOperation]
     let threads: Int
     /// Output rows per strip, when not `stripRows(unit:)`'s (a JPEG's strips round it to whole
     /// units).
     let chosenStripRows: Int?
 
-    /// The steps (each one that `streams`) over `reader`'s rows (started: `reader.start`); a
+    /// The steps (each one that `streams`) over `reader`'s rows (a JPEG's started: `reader.start`); a
     /// resize larger than `limits` allow is refused as the whole-image step refuses it.
-    package init(reader: JPEGRowReader, steps: [FilterStep], limits: DecodeOptions, threads: Int, stripRows: Int? = nil) throws {
+    package init(reader: any StreamSource, steps: [FilterStep], limits: DecodeOptions, threads: Int, stripRows: Int? = nil) throws {
         self.reader = reader
         self.threads = threads
         chosenStripRows = stripRows
@@ -45,7 +58,7 @@ package struct StreamedFilter {
     }
 
     /// A gray JPEG stays gray: every step treats R, G and B alike, so they stay equal.
-    package var isGray: Bool { reader.info.channels == 1 }
+    package var isGray: Bool { reader.isGray }
     package var width: Int { operations.last?.outputWidth ?? reader.width }
     package var height: Int { operations.last?.outputHeight ?? reader.height }
 

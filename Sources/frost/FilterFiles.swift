@@ -97,15 +97,19 @@ struct FilterFiles: ParsableArguments {
         let reason: String
     }
 
-    /// Reads, runs the steps, writes: the whole of one input. A JPEG file whose steps all stream
-    /// goes through `streamed`; where the steps begin with a shrinking resize, a JPEG or WebP is
+    /// Reads, runs the steps, writes: the whole of one input. A JPEG or large opaque PNG file whose
+    /// steps all stream goes through `streamed`; where the steps begin with a shrinking resize, a JPEG or WebP is
     /// decoded smaller either way (`ShrinkOnLoad`).
     private func filter(_ input: FileBatch.Input, target: OutputTarget, steps: [any ImageStep], context: StepContext) -> Failure? {
         let filterSteps = steps.compactMap { $0.filterStep(context) }
         let defined = filterSteps.count == steps.count ? filterSteps : nil
         let sequence = target.writesFrames ? (try? expectedPath(input, target)).flatMap { $0.flatMap(FrameOutput.init(path:)) } : nil
-        if sequence == nil, let defined, defined.allSatisfy(\.streams), case .streamed(let failure) = streamed(input, target, defined, context) {
-            return failure
+        var read: [UInt8]?
+        if sequence == nil, let defined, defined.allSatisfy(\.streams) {
+            switch streamed(input, target, defined, context) {
+            case .streamed(let failure): return failure
+            case .whole(let bytes): read = bytes
+            }
         }
         let name = input.isStandardInput ? "<stdin>" : input.path
         /// What is encoded: the image the steps made, or a 16-bit PNG's own samples.
@@ -113,7 +117,7 @@ struct FilterFiles: ParsableArguments {
         let bytes: [UInt8], picture: Picture
         do {
             _ = try expectedPath(input, target)   // refused before reading if it would leave -o
-            bytes = try input.read(maxBytes: decode.options.maxFileBytes)
+            bytes = try read ?? input.read(maxBytes: decode.options.maxFileBytes)
             if sequence != nil {
                 return filterAnimation(bytes, input: input, target: target, format: target.format(chosen: format, source: ImageFormat(sniffing: bytes)!),
                                        steps: steps, context: context)
@@ -249,26 +253,39 @@ struct FilterFiles: ParsableArguments {
         try file.commit()
     }
 
-    private enum Streaming { case streamed(Failure?), whole }
+    /// `.whole` carries a PNG's bytes when they were read to look at the file and it did not stream.
+    private enum Streaming { case streamed(Failure?), whole([UInt8]?) }
 
     /// Decode → steps → encode as a pipeline over strips of rows (FrostStream), for a JPEG file
-    /// without an EXIF turn: the whole image is never in memory (a JPEG output, and a PNG at the
-    /// default level, are written strip by strip as well). Anything else is left to the whole-image path (`.whole`).
+    /// without an EXIF turn, or an opaque 8-bit PNG file that is not interlaced, of 32 Mpixels or
+    /// more (`PNGRowReader.streamedPixels`):
+    /// the whole image is never in memory (a JPEG output, and a PNG at the default level, are
+    /// written strip by strip as well). Anything else is left to the whole-image path (`.whole`).
     private func streamed(_ input: FileBatch.Input, _ target: OutputTarget, _ steps: [FilterStep], _ context: StepContext) -> Streaming {
         guard !input.isStandardInput, input.refusal == nil,
-              let head = try? FileIO.readPrefix(input.path, count: 3), ImageFormat(sniffing: head) == .jpeg else { return .whole }
-        let format = target.format(chosen: self.format, source: .jpeg)
-        guard format != .jpeg || !encode.options.progressive else { return .whole }
-        let reader: JPEGRowReader, path: String?
+              let head = try? FileIO.readPrefix(input.path, count: 8), let kind = ImageFormat(sniffing: head),
+              [.jpeg, .png].contains(kind) else { return .whole(nil) }
+        let format = target.format(chosen: self.format, source: kind)
+        guard format != .jpeg || !encode.options.progressive else { return .whole(nil) }
+        let reader: any StreamSource, metadata: ImageMetadata, plan: ShrinkOnLoad, path: String?
         do {
             _ = try expectedPath(input, target)
-            reader = try JPEGRowReader(path: input.path, options: decode.options)
-        } catch {
-            return .streamed(Failure(file: input.path, reason: describe(error)))
-        }
-        // Turning the picture upright needs all of it.
-        guard reader.info.orientation == 1 || decode.noAutoOrient else { return .whole }
-        do {
+            if kind == .jpeg {
+                let jpeg = try JPEGRowReader(path: input.path, options: decode.options)
+                // Turning the picture upright needs all of it.
+                guard jpeg.info.orientation == 1 || decode.noAutoOrient else { return .whole(nil) }
+                plan = ShrinkOnLoad(steps: steps, width: jpeg.info.width, height: jpeg.info.height)
+                try jpeg.start(reduction: plan.reduction)
+                (reader, metadata) = (jpeg, jpeg.metadata)
+            } else {
+                let bytes = try input.read(maxBytes: decode.options.maxFileBytes)
+                let info = try ImageInfo(bytes: bytes)
+                guard PNGRowReader.streams(info), info.width * info.height >= PNGRowReader.streamedPixels,
+                      info.orientation == 1 || decode.noAutoOrient else { return .whole(bytes) }
+                let png = try PNGRowReader(bytes: bytes, options: decode.options)
+                plan = ShrinkOnLoad(unreduced: steps)
+                (reader, metadata) = (png, png.metadata)
+            }
             try encode.check(format)
             path = try target.path(for: input, format: format)
         } catch {
@@ -277,11 +294,9 @@ struct FilterFiles: ParsableArguments {
         /// An error of the output, not of the input.
         struct WriteFailure: Error { let error: any Error }
         do {
-            let plan = ShrinkOnLoad(steps: steps, width: reader.info.width, height: reader.info.height)
-            try reader.start(reduction: plan.reduction)
             let filter = try StreamedFilter(reader: reader, steps: plan.steps, limits: decode.options,
                                             threads: RowBands.threads(context.threads))
-            let options = encodeOptions(reader.metadata)
+            let options = encodeOptions(metadata)
             if format == .jpeg || (format == .png && PNGStripEncoder.streams(options)) {
                 // The file written piece by piece as strips are made.
                 try write(target, path) { append in

@@ -52,6 +52,32 @@ import Testing
         #expect(folder.contents() == ["cut.jpg"])
     }
 
+    /// A PNG file gives what the same bytes on standard input give (one of 32 Mpixels or more streams,
+    /// `PNGRowReader.streamedPixels`: StreamedFilterTests compare its rows with the whole read); a
+    /// PNG with transparency keeps it; a truncated one leaves no output.
+    @Test func aPNGFileAndStandardInputGiveTheSamePixels() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let png = Corpus.repository + "/SampleImages/coffee.png"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: png))
+        for (verb, arguments) in [("blur", ["--sigma", "6"]), ("resize", ["--width", "150"]), ("adjust", ["--contrast", "1.3"])] {
+            for format in ["png", "jpg"] {
+                #expect(try FrostRun.run([verb, png, folder.file("file.\(format)")] + arguments).status == 0)
+                #expect(try FrostRun.run([verb, "-", folder.file("stdin.\(format)")] + arguments, stdin: bytes).status == 0)
+                let a = try Image(contentsOfFile: folder.file("file.\(format)")), b = try Image(contentsOfFile: folder.file("stdin.\(format)"))
+                #expect(identical(a, b), "\(verb) to \(format)")
+            }
+        }
+        let cutout = Corpus.repository + "/SampleImages/coffee-cutout.png"
+        #expect(try ImageInfo(contentsOfFile: cutout).hasAlpha)
+        #expect(try FrostRun.run(["blur", cutout, folder.file("cutout.png"), "--sigma", "3"]).status == 0)
+        #expect(try Image(contentsOfFile: folder.file("cutout.png")).hasAlpha)
+        try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: folder.file("cut.png")))
+        let run = try FrostRun.run(["blur", folder.file("cut.png"), folder.file("out.png"), "--sigma", "3"])
+        #expect(run.status == 1 && run.errorLines.count == 1 && run.stderr.hasPrefix("frost: \(folder.file("cut.png")): "), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.png")))
+    }
+
     /// EXIF, XMP and the ICC profile reach a streamed JPEG as they reach a whole one.
     @Test func metadataIsKept() throws {
         let folder = try TemporaryFolder()

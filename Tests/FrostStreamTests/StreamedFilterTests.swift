@@ -116,6 +116,47 @@ import Testing
         }
     }
 
+    /// An opaque PNG read row by row (gray at 1–8 bits, palettes, RGB; the corpus's PngSuite and
+    /// others, and the sources re-encoded) streams to the whole path's pixels through a chain;
+    /// transparent, 16-bit, interlaced and animated PNGs are not taken.
+    @Test func opaquePNGsStreamAsTheyDecode() throws {
+        var files: [(String, [UInt8])] = try Corpus.files(format: "png", expected: "valid").map { ($0, try FileIO.read(Corpus.path($0))) }
+        for (k, source) in Self.sources.enumerated() {
+            let image = try Image(decoding: source)
+            files.append(("source \(k)", try image.encoded(as: .png)))
+            var palette = EncodeOptions()
+            palette.colors = 16
+            files.append(("source \(k), 16 colours", try image.encoded(as: .png, options: palette)))
+        }
+        var streamedCount = 0
+        let chain: [FilterStep] = [.gaussian(sigma: 2.5), .adjust(Self.adjustment), .resize(width: 23, height: nil, fit: .contain, noEnlarge: false, padding: .clear)]
+        for (name, bytes) in files {
+            // (Large photos add time, not cases: the sources stand for them.)
+            guard let info = try? ImageInfo(bytes: bytes), PNGRowReader.streams(info), info.width * info.height <= 1 << 19 else { continue }
+            #expect(!info.hasAlpha && info.bitDepth <= 8 && !info.interlaced && info.frames == 1)
+            streamedCount += 1
+            var options = DecodeOptions()
+            options.autoOrient = false
+            let whole = Result { try chain.reduce(try Image(decoding: bytes, options: options)) { try $1.apply(to: $0, limits: options, threads: 2) } }
+            let streamed = Result { try StreamedFilter(reader: try PNGRowReader(bytes: bytes, options: options), steps: chain, limits: options, threads: 2, stripRows: 5).image() }
+            switch (whole, streamed) {
+            case (.success(let whole), .success(let streamed)):
+                let same = streamed.pixels == whole.pixels && streamed.isGray == whole.isGray && streamed.iccProfile == whole.iccProfile
+                #expect(same, "\(name)")
+            case (.failure, .failure):
+                break   // a damaged file both paths refuse
+            default:
+                Issue.record("\(name): whole \(whole), streamed \(streamed)")
+            }
+        }
+        #expect(streamedCount > 40, "\(streamedCount) PNGs streamed")
+        // A PNG cut short fails as it is read, after the strips before the damage.
+        let cut = Array(try Image(decoding: Self.sources[0]).encoded(as: .png).dropLast(5000))
+        #expect(throws: CodecError.self) {
+            try StreamedFilter(reader: try PNGRowReader(bytes: cut, options: DecodeOptions()), steps: chain, limits: DecodeOptions(), threads: 2).image()
+        }
+    }
+
     /// Every valid JPEG of the corpus (progressive, arithmetic, CMYK, gray, odd sizes, restart
     /// intervals) streams to the whole path's pixels, shrunk on load as the command does it.
     @Test func everyCorpusJPEGStreamsAsItDecodes() throws {

@@ -57,6 +57,11 @@ frost_status frost_png_read_header(frost_png_decoder *d, frost_png_info *info, f
 // and unfiltered by Frost (png_direct.c), unless that finds anything off; libpng reads the rest.
 frost_status frost_png_read_pixels(frost_png_decoder *d, void *pixels, size_t row_bytes,
                                    frost_error *err);
+// Instead of read_pixels, for an 8-bit (or lower) file that is not interlaced: rows one strip at a
+// time, expanded to RGBA8 as read_pixels expands them; after the `last` rows the file's end is
+// checked (the zlib stream, the trailing chunks' CRCs and IEND).
+frost_status frost_png_start_rows(frost_png_decoder *d, frost_error *err);
+frost_status frost_png_read_rows(frost_png_decoder *d, uint8_t *const *rows, uint32_t count, int last, frost_error *err);
 // Before read_pixels: libpng reads every file (tests compare the direct read with it).
 void frost_png_decoder_use_libpng_only(frost_png_decoder *d);
 // After read_pixels: 1 when the pixels came from the direct read.
