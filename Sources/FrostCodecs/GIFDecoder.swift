@@ -25,8 +25,11 @@ enum GIFDecoder {
         }
     }
 
+    /// The header, every frame counted (the walk reads no pixels, so no frame limit applies).
     static func info(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ImageInfo {
-        try Header(bytes, options: DecodeOptions()).info
+        var unlimited = DecodeOptions()
+        unlimited.maxFrames = Int(UInt32.max)
+        return try Header(bytes, options: unlimited).info
     }
 
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> Image {

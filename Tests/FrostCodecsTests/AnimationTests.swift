@@ -50,6 +50,17 @@ import Testing
         #expect(try ImageInfo(contentsOfFile: Self.fixture("still.gif")).frames == 1)
     }
 
+    /// `info` counts every frame of a GIF, past the frame limit (its walk decodes nothing); reading
+    /// the animation is what the limit refuses.
+    @Test func infoCountsPastTheFrameLimit() throws {
+        // A 1×1 GIF of two colours, then 10 001 frames of one pixel each (LZW: clear, 0, end).
+        var gif = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
+        for _ in 0...DecodeOptions.defaultMaxFrames { gif += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0] }
+        gif.append(0x3B)
+        #expect(try ImageInfo(bytes: gif).frames == DecodeOptions.defaultMaxFrames + 1)
+        #expect(throws: CodecError.self) { try Animation(decoding: gif) }
+    }
+
     /// A still read takes `frame` (the first by default) from any animated format; a frame past the
     /// end is an error that says how many there are.
     @Test(arguments: ["disposal.gif", "ffmpeg.apng.png", "img2webp.webp"])
