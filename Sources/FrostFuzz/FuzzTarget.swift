@@ -88,6 +88,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     }
 
     static func stream(_ bytes: [UInt8]) {
+        if ImageFormat(sniffing: bytes) == .png { return streamPNG(bytes) }
         guard ImageFormat(sniffing: bytes) == .jpeg else { return }
         var options = decodeOptions
         options.autoOrient = false   // streaming never turns a picture
@@ -115,6 +116,21 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         }
         if (try? Image(decoding: png))?.pixels != image.pixels {
             preconditionFailure("the PNG written in strips does not decode to the streamed pixels (\(image.width)×\(image.height))")
+        }
+    }
+
+    /// An opaque PNG read row by row must give the whole read's pixels through the same steps, and
+    /// fail where it fails.
+    static func streamPNG(_ bytes: [UInt8]) {
+        var options = decodeOptions
+        options.autoOrient = false
+        guard let info = try? ImageInfo(bytes: bytes), PNGRowReader.streams(info) else { return }
+        let steps: [FilterStep] = [.gaussian(sigma: 2), .resize(width: 29, height: 29, fit: .contain, noEnlarge: false, padding: .clear)]
+        let streamed = try? StreamedFilter(reader: PNGRowReader(bytes: bytes, options: options), steps: steps, limits: options,
+                                           threads: 2, stripRows: 3).image()
+        let whole = try? steps.reduce(Image(decoding: bytes, options: options)) { try $1.apply(to: $0, limits: options, threads: 2) }
+        if let streamed, let whole, streamed.pixels != whole.pixels {
+            preconditionFailure("the PNG's rows and its whole read disagree (\(whole.width)×\(whole.height))")
         }
     }
 
