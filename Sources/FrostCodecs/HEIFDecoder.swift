@@ -30,10 +30,10 @@ enum HEIFDecoder {
         var info: ImageInfo {
             let alpha = raw.has_alpha != 0, gray = raw.chroma == 400
             var info = ImageInfo(format: format, width: Int(raw.width), height: Int(raw.height),
-                             channels: (gray ? 1 : 3) + (alpha ? 1 : 0), bitDepth: Int(raw.depth), hasAlpha: alpha,
-                             hasICCProfile: raw.icc_length > 0, orientation: orientation.rawValue,
-                             colorModel: raw.chroma == 0 ? "yuv" : gray ? "gray" : "yuv\(raw.chroma)",
-                             interlaced: false, frames: max(Int(raw.frames), 1))
+                                 channels: (gray ? 1 : 3) + (alpha ? 1 : 0), bitDepth: Int(raw.depth), hasAlpha: alpha,
+                                 hasICCProfile: raw.icc_length > 0, orientation: orientation.rawValue,
+                                 colorModel: raw.chroma == 0 ? "yuv" : gray ? "gray" : "yuv\(raw.chroma)",
+                                 interlaced: false, frames: max(Int(raw.frames), 1))
             info.duration = raw.duration
             return info
         }

@@ -103,13 +103,8 @@ struct FilterFiles: ParsableArguments {
     private func filter(_ input: FileBatch.Input, target: OutputTarget, steps: [any ImageStep], context: StepContext) -> Failure? {
         let filterSteps = steps.compactMap { $0.filterStep(context) }
         let defined = filterSteps.count == steps.count ? filterSteps : nil
-        let sequence = target.writesFrames ? (try? expectedPath(input, target)).flatMap { $0.flatMap(FrameOutput.init(path:)) } : nil
-        var read: [UInt8]?
-        if sequence == nil, let defined, defined.allSatisfy(\.streams) {
-            switch streamed(input, target, defined, context) {
-            case .streamed(let failure): return failure
-            case .whole(let bytes): read = bytes
-            }
+        if !target.writesFrames, let defined, defined.allSatisfy(\.streams), case .streamed(let failure) = streamed(input, target, defined, context) {
+            return failure
         }
         let name = input.isStandardInput ? "<stdin>" : input.path
         /// What is encoded: the image the steps made, or a 16-bit PNG's own samples.
@@ -117,8 +112,8 @@ struct FilterFiles: ParsableArguments {
         let bytes: [UInt8], picture: Picture
         do {
             _ = try expectedPath(input, target)   // refused before reading if it would leave -o
-            bytes = try read ?? input.read(maxBytes: decode.options.maxFileBytes)
-            if sequence != nil {
+            bytes = try input.read(maxBytes: decode.options.maxFileBytes)
+            if target.writesFrames {
                 return filterAnimation(bytes, input: input, target: target, format: target.format(chosen: format, source: ImageFormat(sniffing: bytes)!),
                                        steps: steps, context: context)
             }
@@ -253,8 +248,7 @@ struct FilterFiles: ParsableArguments {
         try file.commit()
     }
 
-    /// `.whole` carries a PNG's bytes when they were read to look at the file and it did not stream.
-    private enum Streaming { case streamed(Failure?), whole([UInt8]?) }
+    private enum Streaming { case streamed(Failure?), whole }
 
     /// Decode → steps → encode as a pipeline over strips of rows (FrostStream), for a JPEG file
     /// without an EXIF turn, or an opaque 8-bit PNG file that is not interlaced, of 32 Mpixels or
@@ -263,25 +257,24 @@ struct FilterFiles: ParsableArguments {
     /// written strip by strip as well). Anything else is left to the whole-image path (`.whole`).
     private func streamed(_ input: FileBatch.Input, _ target: OutputTarget, _ steps: [FilterStep], _ context: StepContext) -> Streaming {
         guard !input.isStandardInput, input.refusal == nil,
-              let head = try? FileIO.readPrefix(input.path, count: 8), let kind = ImageFormat(sniffing: head),
-              [.jpeg, .png].contains(kind) else { return .whole(nil) }
+              let head = try? FileIO.readPrefix(input.path, count: 24), let kind = ImageFormat(sniffing: head),
+              kind == .jpeg || (kind == .png && PNGRowReader.announcedPixels(head) >= PNGRowReader.streamedPixels) else { return .whole }
         let format = target.format(chosen: self.format, source: kind)
-        guard format != .jpeg || !encode.options.progressive else { return .whole(nil) }
+        guard format != .jpeg || !encode.options.progressive else { return .whole }
         let reader: any StreamSource, metadata: ImageMetadata, plan: ShrinkOnLoad, path: String?
         do {
             _ = try expectedPath(input, target)
             if kind == .jpeg {
                 let jpeg = try JPEGRowReader(path: input.path, options: decode.options)
                 // Turning the picture upright needs all of it.
-                guard jpeg.info.orientation == 1 || decode.noAutoOrient else { return .whole(nil) }
+                guard jpeg.info.orientation == 1 || decode.noAutoOrient else { return .whole }
                 plan = ShrinkOnLoad(steps: steps, width: jpeg.info.width, height: jpeg.info.height)
                 try jpeg.start(reduction: plan.reduction)
                 (reader, metadata) = (jpeg, jpeg.metadata)
             } else {
                 let bytes = try input.read(maxBytes: decode.options.maxFileBytes)
                 let info = try ImageInfo(bytes: bytes)
-                guard PNGRowReader.streams(info), info.width * info.height >= PNGRowReader.streamedPixels,
-                      info.orientation == 1 || decode.noAutoOrient else { return .whole(bytes) }
+                guard PNGRowReader.streams(info), info.orientation == 1 || decode.noAutoOrient else { return .whole }
                 let png = try PNGRowReader(bytes: bytes, options: decode.options)
                 plan = ShrinkOnLoad(unreduced: steps)
                 (reader, metadata) = (png, png.metadata)

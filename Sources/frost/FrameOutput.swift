@@ -92,7 +92,8 @@ struct VideoTiming: Equatable {
         let milliseconds = delays.map { max(1, Int(($0 * 1000).rounded())) }
         let g = milliseconds.reduce(0) { Self.gcd($0, $1) }
         // Ticks per second = numerator / denominator.
-        let (numerator, denominator) = Self.fastest * g >= 1000 ? (1000 / Self.gcd(1000, g), g / Self.gcd(1000, g)) : (Self.fastest, 1)
+        let common = Self.gcd(1000, g)
+        let (numerator, denominator) = Self.fastest * g >= 1000 ? (1000 / common, g / common) : (Self.fastest, 1)
         rate = denominator == 1 ? String(numerator) : "\(numerator)/\(denominator)"
         var start = 0, startTick = 0
         var repeats = milliseconds.map { delay in

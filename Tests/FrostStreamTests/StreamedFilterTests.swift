@@ -157,6 +157,20 @@ import Testing
         }
     }
 
+    /// Whether a PNG file streams is decided from its first 24 bytes (IHDR's size) before it is read.
+    @Test func aPNGsSizeIsReadFromItsHead() throws {
+        for (width, height) in [(1, 1), (301, 517), (7, 2)] {
+            let png = try noiseImage(width: width, height: height, opaque: true).encoded(as: .png)
+            #expect(PNGRowReader.announcedPixels(Array(png.prefix(24))) == width * height)
+        }
+        // 5793² is the first square at the threshold (a head of such a file, its IHDR's size bytes set).
+        var head = Array(try noiseImage(width: 3, height: 3, opaque: true).encoded(as: .png).prefix(24))
+        head.replaceSubrange(16..<24, with: [0, 0, 0x16, 0xA1, 0, 0, 0x16, 0xA1])
+        #expect(PNGRowReader.announcedPixels(head) == 5793 * 5793 && 5793 * 5793 >= PNGRowReader.streamedPixels)
+        #expect(5792 * 5792 < PNGRowReader.streamedPixels)
+        #expect(PNGRowReader.announcedPixels([0x89, 0x50, 0x4E, 0x47]) == 0)
+    }
+
     /// Every valid JPEG of the corpus (progressive, arithmetic, CMYK, gray, odd sizes, restart
     /// intervals) streams to the whole path's pixels, shrunk on load as the command does it.
     @Test func everyCorpusJPEGStreamsAsItDecodes() throws {
