@@ -1,8 +1,15 @@
 #include "CFrostSystem.h"
 
+#include <cpuid.h>
+
 // The two passes of the fixed-point resampler (FrostEffects, ResamplePlan): 16-bit samples
 // times 16-bit weights summed in 32-bit lanes, a pair of taps per multiply-add (pmaddwd), as
-// Pillow-SIMD does. Each pass is exactly its scalar reference (ResizeTests).
+// Pillow-SIMD does; on CPUs with AVX512-VNNI four byte taps per multiply-add (vpdpbusd) in the
+// horizontal pass. Each pass and form is exactly its scalar reference (ResizeTests).
+
+// Token pasting after expansion (resample_vertical.h names its helpers after VERTICAL_PASS).
+#define FROST_CONCAT_(a, b) a##b
+#define FROST_CONCAT(a, b) FROST_CONCAT_(a, b)
 
 static inline uint16_t clamped(int32_t v, int32_t top) { return (uint16_t)(v < 0 ? 0 : v > top ? top : v); }
 
@@ -16,6 +23,22 @@ void frost_resample_horizontal_scalar(const uint8_t *row, const int32_t *first, 
             int32_t acc = bias;
             for (int k = 0; k < taps; k++) acc += (int32_t)w[k] * p[4 * k + c];
             out[4 * o + c] = clamped(acc >> shift, FROST_RESAMPLE_TOP);
+        }
+    }
+}
+
+void frost_resample_split_weights(const int16_t *weights, size_t count, int taps, int8_t *split, int32_t *groups) {
+    for (size_t o = 0; o < count; o++) {
+        int used = 1;
+        for (int k = 0; k < taps; k++) if (weights[o * (size_t)taps + (size_t)k]) used = k + 1;
+        groups[o] = (used + 3) / 4;
+        for (int g = 0; g < taps; g += 4) {
+            int8_t *to = split + 2 * (o * (size_t)taps + (size_t)g);
+            for (int k = 0; k < 4; k++) {
+                int32_t w = weights[o * (size_t)taps + (size_t)(g + k)];
+                to[k] = (int8_t)(w >> 7);          // arithmetic shift: w = 128·high + low, low in 0…127
+                to[4 + k] = (int8_t)(w & 127);
+            }
         }
     }
 }
@@ -48,6 +71,23 @@ static inline __m256i pairs_of(__m256i px, int far) {
 // Pixels k…k+3 of rows r0 and r1 as `pairs_of` gives them.
 static inline __m256i pixel_pairs(const uint8_t *r0, const uint8_t *r1, int far) {
     return pairs_of(_mm256_loadu2_m128i((const __m128i *)r1, (const __m128i *)r0), far);
+}
+
+// Output pixel o's sums of each row pair ([row 0 | row 1], [row 2 | row 3]) rounded, shifted and
+// clamped into 8.7 samples.
+static inline __attribute__((always_inline)) void store_pixel(const __m256i *acc, int shift, uint16_t *const *out, size_t o,
+                                                              const int nrows) {
+    const __m256i bias = _mm256_set1_epi32(1 << (shift - 1)), top = _mm256_set1_epi16(FROST_RESAMPLE_TOP);
+    // Packed as [row 0, row 2 | row 1, row 3] (the second pair's rows only where there are four).
+    __m256i second = nrows == 4 ? _mm256_srai_epi32(_mm256_add_epi32(acc[1], bias), shift) : _mm256_setzero_si256();
+    __m256i words = _mm256_min_epu16(_mm256_packus_epi32(_mm256_srai_epi32(_mm256_add_epi32(acc[0], bias), shift), second), top);
+    __m128i w02 = _mm256_castsi256_si128(words), w13 = _mm256_extracti128_si256(words, 1);
+    _mm_storel_epi64((__m128i *)(out[0] + 4 * o), w02);
+    _mm_storel_epi64((__m128i *)(out[1] + 4 * o), w13);
+    if (nrows == 4) {
+        _mm_storeh_pd((double *)(out[2] + 4 * o), _mm_castsi128_pd(w02));
+        _mm_storeh_pd((double *)(out[3] + 4 * o), _mm_castsi128_pd(w13));
+    }
 }
 
 // Output pixel o of `nrows` rows (2 or 4) that share its weights, each pair of rows in the two
@@ -95,26 +135,123 @@ static inline __attribute__((always_inline)) void horizontal_pixel(const uint8_t
             acc[p] = _mm256_add_epi32(acc[p], _mm256_madd_epi16(px, wn));
         }
     }
+    store_pixel(acc, shift, out, o, nrows);
+}
+
+// Whether the VNNI forms run: the CPU has AVX512-VNNI with 256-bit (VL) forms and byte/word (BW)
+// instructions, and the OS saves the opmask and ZMM state their EVEX encoding needs (XCR0 bits 1,
+// 2, 5, 6, 7). Asked once; `frost_resample_use_vnni(0)` turns them off (the tests run both).
+static int vnni_state = -1;
+
+static int cpu_has_vnni(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE)) return 0;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+    if (!(b & bit_AVX512F) || !(b & bit_AVX512BW) || !(b & bit_AVX512VL) || !(c & bit_AVX512VNNI)) return 0;
+    unsigned lo, hi;
+    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return (lo & 0xE6) == 0xE6;
+}
+
+int frost_resample_vnni(void) {
+    int state = __atomic_load_n(&vnni_state, __ATOMIC_RELAXED);
+    if (state < 0) {
+        state = cpu_has_vnni();
+        __atomic_store_n(&vnni_state, state, __ATOMIC_RELAXED);
+    }
+    return state;
+}
+
+void frost_resample_use_vnni(int on) { __atomic_store_n(&vnni_state, on && cpu_has_vnni(), __ATOMIC_RELAXED); }
+
+// The VNNI forms: the horizontal pass four taps per byte multiply-add (vpdpbusd: four u8 × s8
+// products summed into a 32-bit lane), the vertical pass with its multiply-add and sum fused.
+#pragma clang attribute push(__attribute__((target("avx512f,avx512vl,avx512bw,avx512vnni"))), apply_to = function)
+
+// The sums of output pixel o over `nrows` rows (2 or 4), each pair of rows in the halves of one
+// register as in `horizontal_pixel`, plus `bias`. Four pixels of a row transposed to four lanes of
+// one channel each (r0 r1 r2 r3 | g0 … | b0 … | a0 …) meet four taps' weights in every lane; a
+// weight w is 128·high + low (`frost_resample_split_weights`), so two byte multiply-adds give its
+// exact sum: 128·Σhigh + Σlow. Only the groups of four up to the last nonzero weight are summed
+// (an area average over 3.5 pixels has 4 taps or 5, padded to 8).
+static inline __attribute__((always_inline)) void sums_vnni(const uint8_t *const *rows, size_t o, const int32_t *first,
+                                                            const int8_t *split, const int32_t *groups, int taps, __m256i bias,
+                                                            __m256i *acc, const int nrows) {
+    const __m256i transpose = _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
+                                               0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    const size_t at = 4 * (size_t)first[o];
+    const int8_t *w = split + 2 * o * (size_t)taps;
+    __m256i high[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()}, low[2] = {bias, bias};
+    for (int k = 0; k < 4 * groups[o]; k += 4) {
+        int32_t h, l;
+        __builtin_memcpy(&h, w + 2 * k, 4);
+        __builtin_memcpy(&l, w + 2 * k + 4, 4);
+        const __m256i wh = _mm256_set1_epi32(h), wl = _mm256_set1_epi32(l);
+        for (int p = 0; p < nrows / 2; p++) {
+            const uint8_t *r0 = rows[2 * p] + at + 4 * k, *r1 = rows[2 * p + 1] + at + 4 * k;
+            const __m256i px = _mm256_shuffle_epi8(_mm256_loadu2_m128i((const __m128i *)r1, (const __m128i *)r0), transpose);
+            high[p] = _mm256_dpbusd_epi32(high[p], px, wh);
+            low[p] = _mm256_dpbusd_epi32(low[p], px, wl);
+        }
+    }
+    for (int p = 0; p < nrows / 2; p++) acc[p] = _mm256_add_epi32(_mm256_slli_epi32(high[p], 7), low[p]);
+}
+
+// Two output pixels per step, so that each row takes one 16-byte store ([o | o+1] of a row pair's
+// packed sums). The pointers are copied to locals: the stores may alias anything in memory.
+static inline __attribute__((always_inline)) void horizontal_rows_vnni(const uint8_t *const *rows, const int32_t *first,
+                                                                       const int8_t *split, const int32_t *groups, int taps, int shift,
+                                                                       size_t count, uint16_t *const *out, const int nrows) {
+    const uint8_t *const in[4] = {rows[0], rows[1], rows[2], rows[3]};
+    uint16_t *const to[4] = {out[0], out[1], out[2], out[3]};
     const __m256i bias = _mm256_set1_epi32(1 << (shift - 1)), top = _mm256_set1_epi16(FROST_RESAMPLE_TOP);
-    // Packed as [row 0, row 2 | row 1, row 3] (the second pair's rows only where there are four).
-    __m256i second = nrows == 4 ? _mm256_srai_epi32(_mm256_add_epi32(acc[1], bias), shift) : _mm256_setzero_si256();
-    __m256i words = _mm256_min_epu16(_mm256_packus_epi32(_mm256_srai_epi32(_mm256_add_epi32(acc[0], bias), shift), second), top);
-    __m128i w02 = _mm256_castsi256_si128(words), w13 = _mm256_extracti128_si256(words, 1);
-    _mm_storel_epi64((__m128i *)(out[0] + 4 * o), w02);
-    _mm_storel_epi64((__m128i *)(out[1] + 4 * o), w13);
-    if (nrows == 4) {
-        _mm_storeh_pd((double *)(out[2] + 4 * o), _mm_castsi128_pd(w02));
-        _mm_storeh_pd((double *)(out[3] + 4 * o), _mm_castsi128_pd(w13));
+    size_t o = 0;
+    for (; o + 2 <= count; o += 2) {
+        __m256i a[2], b[2];
+        sums_vnni(in, o, first, split, groups, taps, bias, a, nrows);
+        sums_vnni(in, o + 1, first, split, groups, taps, bias, b, nrows);
+        for (int p = 0; p < nrows / 2; p++) {
+            __m256i words = _mm256_min_epu16(_mm256_packus_epi32(_mm256_srai_epi32(a[p], shift), _mm256_srai_epi32(b[p], shift)), top);
+            _mm_storeu_si128((__m128i *)(to[2 * p] + 4 * o), _mm256_castsi256_si128(words));
+            _mm_storeu_si128((__m128i *)(to[2 * p + 1] + 4 * o), _mm256_extracti128_si256(words, 1));
+        }
+    }
+    if (o < count) {
+        __m256i a[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
+        sums_vnni(in, o, first, split, groups, taps, _mm256_setzero_si256(), a, nrows);
+        store_pixel(a, shift, to, o, nrows);
     }
 }
 
+static void horizontal_vnni(const uint8_t *const *in, int nrows, const int32_t *first, const int8_t *split, const int32_t *groups,
+                            int taps, int shift, size_t count, uint16_t *const *to) {
+    if (nrows == 4) horizontal_rows_vnni(in, first, split, groups, taps, shift, count, to, 4);
+    else horizontal_rows_vnni(in, first, split, groups, taps, shift, count, to, 2);
+}
+
+#define VERTICAL_PASS vertical_vnni
+#define MULTIPLY_ADD(acc, a, w) _mm256_dpwssd_epi32(acc, a, w)
+#include "resample_vertical.h"
+#undef VERTICAL_PASS
+#undef MULTIPLY_ADD
+#pragma clang attribute pop
+
+#define VERTICAL_PASS vertical_avx2
+#define MULTIPLY_ADD(acc, a, w) _mm256_add_epi32(acc, _mm256_madd_epi16(a, w))
+#include "resample_vertical.h"
+#undef VERTICAL_PASS
+#undef MULTIPLY_ADD
+
 // Four rows at a time where there are four (as Pillow-SIMD's four-row convolution): one weight
 // load serves them all.
-void frost_resample_horizontal(const uint8_t *const *rows, int nrows, const int32_t *first, const int16_t *weights, int taps,
-                               int shift, size_t count, uint16_t *const *out) {
+void frost_resample_horizontal(const uint8_t *const *rows, int nrows, const int32_t *first, const int16_t *weights,
+                               const int8_t *split, const int32_t *groups, int taps, int shift, size_t count,
+                               uint16_t *const *out) {
     const uint8_t *const in[4] = {rows[0], rows[nrows > 1], rows[nrows > 2 ? 2 : 0], rows[nrows > 3 ? 3 : 0]};
     uint16_t *const to[4] = {out[0], out[nrows > 1], out[nrows > 2 ? 2 : 0], out[nrows > 3 ? 3 : 0]};
-    if (nrows == 4) {
+    if (nrows >= 2 && split && taps % 4 == 0 && frost_resample_vnni()) {
+        horizontal_vnni(in, nrows & ~1, first, split, groups, taps, shift, count, to);
+    } else if (nrows == 4) {
         for (size_t o = 0; o < count; o++) horizontal_pixel(in, o, first, weights, taps, shift, to, 4);
     } else if (nrows >= 2) {
         for (size_t o = 0; o < count; o++) horizontal_pixel(in, o, first, weights, taps, shift, to, 2);
@@ -122,42 +259,22 @@ void frost_resample_horizontal(const uint8_t *const *rows, int nrows, const int3
     if (nrows % 2) frost_resample_horizontal_scalar(rows[nrows - 1], first, weights, taps, shift, count, out[nrows - 1]);
 }
 
-// Thirty-two samples per step: the 8.7 samples of rows k and k+1 interleaved are (row k, row k+1)
-// pairs, one multiply-add with (w_k, w_{k+1}) per eight. `taps` is even (ResamplePlan pads it).
-static inline __attribute__((always_inline)) void vertical_blocks(const uint16_t *const *rows, const uint32_t *pairs, int taps,
-                                                                  int shift, size_t i, uint8_t *out, const int blocks) {
-    const __m256i bias = _mm256_set1_epi32(1 << (shift - 1));
-    __m256i low[2], high[2];
-    for (int b = 0; b < blocks; b++) low[b] = high[b] = bias;
-    for (int k = 0; k < taps; k += 2) {
-        __m256i w = _mm256_set1_epi32((int32_t)pairs[k / 2]);
-        for (int b = 0; b < blocks; b++) {
-            __m256i x = _mm256_loadu_si256((const __m256i *)(rows[k] + i + 16 * b));
-            __m256i y = _mm256_loadu_si256((const __m256i *)(rows[k + 1] + i + 16 * b));
-            low[b] = _mm256_add_epi32(low[b], _mm256_madd_epi16(_mm256_unpacklo_epi16(x, y), w));
-            high[b] = _mm256_add_epi32(high[b], _mm256_madd_epi16(_mm256_unpackhi_epi16(x, y), w));
-        }
-    }
-    for (int b = 0; b < blocks; b++) {
-        // Per 128-bit half: low holds samples 0-3 (8-11), high 4-7 (12-15); packing restores the order.
-        __m256i words = _mm256_packs_epi32(_mm256_srai_epi32(low[b], shift), _mm256_srai_epi32(high[b], shift));
-        __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(words, words), 0x08);
-        _mm_storeu_si128((__m128i *)(out + i + 16 * b), _mm256_castsi256_si128(bytes));
-    }
-}
-
 void frost_resample_vertical(const uint16_t *const *rows, const uint32_t *pairs, int taps, int shift,
                              size_t samples, uint8_t *out) {
     size_t i = 0;
-    if (taps % 2 == 0) {
-        for (; i + 32 <= samples; i += 32) vertical_blocks(rows, pairs, taps, shift, i, out, 2);
-        for (; i + 16 <= samples; i += 16) vertical_blocks(rows, pairs, taps, shift, i, out, 1);
-    }
+    if (taps % 2 == 0) i = frost_resample_vnni() ? vertical_vnni(rows, pairs, taps, shift, samples, out)
+                                                 : vertical_avx2(rows, pairs, taps, shift, samples, out);
     frost_resample_vertical_scalar(rows, pairs, taps, shift, i, samples, out);
 }
 #else
-void frost_resample_horizontal(const uint8_t *const *rows, int nrows, const int32_t *first, const int16_t *weights, int taps,
-                               int shift, size_t count, uint16_t *const *out) {
+int frost_resample_vnni(void) { return 0; }
+
+void frost_resample_use_vnni(int on) { (void)on; }
+
+void frost_resample_horizontal(const uint8_t *const *rows, int nrows, const int32_t *first, const int16_t *weights,
+                               const int8_t *split, const int32_t *groups, int taps, int shift, size_t count,
+                               uint16_t *const *out) {
+    (void)split, (void)groups;
     for (int r = 0; r < nrows; r++) frost_resample_horizontal_scalar(rows[r], first, weights, taps, shift, count, out[r]);
 }
 

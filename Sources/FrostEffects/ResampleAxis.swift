@@ -1,3 +1,4 @@
+import CFrostSystem
 import FrostCore
 
 /// The taps of one resampling axis in fixed point: for each output index a run of `span` source
@@ -12,42 +13,66 @@ struct ResampleAxis {
 
     /// `multiple`: the span is padded to a multiple of it (zero weights) where the source is wide
     /// enough, for the passes' four-tap steps. `sampleMaximum`: the largest sample the pass reads,
-    /// which bounds the precision so that no 32-bit sum can overflow.
+    /// which bounds the precision so that no 32-bit sum can overflow. `weightMaximum`: the largest
+    /// magnitude a weight may take (16383 for the VNNI horizontal pass, which splits each weight
+    /// into a signed byte of high bits and seven low bits).
     init(kernel: ResampleKernel, sourceCount n: Int, origin: Double, length: Double, outputStart: Int, outputCount m: Int,
-         multiple: Int, sampleMaximum: Int) {
+         multiple: Int, sampleMaximum: Int, weightMaximum: Int = 32_767) {
         let scale = Double(n) / length
-        let runs = (0..<m).map { o in
-            kernel.taps(center: (Double(outputStart + o) + 0.5 - origin) * scale - 0.5, scale: scale, count: n)
+        // The runs one after another in one array: key paths, arrays of tuples and an array per
+        // run went through the runtime's generic paths and the allocator (a sixth of a 4096² →
+        // 1170² box resize, perf).
+        var starts = [Int](repeating: 0, count: m), ends = [Int](repeating: 0, count: m + 1)
+        var taps = [Double](), scratch = [Double]()
+        taps.reserveCapacity(m * (Int(kernel.support * max(1, scale)) * 2 + 3))
+        var longest = 1
+        for o in 0..<m {
+            starts[o] = kernel.taps(center: (Double(outputStart + o) + 0.5 - origin) * scale - 0.5, scale: scale, count: n,
+                                    appendingTo: &taps, scratch: &scratch)
+            ends[o + 1] = taps.count
+            longest = max(longest, ends[o + 1] - ends[o])
         }
-        let longest = runs.map(\.weights.count).max() ?? 1
         let padded = (longest + multiple - 1) / multiple * multiple
         span = padded <= n ? padded : longest
-        bits = Self.bits(runs.map(\.weights), sampleMaximum: sampleMaximum)
+        bits = Self.bits(taps, ends: ends, sampleMaximum: sampleMaximum, weightMaximum: weightMaximum)
         var first = [Int32](repeating: 0, count: m), weights = [Int16](repeating: 0, count: m * span)
-        let one = 1 << bits
-        for (o, run) in runs.enumerated() {
+        var fixed = [Int](repeating: 0, count: longest)
+        let one = Double(1 << bits)
+        for o in 0..<m {
             // Every run lies inside 0..<n and span ≤ n, so the window stays inside too.
-            let start = min(run.first, n - span), shift = run.first - start
-            var fixed = run.weights.map { Int(($0 * Double(one)).rounded()) }
+            let start = min(starts[o], n - span), shift = starts[o] - start, count = ends[o + 1] - ends[o]
+            var total = 0, largest = 0
+            for k in 0..<count {
+                fixed[k] = Int((taps[ends[o] + k] * one).rounded())
+                total += fixed[k]
+                if abs(fixed[k]) > abs(fixed[largest]) { largest = k }
+            }
             // The rounding's remainder goes to the largest weight.
-            let largest = fixed.indices.max { abs(fixed[$0]) < abs(fixed[$1]) }!
-            fixed[largest] += one - fixed.reduce(0, +)
+            fixed[largest] += 1 << bits - total
             first[o] = Int32(start)
-            for (k, w) in fixed.enumerated() { weights[o * span + shift + k] = Int16(w) }
+            for k in 0..<count { weights[o * span + shift + k] = Int16(fixed[k]) }
         }
         self.first = first
         self.weights = weights
     }
 
-    /// The most fractional bits (at most 22) for which every weight fits 16 bits and a sum of
-    /// products (with the rounding bias) stays below 2³¹.
-    private static func bits(_ runs: [[Double]], sampleMaximum: Int) -> Int {
-        let largest = runs.joined().map(abs).max() ?? 1, count = Double(runs.map(\.count).max() ?? 1)
-        let widest = runs.map { $0.map(abs).reduce(0, +) }.max() ?? 1
+    /// The most fractional bits (at most 22) for which every weight stays within `weightMaximum`
+    /// and a sum of products (with the rounding bias) stays below 2³¹; run o is taps[ends[o] ..< ends[o + 1]].
+    private static func bits(_ taps: [Double], ends: [Int], sampleMaximum: Int, weightMaximum: Int) -> Int {
+        var largest = 0.0, widest = 0.0, count = 1
+        for o in 0..<(ends.count - 1) {
+            var sum = 0.0
+            for w in taps[ends[o]..<ends[o + 1]] {
+                largest = max(largest, abs(w))
+                sum += abs(w)
+            }
+            widest = max(widest, sum)
+            count = max(count, ends[o + 1] - ends[o])
+        }
         // Rounding moves each weight by at most ½ and the remainder adds at most ½ per tap: Σ|W| ≤ Σ|w|·2^b + count.
         var b = 22
-        while b > 8, largest * Double(1 << b) + count > 32_767
-                || Double(sampleMaximum) * (widest * Double(1 << b) + count) + Double(1 << (b + 7)) >= Double(1 << 31) {
+        while b > 8, largest * Double(1 << b) + Double(count) > Double(weightMaximum)
+                || Double(sampleMaximum) * (widest * Double(1 << b) + Double(count)) + Double(1 << (b + 7)) >= Double(1 << 31) {
             b -= 1
         }
         return b
@@ -72,4 +97,17 @@ struct ResampleAxis {
     }
 
     var pairStride: Int { (span + 1) / 2 }
+
+    /// The weights split for the VNNI horizontal pass and each output's groups of four taps in use
+    /// (`frost_resample_split_weights`), where the span is a multiple of four and every weight
+    /// within ±16383; else nil.
+    var split: (weights: [Int8], groups: [Int32])? {
+        guard span % 4 == 0, weights.allSatisfy({ abs(Int($0)) <= 16_383 }) else { return nil }
+        var groups = [Int32](repeating: 0, count: first.count)
+        let split = [Int8](unsafeUninitializedCapacity: 2 * weights.count) { out, count in
+            frost_resample_split_weights(weights, first.count, Int32(span), out.baseAddress!, &groups)
+            count = 2 * weights.count
+        }
+        return (split, groups)
+    }
 }

@@ -69,12 +69,15 @@ public enum ResampleKernel: String, Sendable, CaseIterable {
 
     /// The taps of output pixel `center` (its center in source index space, pixel i centered at i)
     /// over n source pixels shrunk by `scale` (source pixels per output pixel): the first source
-    /// index and the weights from there, outside indices folded onto the edge, summing to 1.
-    func taps(center: Double, scale: Double, count n: Int) -> (first: Int, weights: [Double]) {
+    /// index and the weights from there, outside indices folded onto the edge, summing to 1,
+    /// appended to `taps` (`scratch` is working space: an axis makes a run per output pixel, and
+    /// arrays of their own cost as much as the weights).
+    func taps(center: Double, scale: Double, count n: Int, appendingTo taps: inout [Double], scratch raw: inout [Double]) -> Int {
         let reach = self == .area ? scale / 2 + 0.5 : self == .nearest ? 0.5 : support * max(1, scale)
         let low = Int((center - reach).rounded(.down)), high = Int((center + reach).rounded(.up))
-        // Weights of indices low...high, then folded onto 0..<n.
-        var raw = [Double](repeating: 0, count: high - low + 1)
+        // Weights of indices low...high, folded onto 0..<n in place (index i − low → clamped i − first).
+        raw.removeAll(keepingCapacity: true)
+        raw.append(contentsOf: repeatElement(0, count: high - low + 1))
         switch self {
         case .nearest:
             raw[Int((center + 0.5).rounded(.down)) - low] = 1
@@ -87,12 +90,22 @@ public enum ResampleKernel: String, Sendable, CaseIterable {
             for s in low...high { raw[s - low] = value((Double(s) - center) / stretch) }
         }
         let first = min(max(low, 0), n - 1), last = min(max(high, 0), n - 1)
-        var weights = [Double](repeating: 0, count: last - first + 1)
-        for (k, w) in raw.enumerated() { weights[min(max(low + k, 0), n - 1) - first] += w }
+        for k in 0..<raw.count {
+            let i = min(max(low + k, 0), n - 1) - first
+            if i != k { raw[i] += raw[k]; raw[k] = 0 }   // i < k only where low < 0; i ≤ k always
+        }
+        let folded = raw[0...(last - first)]
         // Trim zero weights at both ends.
-        let start = weights.firstIndex { $0 != 0 } ?? 0, stop = weights.lastIndex { $0 != 0 } ?? 0
-        let total = weights[start...stop].reduce(0, +)
-        guard total > 0 else { return (min(max(Int(center.rounded()), 0), n - 1), [1]) }
-        return (first + start, weights[start...stop].map { $0 / total })
+        guard let start = folded.firstIndex(where: { $0 != 0 }), let stop = folded.lastIndex(where: { $0 != 0 }) else {
+            taps.append(1)
+            return min(max(Int(center.rounded()), 0), n - 1)
+        }
+        let total = folded[start...stop].reduce(0, +)
+        guard total > 0 else {
+            taps.append(1)
+            return min(max(Int(center.rounded()), 0), n - 1)
+        }
+        for w in folded[start...stop] { taps.append(w / total) }
+        return first + start
     }
 }

@@ -95,6 +95,10 @@ struct ResamplePlan {
     let ys: ResampleAxis
     /// The vertical weights two to a word (`frost_resample_vertical`).
     let pairs: [UInt32]
+    /// The horizontal weights as the VNNI pass takes them and its groups of taps per output, or
+    /// none where it cannot (`ResampleAxis.split`).
+    let split: [Int8]
+    let groups: [Int32]
     /// Whether colors are capped at their alpha after the taps: a filter with negative lobes can
     /// ring a premultiplied color above its alpha, which compositing would then overflow.
     let capsColors: Bool
@@ -102,10 +106,12 @@ struct ResamplePlan {
     init(kernel: ResampleKernel, width: Int, height: Int, over rect: Rect, region: PixelBounds, hasAlpha: Bool) {
         capsColors = hasAlpha && kernel.hasNegativeLobes
         xs = ResampleAxis(kernel: kernel, sourceCount: width, origin: rect.x, length: rect.width, outputStart: region.x,
-                          outputCount: region.width, multiple: 2, sampleMaximum: 255)
+                          outputCount: region.width, multiple: frost_resample_vnni() != 0 ? 4 : 2, sampleMaximum: 255,
+                          weightMaximum: 16_383)
         ys = ResampleAxis(kernel: kernel, sourceCount: height, origin: rect.y, length: rect.height, outputStart: region.y,
                           outputCount: region.height, multiple: 2, sampleMaximum: Int(FROST_RESAMPLE_TOP))
         pairs = ys.pairs
+        (split, groups) = xs.split ?? ([], [])
     }
 
     /// The source rows that output rows `rows` read.
@@ -125,28 +131,44 @@ struct ResamplePlan {
         let targets = UnsafeMutablePointer<UnsafeMutablePointer<UInt16>?>.allocate(capacity: 4)
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: Source.makesRows ? 4 * rowBytes : 0)
         defer { ring.deallocate(); window.deallocate(); sources.deallocate(); targets.deallocate(); scratch.deallocate() }
+        withTables { t in
+            var made = Int.min
+            for y in rows {
+                let top = Int(ys.first[y])
+                var r = max(top, made)
+                while r < top + span {
+                    let n = min(4, end - r)
+                    for k in 0..<n {
+                        sources[k] = src.row(r + k, scratch: scratch + k * rowBytes)
+                        targets[k] = ring + ((r + k) % slots) * samples
+                    }
+                    frost_resample_horizontal(sources, Int32(n), t.firsts, t.weights, t.split, t.groups, Int32(xs.span),
+                                              Int32(xs.bits - 7), xs.first.count, targets)
+                    r += n
+                }
+                made = r
+                for k in 0..<span { window[k] = UnsafePointer(ring + ((top + k) % slots) * samples) }
+                frost_resample_vertical(window, t.pairs + y * ys.pairStride, Int32(span), Int32(ys.bits + 7), samples, dst.row(y))
+                if capsColors { Self.capColors(dst.row(y), pixels: xs.first.count) }
+            }
+        }
+    }
+
+    /// The tables as the C passes take them (`split` and `groups` nil where the VNNI pass cannot run).
+    private struct Tables {
+        let firsts: UnsafePointer<Int32>, weights: UnsafePointer<Int16>, pairs: UnsafePointer<UInt32>
+        let split: UnsafePointer<Int8>?, groups: UnsafePointer<Int32>?
+    }
+
+    private func withTables<R>(_ body: (Tables) -> R) -> R {
         xs.first.withUnsafeBufferPointer { firsts in
             xs.weights.withUnsafeBufferPointer { weights in
                 pairs.withUnsafeBufferPointer { pairs in
-                    var made = Int.min
-                    for y in rows {
-                        let top = Int(ys.first[y])
-                        var r = max(top, made)
-                        while r < top + span {
-                            let n = min(4, end - r)
-                            for k in 0..<n {
-                                sources[k] = src.row(r + k, scratch: scratch + k * rowBytes)
-                                targets[k] = ring + ((r + k) % slots) * samples
-                            }
-                            frost_resample_horizontal(sources, Int32(n), firsts.baseAddress!, weights.baseAddress!, Int32(xs.span),
-                                                      Int32(xs.bits - 7), firsts.count, targets)
-                            r += n
+                    split.withUnsafeBufferPointer { split in
+                        groups.withUnsafeBufferPointer { groups in
+                            body(Tables(firsts: firsts.baseAddress!, weights: weights.baseAddress!, pairs: pairs.baseAddress!,
+                                        split: split.isEmpty ? nil : split.baseAddress, groups: groups.isEmpty ? nil : groups.baseAddress))
                         }
-                        made = r
-                        for k in 0..<span { window[k] = UnsafePointer(ring + ((top + k) % slots) * samples) }
-                        frost_resample_vertical(window, pairs.baseAddress! + y * ys.pairStride, Int32(span), Int32(ys.bits + 7),
-                                                samples, dst.row(y))
-                        if capsColors { Self.capColors(dst.row(y), pixels: firsts.count) }
                     }
                 }
             }

@@ -153,20 +153,41 @@ import Testing
         }
     }
 
-    /// The AVX2 passes equal their scalar references exactly (in builds without AVX2 both are the scalar code).
-    @Test func vectorPassesEqualTheScalarOnes() {
+    /// The AVX2 passes and, where the CPU has it, the AVX512-VNNI ones equal their scalar references
+    /// exactly (in builds without AVX2 all are the scalar code).
+    @Test(.serialized, arguments: [false, true]) func vectorPassesEqualTheScalarOnes(vnni: Bool) {
+        frost_resample_use_vnni(vnni ? 1 : 0)
+        defer { frost_resample_use_vnni(1) }
         var random = XorShift64(seed: 7)
-        for taps in [1, 2, 3, 4, 5, 8, 11, 22, 23] {
-            let width = 300, count = 50, shift = 13
+        // 1100 taps: a row shrunk to a few pixels (more groups of four than a byte counts).
+        for taps in [1, 2, 3, 4, 5, 8, 11, 12, 22, 23, 24, 1100] {
+            let width = max(300, taps + 20), count = 50, shift = 13
             let rows = (0..<4).map { _ in (0..<(4 * width)).map { _ in UInt8(truncatingIfNeeded: random.next() >> 40) } }
             let first = (0..<count).map { _ in Int32(random.next() % UInt64(width - taps)) }
-            let weights = (0..<(count * taps)).map { _ in Int16(truncatingIfNeeded: Int(random.next() % 12_000) - 3_000) }
+            // Within ±16383, as the split VNNI weights need; the extremes included.
+            let range = taps > 24 ? 120 : 12_000   // no sum past 2³¹
+            var weights = (0..<(count * taps)).map { _ in Int16(truncatingIfNeeded: Int(random.next() % UInt64(range)) - range / 4) }
+            weights[0] = 16_383
+            weights[weights.count - 1] = -16_384
+            // Zero tails of up to five taps: outputs that sum fewer groups of four than the span holds.
+            for o in stride(from: 1, to: count, by: 3) where taps > 5 {
+                for k in (taps - 1 - o % 5)..<taps { weights[o * taps + k] = 0 }
+            }
+            var split = [Int8](repeating: 0, count: taps % 4 == 0 ? 2 * weights.count : 0)
+            var groups = [Int32](repeating: 0, count: count)
+            if !split.isEmpty {
+                frost_resample_split_weights(weights, count, Int32(taps), &split, &groups)
+                #expect(taps < 8 || groups.contains { Int($0) < taps / 4 }, "some outputs sum fewer groups")
+            }
             for nrows in 1...4 {
                 var fast = [[UInt16]](repeating: [UInt16](repeating: 0, count: 4 * count), count: nrows)
                 var slow = fast
                 withRowPointers(rows, nrows) { sources in
                     withMutableRowPointers(&fast) { targets in
-                        frost_resample_horizontal(sources, Int32(nrows), first, weights, Int32(taps), Int32(shift), count, targets)
+                        split.withUnsafeBufferPointer { split in
+                            frost_resample_horizontal(sources, Int32(nrows), first, weights, split.isEmpty ? nil : split.baseAddress,
+                                                      groups, Int32(taps), Int32(shift), count, targets)
+                        }
                     }
                 }
                 for r in 0..<nrows { frost_resample_horizontal_scalar(rows[r], first, weights, Int32(taps), Int32(shift), count, &slow[r]) }
@@ -175,7 +196,8 @@ import Testing
             let samples = 4 * 77
             // Weights small enough that no sum of 8.7 samples can pass 2³¹ (as ResampleAxis chooses them).
             let columns = (0..<taps).map { _ in (0..<samples).map { _ in UInt16(random.next() % 32_641) } }
-            func weight() -> UInt32 { UInt32(UInt16(bitPattern: Int16(Int(random.next() % 3_000) - 1_000))) }
+            let vertical = taps > 24 ? 30 : 3_000
+            func weight() -> UInt32 { UInt32(UInt16(bitPattern: Int16(Int(random.next() % UInt64(vertical)) - vertical / 3))) }
             let pairs = (0..<((taps + 1) / 2)).map { j in (2 * j + 1 < taps ? weight() : 0) << 16 | weight() }
             var fast = [UInt8](repeating: 0, count: samples), slow = fast
             let copies = columns.map { column -> UnsafeMutablePointer<UInt16> in

@@ -231,15 +231,25 @@ static inline frost_bytes16 frost_rgba_of_colors(frost_bytes16 rgb, unsigned cha
 // Vertical, on 8.7 rows: out[i] = clamp((2^(shift-1) + sum_k w_k * rows[k][i]) >> shift, 0, 255)
 // for i < samples, the weights packed two to a word (tap 2j in the low half of pairs[j], 2j+1
 // in the high half, 0 past the last). The _scalar forms are the references (the vertical one
-// from sample `start`); the others are AVX2 where the build has it.
+// from sample `start`); the others are AVX2 where the build has it, AVX512-VNNI where the CPU has it.
 #define FROST_RESAMPLE_TOP 32640
-void frost_resample_horizontal(const uint8_t *const *rows, int nrows, const int32_t *first, const int16_t *weights, int taps,
-                               int shift, size_t count, uint16_t *const *out);
+void frost_resample_horizontal(const uint8_t *const *rows, int nrows, const int32_t *first, const int16_t *weights,
+                               const int8_t *split, const int32_t *groups, int taps, int shift, size_t count,
+                               uint16_t *const *out);
 void frost_resample_horizontal_scalar(const uint8_t *row, const int32_t *first, const int16_t *weights, int taps, int shift,
                                       size_t count, uint16_t *out);
 void frost_resample_vertical(const uint16_t *const *rows, const uint32_t *pairs, int taps, int shift,
                              size_t samples, uint8_t *out);
 void frost_resample_vertical_scalar(const uint16_t *const *rows, const uint32_t *pairs, int taps, int shift,
                                     size_t start, size_t samples, uint8_t *out);
+// The horizontal weights for the VNNI pass (`split`, or NULL): each tap w = 128·high + low with low
+// in 0…127, so every w must lie in [-16384, 16383] and `taps` be a multiple of 4; per output o,
+// 2·taps bytes, per four taps their four highs then their four lows; and `groups`, per output o the
+// number of groups of four taps up to its last nonzero weight (the pass sums only those).
+void frost_resample_split_weights(const int16_t *weights, size_t count, int taps, int8_t *split, int32_t *groups);
+// Whether the passes use AVX512-VNNI (asked of the CPU once); use_vnni(0) turns it off, use_vnni(1)
+// back on where the CPU has it (the tests run both forms).
+int frost_resample_vnni(void);
+void frost_resample_use_vnni(int on);
 
 #endif
