@@ -1,6 +1,8 @@
+import CFrostSystem
 import Dispatch
 import Foundation
 @_spi(Kernels) import FrostCore
+import FrostCodecs
 import FrostEffects
 
 /// Where a streamed image's rows come from, in order (a JPEG as it is decoded).
@@ -37,6 +39,8 @@ package final class StripExecutor: @unchecked Sendable {
     let ringRows: Int
     /// Rows read at a time.
     static let chunkRows = 16
+    /// The ring size from which it is mapped in huge pages (`frost_map_buffer`).
+    static let hugeRingBytes = 4 << 20
 
     /// `strips` cut the last operation's output rows (the reader's, without operations) in order.
     package init(reader: any RowReader, operations: [any RowOperation], strips: [Range<Int>], threads: Int) {
@@ -72,8 +76,13 @@ package final class StripExecutor: @unchecked Sendable {
     /// `strips[k]` of the last operation's output, valid during the call), on any thread;
     /// `emit` takes the results in strip order. The first error stops everything and is thrown.
     package func run<Piece>(produce: (Int, PixelRows) throws -> Piece, emit: (Piece) throws -> Void) throws {
-        let ring = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, ringRows * reader.width * 4))
-        defer { ring.deallocate() }
+        // A large ring in huge pages: the reader, the one job that cannot be shared, touches it
+        // first (a small one stays on the heap: a huge page is zeroed whole at its first touch).
+        let bytes = max(1, ringRows * reader.width * 4), huge = bytes >= Self.hugeRingBytes
+        let mapped = huge ? frost_map_buffer(bytes) : UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+        guard let mapped else { throw CodecError(.outOfMemory, "out of memory") }
+        let ring = mapped.assumingMemoryBound(to: UInt8.self)
+        defer { if huge { frost_unmap_buffer(mapped, bytes) } else { mapped.deallocate() } }
         let state = State<Piece>(count: strips.count)
         withoutActuallyEscaping(produce) { produce in
             withoutActuallyEscaping(emit) { emit in

@@ -236,6 +236,20 @@ import Testing
         #expect(filter.windowBytes < 96 << 20)
     }
 
+    /// A ring large enough to be mapped in huge pages (`frost_map_buffer`: the 2048×1536 photo's
+    /// ring of some 550 rows) gives the whole image's pixels too.
+    @Test func aRingInHugePagesGivesTheSamePixels() throws {
+        let bytes = try FileIO.read(Corpus.path("photos/UNIS_EV0.jpg"))
+        let steps: [FilterStep] = [.gaussian(sigma: 4), .adjust(Self.adjustment)]
+        let filter = try Self.streamed(bytes, steps, threads: 2, stripRows: nil)
+        let rows = filter.stripRows(unit: 16)
+        let executor = StripExecutor(reader: filter.reader, operations: filter.operations,
+                                     strips: stride(from: 0, to: filter.height, by: rows).map { $0..<min($0 + rows, filter.height) },
+                                     threads: 2)
+        #expect(executor.ringRows * filter.width * 4 >= StripExecutor.hugeRingBytes)
+        #expect(try filter.image().pixels == Self.whole(bytes, steps).pixels)
+    }
+
     /// Only the size of an image, for the executor's arithmetic (it reads nothing).
     final class Geometry: RowReader {
         let width: Int, height: Int
