@@ -12,29 +12,43 @@ struct Frost: ParsableCommand {
         // its file, not end the whole batch with SIGXFSZ.
         signal(SIGXFSZ, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if let verb = arguments.first, !verb.hasPrefix("-"), verb != "help" {
-            guard let command = configuration.subcommands.first(where: { $0._commandName == verb }) else {
-                exitWithUsageError("unknown verb '\(verb)'\(suggestion(for: verb, in: verbs)); 'frost --help' lists them")
+        var verb: (name: String, command: any ParsableCommand.Type)?
+        if let name = arguments.first, !name.hasPrefix("-"), name != "help" {
+            guard let command = configuration.subcommands.first(where: { $0._commandName == name }) else {
+                exitWithUsageError("unknown verb '\(name)'\(suggestion(for: name, in: verbs)); 'frost --help' lists them")
             }
-            // Before any check of values: a misspelt option is the mistake to name. (The help is
-            // made only when there are options to look up in it.)
-            let options = arguments.dropFirst().prefix(while: { $0 != "--" }).filter { $0.hasPrefix("--") }
-            let known = options.isEmpty ? [] : optionNames(in: helpMessage(for: command))
-            for argument in options {
-                let name = String(argument.prefix(while: { $0 != "=" }))
-                if !known.contains(name) {
-                    exitWithUsageError("\(verb): unknown option '\(name)'\(suggestion(for: name, in: known)); 'frost \(verb) --help' lists them")
-                }
-            }
+            verb = (name, command)
         }
         do {
-            var command = try parseAsRoot(arguments)
+            var command: any ParsableCommand
+            do {
+                command = try parseAsRoot(arguments)
+            } catch {
+                // A misspelt option is the mistake to name, before any complaint about a value. Looked
+                // for only when the line does not parse: the help it is looked up in takes 2–3 ms to
+                // make, which every command would pay.
+                if let verb { checkOptionNames(arguments.dropFirst(), verb: verb.name, command: verb.command) }
+                throw error
+            }
             try command.run()
         } catch {
             // Help, --version and exit statuses chosen by a command go out as ArgumentParser
             // writes them; a command line that cannot be understood is one line on stderr.
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
             exitWithUsageError(message(for: error))
+        }
+    }
+
+    /// Exits naming the first option of `arguments` (up to `--`) that `command` does not have.
+    static func checkOptionNames(_ arguments: ArraySlice<String>, verb: String, command: any ParsableCommand.Type) {
+        let options = arguments.prefix(while: { $0 != "--" }).filter { $0.hasPrefix("--") }
+        guard !options.isEmpty else { return }
+        let known = optionNames(in: helpMessage(for: command))
+        for argument in options {
+            let name = String(argument.prefix(while: { $0 != "=" }))
+            if !known.contains(name) {
+                exitWithUsageError("\(verb): unknown option '\(name)'\(suggestion(for: name, in: known)); 'frost \(verb) --help' lists them")
+            }
         }
     }
 
