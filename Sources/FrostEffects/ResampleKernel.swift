@@ -92,14 +92,11 @@ public enum ResampleKernel: String, Sendable, CaseIterable {
         let first = min(max(low, 0), n - 1), last = min(max(high, 0), n - 1)
         for k in 0..<raw.count {
             let i = min(max(low + k, 0), n - 1) - first
-            if i != k { raw[i] += raw[k]; raw[k] = 0 }   // i < k only where low < 0; i ≤ k always
+            if i != k { raw[i] += raw[k]; raw[k] = 0 }   // i ≤ k always: weights fold only downwards
         }
         let folded = raw[0...(last - first)]
         // Trim zero weights at both ends.
-        guard let start = folded.firstIndex(where: { $0 != 0 }), let stop = folded.lastIndex(where: { $0 != 0 }) else {
-            taps.append(1)
-            return min(max(Int(center.rounded()), 0), n - 1)
-        }
+        let start = folded.firstIndex { $0 != 0 } ?? 0, stop = folded.lastIndex { $0 != 0 } ?? 0
         let total = folded[start...stop].reduce(0, +)
         guard total > 0 else {
             taps.append(1)
