@@ -82,12 +82,15 @@ static void code_lengths(const uint32_t *freq, int count, int limit, uint8_t *le
         lengths[used == 0 ? 1 : 0] = 1;
         return;
     }
-    // Insertion sort: at most 286 keys, already nearly sorted by symbol for the byte residuals.
-    for (int i = 1; i < n; i++) {
-        uint64_t key = keys[i];
-        int j = i;
-        for (; j > 0 && keys[j - 1] > key; j--) keys[j] = keys[j - 1];
-        keys[j] = key;
+    // Sorted by frequency, ties by symbol: two stable counting passes over the frequency's bytes
+    // (a block's counts are below 2^16), the symbols going in in order.
+    uint64_t sorted[LITLEN];
+    for (int shift = 0; shift < 16; shift += 8) {
+        unsigned starts[257] = {0};
+        for (int i = 0; i < n; i++) starts[(keys[i] >> (16 + shift) & 0xFF) + 1]++;
+        for (int b = 0; b < 256; b++) starts[b + 1] += starts[b];
+        for (int i = 0; i < n; i++) sorted[starts[keys[i] >> (16 + shift) & 0xFF]++] = keys[i];
+        memcpy(keys, sorted, (size_t)n * sizeof *keys);
     }
     uint64_t weight[2 * LITLEN];
     int parent[2 * LITLEN], depth[2 * LITLEN];
@@ -131,9 +134,8 @@ static void canonical_codes(const uint8_t *lengths, int count, uint32_t *codes) 
         next[l] = code;
     }
     for (int s = 0; s < count; s++) {
-        unsigned length = lengths[s], value = length ? next[length]++ : 0, reversed = 0;
-        for (unsigned b = 0; b < length; b++) reversed |= (value >> b & 1) << (length - 1 - b);
-        codes[s] = reversed;
+        unsigned length = lengths[s], value = length ? next[length]++ : 0;
+        codes[s] = length ? __builtin_bitreverse16((uint16_t)value) >> (16 - length) : 0;
     }
 }
 
@@ -387,11 +389,33 @@ static void *deflate_segments(void *argument) {
     return NULL;
 }
 
+// The zlib stream's two header bytes and its checksum around `size` bytes of blocks at out + 2.
+static size_t wrap_zlib(const uint8_t *in, size_t n, uint8_t *out, size_t size) {
+    out[0] = 0x78;   // deflate, 32 KiB window
+    out[1] = 0x01;   // fastest; 0x7801 is a multiple of 31
+    uint32_t adler = libdeflate_adler32(1, in, n);
+    uint8_t checksum[4] = {(uint8_t)(adler >> 24), (uint8_t)(adler >> 16), (uint8_t)(adler >> 8), (uint8_t)adler};
+    memcpy(out + 2 + size, checksum, 4);
+    return 2 + size + 4;
+}
+
 size_t frost_deflate_runs(const uint8_t *in, size_t n, uint8_t *out, int threads) {
     size_t segments = n / SEGMENT + (n % SEGMENT != 0 || n == 0);
+    if (threads <= 1 || segments == 1) {
+        // In order, each segment straight after the one before: the bound holds every block and
+        // closing stored block, and a segment's 8 bytes of slack are the next one's start.
+        size_t size = 0;
+        for (size_t s = 0; s < segments; s++) {
+            size_t from = s * SEGMENT, to = from + SEGMENT < n ? from + SEGMENT : n;
+            size_t piece = deflate_segment(in, from, to, s + 1 == segments, out + 2 + size);
+            if (piece == 0) return 0;
+            size += piece;
+        }
+        return wrap_zlib(in, n, out, size);
+    }
     uint8_t **pieces = calloc(segments, sizeof *pieces);
     size_t *sizes = calloc(segments, sizeof *sizes);
-    int workers = threads < 1 ? 1 : (size_t)threads > segments ? (int)segments : threads;
+    int workers = (size_t)threads > segments ? (int)segments : threads;   // two or more here
     segment_job *jobs = calloc((size_t)workers, sizeof *jobs);
     pthread_t *helpers = calloc((size_t)workers, sizeof *helpers);
     int *started = calloc((size_t)workers, sizeof *started);
@@ -405,19 +429,11 @@ size_t frost_deflate_runs(const uint8_t *in, size_t n, uint8_t *out, int threads
             if (started[t]) pthread_join(helpers[t], NULL);
             else deflate_segments(&jobs[t]);
         }
-        out[0] = 0x78;   // deflate, 32 KiB window
-        out[1] = 0x01;   // fastest; 0x7801 is a multiple of 31
-        total = 2;
-        for (size_t s = 0; s < segments && total; s++) {
-            if (!sizes[s]) { total = 0; break; }
-            memcpy(out + total, pieces[s], sizes[s]);
-            total += sizes[s];
-        }
-        if (total) {
-            uint32_t adler = libdeflate_adler32(1, in, n);
-            uint8_t checksum[4] = {(uint8_t)(adler >> 24), (uint8_t)(adler >> 16), (uint8_t)(adler >> 8), (uint8_t)adler};
-            memcpy(out + total, checksum, 4);
-            total += 4;
+        size_t size = 0;
+        for (size_t s = 0; s < segments && sizes[s]; s++) {
+            memcpy(out + 2 + size, pieces[s], sizes[s]);
+            size += sizes[s];
+            if (s + 1 == segments) total = wrap_zlib(in, n, out, size);
         }
     }
     for (size_t s = 0; pieces && s < segments; s++) free(pieces[s]);

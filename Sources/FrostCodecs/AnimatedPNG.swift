@@ -63,11 +63,12 @@ public final class AnimatedPNGWriter {
             throw CodecError(.encode, "a frame is \(frame.width)×\(frame.height), not \(width)×\(height)")
         }
         let region = previous.map { frame.changedRegion(since: $0) } ?? frame.bounds
-        var image = region == frame.bounds ? frame : frame.cropped(to: region)
+        var image = frame
         image.hasAlpha = hasAlpha
         image.isGray = false
         image.iccProfile = nil
-        return EncodedFrame(png: try image.encoded(as: .png, options: options, threads: 1), region: region)
+        // The rectangle is encoded where it lies in the frame (a copy of it was 7% of `frost animate`).
+        return EncodedFrame(png: try image.encodedPNG(options, threads: 1, region: region), region: region)
     }
 
     /// Adds the next frame from `encode(_:after:)`; the first must cover the canvas.
@@ -80,12 +81,13 @@ public final class AnimatedPNGWriter {
         }
         let chunks = Self.chunks(frame.png)
         // Bit depth, color type and the methods must agree; the size is the rectangle's.
-        guard let ihdr = chunks.first(where: { $0.type == "IHDR" })?.data, ihdr.count == 13,
+        guard let ihdr = chunks.first(where: { $0.type == "IHDR" }).map({ Array($0.data) }), ihdr.count == 13,
               ihdr[0..<8] == (Self.be32(UInt32(r.width)) + Self.be32(UInt32(r.height)))[...],
               ihdr[8...] == (header ?? ihdr)[8...] else {
             throw CodecError(.encode, "frame \(written) encoded with another PNG header")
         }
         var out: [UInt8] = []
+        out.reserveCapacity(frame.png.count + 128)
         if header == nil {
             header = ihdr
             out = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -100,9 +102,9 @@ public final class AnimatedPNGWriter {
         sequence += 1
         for data in chunks where data.type == "IDAT" {
             if written == 0 {
-                Self.chunk("IDAT", data.data, into: &out)
+                Self.chunk("IDAT", [], data.data, into: &out)
             } else {
-                Self.chunk("fdAT", Self.be32(sequence) + data.data, into: &out)
+                Self.chunk("fdAT", Self.be32(sequence), data.data, into: &out)
                 sequence += 1
             }
         }
@@ -128,24 +130,28 @@ public final class AnimatedPNGWriter {
         return (UInt16(ms), 1000)
     }
 
-    /// The chunks of a PNG this encoder wrote (well formed by construction).
-    static func chunks(_ png: [UInt8]) -> [(type: String, data: [UInt8])] {
-        var out: [(String, [UInt8])] = []
+    /// The chunks of a PNG this encoder wrote (well formed by construction), their data in place.
+    static func chunks(_ png: [UInt8]) -> [(type: String, data: ArraySlice<UInt8>)] {
+        var out: [(String, ArraySlice<UInt8>)] = []
         var at = 8
         while at + 12 <= png.count {
             let length = Int(png[at]) << 24 | Int(png[at + 1]) << 16 | Int(png[at + 2]) << 8 | Int(png[at + 3])
             let type = String(decoding: png[(at + 4)..<(at + 8)], as: UTF8.self)
-            out.append((type, Array(png[(at + 8)..<(at + 8 + length)])))
+            out.append((type, png[(at + 8)..<(at + 8 + length)]))
             at += 12 + length
         }
         return out
     }
 
-    static func chunk(_ type: String, _ data: [UInt8], into out: inout [UInt8]) {
-        out += be32(UInt32(data.count))
-        let body = Array(type.utf8) + data
-        out += body
-        out += be32(body.withUnsafeBufferPointer { frost_crc32($0.baseAddress, $0.count) })
+    /// A chunk of `data` then `more` (PNG specification §5.3): length, type, data, and the CRC of
+    /// the type and data, taken from where they were appended.
+    static func chunk(_ type: String, _ data: [UInt8], _ more: ArraySlice<UInt8> = [], into out: inout [UInt8]) {
+        out += be32(UInt32(data.count + more.count))
+        let start = out.count
+        out += type.utf8
+        out += data
+        out += more
+        out += be32(out.withUnsafeBufferPointer { frost_crc32($0.baseAddress! + start, $0.count - start) })
     }
 
     static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
