@@ -63,8 +63,23 @@ public enum FileIO {
 
     /// Reads to the end (a file can grow while it is read: the limit holds for what arrives).
     private static func readAll(_ fd: Int32, sizeHint: Int, maxBytes: Int) throws -> [UInt8] {
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(sizeHint)
+        // Straight into the array, one byte more than the hint to see the end: a zeroed 1 MiB
+        // chunk copied from was a sixth of `frost info` on a 1 MB JPEG (perf).
+        let capacity = min(sizeHint, maxBytes) + 1
+        var bytes = try [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+            while count < capacity {
+                let n = Glibc.read(fd, buffer.baseAddress! + count, capacity - count)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw ioError("cannot read")
+                }
+                if n == 0 { break }
+                count += n
+            }
+        }
+        if bytes.count > maxBytes { throw tooLarge(maxBytes) }
+        if bytes.count < capacity { return bytes }
+        // More than the hint (standard input, a file still growing): the rest in chunks.
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }

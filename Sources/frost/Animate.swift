@@ -9,6 +9,7 @@ import FrostMotion
 
 struct Animate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "animate",
         abstract: "Render a motion scene's timeline: a folder of PNG frames, an animated PNG or WebP, or an MP4 through ffmpeg.",
         discussion: "OUT ending in .png is an animated PNG (APNG, every frame lossless); .webp an animated WebP (lossless, or lossy "
             + "with --quality Q: a tenth of the APNG's bytes or less); .mp4 needs ffmpeg (H.264, raw RGBA piped in); "

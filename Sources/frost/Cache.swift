@@ -10,6 +10,7 @@ import Glibc
 
 struct Cache: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "cache",
         abstract: "Pre-render N blur levels of an image (or, with --batch, of every image in a folder or list).",
         discussion: """
         Writes DIR/level-NN.png (or .jpg, .webp) and DIR/manifest.json (written last). Levels 1…N grow geometrically \

@@ -6,6 +6,7 @@ import FrostMotion
 
 struct Compose: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "compose",
         abstract: "Render a scene (JSON: its size, background and layers) into an image; a motion scene at a scroll offset and time.",
         discussion: "Files named in the scene are relative to the scene file's folder (the current folder for stdin). "
             + "Schema: docs/scenes.md. A still of a motion scene equals the frame `frost animate` renders at the same driver values, bit for bit.")

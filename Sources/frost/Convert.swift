@@ -2,6 +2,7 @@ import ArgumentParser
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "convert",
         abstract: "Convert between PNG, JPEG, WebP, AVIF and GIF, and from HEIC (format from the output's name or --format).",
         discussion: filterDiscussion)
 

@@ -8,6 +8,7 @@ import Foundation
 
 struct Fade: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fade",
         abstract: "A frame of a blur cache at a fraction or scroll offset, a sweep of frames, or a blend of two images.",
         discussion: """
         frost fade DIR --fraction P -o OUT             (P in 0…1)

@@ -6,6 +6,7 @@ import Foundation
 
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "info",
         abstract: "Print format, size, channels, bit depth, alpha, ICC, EXIF orientation and frames of image files, or a cache folder's levels.",
         discussion: """
         A cache folder (made by frost cache) prints one line for the cache and one per level: σ,

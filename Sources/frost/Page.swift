@@ -8,6 +8,7 @@ import Foundation
 
 struct Page: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "page",
         abstract: "A web page that shows a blur cache, fading its levels as the page scrolls (no framework, no network).",
         discussion: """
         Writes one HTML file that loads the cache's level files from where they are (relative to \

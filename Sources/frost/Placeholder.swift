@@ -8,6 +8,7 @@ import FrostFiles
 
 struct Placeholder: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "placeholder",
         abstract: "Print the placeholder a page or an app shows while an image loads: a BlurHash, a ThumbHash or a tiny blurred data URL; or draw one (--decode).",
         discussion: """
         Each image is shrunk by area averaging to fit 100x100 (JPEG and WebP decoded at a reduced size \

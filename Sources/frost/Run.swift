@@ -2,6 +2,7 @@ import ArgumentParser
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "A chain of operations on each image, in the order given: decoded once, encoded once.",
         discussion: """
         Steps are NAME:key=value,key=value with the options of the verb of that name (blur, effect, \

@@ -8,6 +8,7 @@ import FrostEffects
 
 struct Sheet: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sheet",
         abstract: "A contact sheet of a cache's levels, left to right and top to bottom from level 0.",
         discussion: """
         Each cell is labelled with its level, σ, the stored size (with its reduction) and the file's

@@ -90,6 +90,20 @@ import Testing
         #expect(folder.contents().isEmpty)
     }
 
+    /// Standard input longer than the first read (1 MiB, straight into the bytes kept) arrives
+    /// whole: the rest comes in chunks.
+    @Test func standardInputOverOneMebibyteArrivesWhole() throws {
+        let path = Corpus.repository + "/SampleImages/UNIS_EV0.jpg"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(bytes.count > 1 << 20)
+        let arguments = ["--width", "64", "--format", "png"]
+        let piped = try FrostRun.run(["resize", "-", "-"] + arguments, stdin: bytes)
+        let read = try FrostRun.run(["resize", path, "-"] + arguments)
+        #expect(piped.status == 0 && read.status == 0 && piped.stderr.isEmpty, "\(piped.stderr)")
+        // The same pixels (a file's read streams its PNG strip by strip, so the chunks differ).
+        #expect(identical(try Image(decoding: piped.stdoutBytes), try Image(decoding: read.stdoutBytes)))
+    }
+
     /// `-` reads or writes the one image of info, fade, compose and sheet as of the filters.
     @Test func standardInputAndOutputForEveryOneImageVerb() throws {
         let folder = try TemporaryFolder()
