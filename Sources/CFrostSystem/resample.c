@@ -164,6 +164,8 @@ int frost_resample_vnni(void) {
 
 void frost_resample_use_vnni(int on) { __atomic_store_n(&vnni_state, on && cpu_has_vnni(), __ATOMIC_RELAXED); }
 
+int frost_resample_tap_multiple(void) { return frost_resample_vnni() ? 4 : 2; }
+
 // The VNNI forms: the horizontal pass four taps per byte multiply-add (vpdpbusd: four u8 × s8
 // products summed into a 32-bit lane), the vertical pass with its multiply-add and sum fused.
 #pragma clang attribute push(__attribute__((target("avx512f,avx512vl,avx512bw,avx512vnni"))), apply_to = function)

@@ -106,7 +106,7 @@ struct ResamplePlan {
     init(kernel: ResampleKernel, width: Int, height: Int, over rect: Rect, region: PixelBounds, hasAlpha: Bool) {
         capsColors = hasAlpha && kernel.hasNegativeLobes
         xs = ResampleAxis(kernel: kernel, sourceCount: width, origin: rect.x, length: rect.width, outputStart: region.x,
-                          outputCount: region.width, multiple: frost_resample_vnni() != 0 ? 4 : 2, sampleMaximum: 255,
+                          outputCount: region.width, multiple: Int(frost_resample_tap_multiple()), sampleMaximum: 255,
                           weightMaximum: 16_383)
         ys = ResampleAxis(kernel: kernel, sourceCount: height, origin: rect.y, length: rect.height, outputStart: region.y,
                           outputCount: region.height, multiple: 2, sampleMaximum: Int(FROST_RESAMPLE_TOP))

@@ -259,5 +259,8 @@ void frost_resample_split_weights(const int16_t *weights, size_t count, int taps
 // back on where the CPU has it (the tests run both forms).
 int frost_resample_vnni(void);
 void frost_resample_use_vnni(int on);
+// What the horizontal taps are padded to: 4 where the VNNI pass runs (groups of four taps), else 2
+// (the AVX2 pass's pairs).
+int frost_resample_tap_multiple(void);
 
 #endif
