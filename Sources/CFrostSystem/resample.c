@@ -164,8 +164,6 @@ int frost_resample_vnni(void) {
 
 void frost_resample_use_vnni(int on) { __atomic_store_n(&vnni_state, on && cpu_has_vnni(), __ATOMIC_RELAXED); }
 
-int frost_resample_tap_multiple(void) { return frost_resample_vnni() ? 4 : 2; }
-
 // The VNNI forms: the horizontal pass four taps per byte multiply-add (vpdpbusd: four u8 × s8
 // products summed into a 32-bit lane), the vertical pass with its multiply-add and sum fused.
 #pragma clang attribute push(__attribute__((target("avx512f,avx512vl,avx512bw,avx512vnni"))), apply_to = function)
@@ -285,3 +283,5 @@ void frost_resample_vertical(const uint16_t *const *rows, const uint32_t *pairs,
     frost_resample_vertical_scalar(rows, pairs, taps, shift, 0, samples, out);
 }
 #endif
+
+int frost_resample_tap_multiple(void) { return frost_resample_vnni() ? 4 : 2; }
