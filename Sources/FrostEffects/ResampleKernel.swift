@@ -57,14 +57,19 @@ public enum ResampleKernel: String, Sendable, CaseIterable {
             if x < 2 { return ((-b - 6 * c) * x * x * x + (6 * b + 30 * c) * x * x + (-12 * b - 48 * c) * x + (8 * b + 24 * c)) / 6 }
             return 0
         case .lanczos3:
-            if x == 0 { return 1 }
-            if x >= 3 { return 0 }
-            // sin(πx) = sin(3y) = 3 sin y − 4 sin³ y for y = πx/3: one sine per tap.
-            let y = Double.pi * x / 3, s = sin(y)
-            return s * s * (3 - 4 * s * s) / (3 * y * y)
+            return Self.lanczos3Value(x, sineOfY: sin(Double.pi * x / 3))
         case .nearest, .area:
             preconditionFailure("\(self) is not a sampled filter")
         }
+    }
+
+    /// sinc(x)·sinc(x/3) at |x| from the sine of y = πx/3: sin(πx) = sin(3y) = 3 sin y − 4 sin³ y,
+    /// so one sine per tap (`taps` gets it by angle addition from the tap before).
+    static func lanczos3Value(_ x: Double, sineOfY s: Double) -> Double {
+        if x == 0 { return 1 }
+        if x >= 3 { return 0 }
+        let y = Double.pi * x / 3
+        return s * s * (3 - 4 * s * s) / (3 * y * y)
     }
 
     /// The taps of output pixel `center` (its center in source index space, pixel i centered at i)
@@ -86,15 +91,14 @@ public enum ResampleKernel: String, Sendable, CaseIterable {
             let from = center - scale / 2, to = center + scale / 2
             for s in low...high { raw[s - low] = max(0, min(Double(s) + 0.5, to) - max(Double(s) - 0.5, from)) }
         case .lanczos3:
-            // value(x) with the sine of each tap's y = πx/3 by angle addition from the one before
-            // (sin(y + δ) = sin y cos δ + cos y sin δ; the taps are δ apart): four sines and cosines
-            // per output pixel instead of one sine per tap, which were most of a thumbnail's plans.
+            // The sine of each tap's y = πx/3 by angle addition from the one before (sin(y + δ) =
+            // sin y cos δ + cos y sin δ; the taps are δ apart): four sines and cosines per output
+            // pixel instead of one sine per tap, which were most of a thumbnail's plans.
             let stretch = max(1, scale), step = Double.pi / (3 * stretch)
             var sine = sin((Double(low) - center) * step), cosine = cos((Double(low) - center) * step)
             let (stepSine, stepCosine) = (sin(step), cos(step))
             for s in low...high {
-                let x = abs(Double(s) - center) / stretch, y = Double.pi * x / 3
-                raw[s - low] = x == 0 ? 1 : x >= 3 ? 0 : sine * sine * (3 - 4 * sine * sine) / (3 * y * y)
+                raw[s - low] = Self.lanczos3Value(abs(Double(s) - center) / stretch, sineOfY: sine)
                 (sine, cosine) = (sine * stepCosine + cosine * stepSine, cosine * stepCosine - sine * stepSine)
             }
         default:
