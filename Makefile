@@ -14,7 +14,7 @@ FROST   := .build/release/frost
 OUT     := out
 # Debian packages the build, the tests and the demo need; ffmpeg for the MP4 output (`frost animate
 # OUT.mp4`), which the tests exercise as well; webp (cwebp, dwebp, img2webp) makes test files; chromium shows `frost page` to the tests;
-# libavif-dev and libheif-dev read AVIF and HEIC (and write AVIF; Tests/Fixtures/heif/make.sh uses their tools, not installed here).
+# libavif-dev and libheif-dev read and write AVIF and HEIC (Tests/Fixtures/heif/make.sh uses their tools, not installed here).
 APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libavif-dev libheif-dev libgif-dev libimagequant-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium
 
 .PHONY: deps build debug docs examples requests references check test test-asan test-tsan fuzz fuzz-build run gallery man bench compare compare-deps clean
@@ -116,7 +116,8 @@ fuzz: fuzz-build
 # ThumbHash, data URL) and a ThumbHash drawn back;
 # then the sample scenes (SampleImages/scenes/*.json) rendered by `frost compose`, and the seed apps'
 # motions (SampleImages/motion/*.json) as animated PNGs and filmstrips by `frost animate`, and one as a
-# lossy animated WebP, that one resized into a GIF and a frame taken from it; a HEIC and a JPEG as AVIF.
+# lossy animated WebP, that one resized into a GIF and a frame taken from it; a HEIC and a JPEG as AVIF,
+# the JPEG as HEIC.
 run: build
 	@mkdir -p $(OUT)
 	@$(FROST) info SampleImages/*.png SampleImages/*.jpg
@@ -135,7 +136,8 @@ run: build
 	@$(FROST) resize SampleImages/*.jpg SampleImages/*.png -o '$(OUT)/thumbs/%s-320.webp' --width 320 --jobs 2 2>&1 | tail -1
 	@$(FROST) page $(OUT)/caches/UNIS_EV0.jpg.frost -o $(OUT)/UNIS_EV0-page.html --height 600
 	@$(FROST) convert SampleImages/coffee.heic $(OUT)/coffee-from-heic.avif && $(FROST) convert SampleImages/rocket.jpg $(OUT)/rocket.avif
-	@$(FROST) info SampleImages/coffee.heic $(OUT)/coffee-from-heic.avif $(OUT)/rocket.avif
+	@$(FROST) convert SampleImages/rocket.jpg $(OUT)/rocket.heic
+	@$(FROST) info SampleImages/coffee.heic $(OUT)/coffee-from-heic.avif $(OUT)/rocket.avif $(OUT)/rocket.heic
 	@for kind in blurhash thumbhash data-url; do \
 	  $(FROST) placeholder SampleImages/*.jpg SampleImages/*.png --kind $$kind --json --jobs 2 > $(OUT)/placeholders-$$kind.jsonl || exit 1; \
 	done

@@ -133,7 +133,7 @@ void frost_avif_free(frost_avif_decoder *d) {
 }
 
 frost_status frost_avif_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
-                               const frost_avif_write_options *options, uint8_t **out, size_t *out_size,
+                               const frost_heif_write_options *options, uint8_t **out, size_t *out_size,
                                frost_error *err) {
     *out = NULL;
     *out_size = 0;

@@ -92,7 +92,7 @@ extension Animation {
     public func write(to url: URL, _ encoding: ImageEncoding? = nil) throws(CodecError) {
         let path = try Image.filePath(url)
         guard let encoding = encoding ?? ImageEncoding(pathExtension: path) else {
-            throw CodecError(.encode, "unknown output format (use a .png or .webp name)", file: url.relativePath)
+            throw CodecError(.encode, "unknown output format (use a .png, .webp or .gif name)", file: url.relativePath)
         }
         do { try write(into: try AtomicFile(path), encoding) } catch { throw CodecError(error).about(url.relativePath) }
     }

@@ -9,7 +9,8 @@ extension Image {
     /// opaque. JPEG has no alpha: a transparent image is flattened onto `options.background`. WebP is lossless unless
     /// `options.webpQuality` is set, and keeps alpha where some pixel is not opaque. AVIF is
     /// 8-bit at `options.avifQuality` (lossless at 100), alpha where some pixel is not opaque,
-    /// encoded by aom on `threads` threads. HEIC is read only: writing it throws.
+    /// encoded by aom on `threads` threads. HEIC likewise at `options.heicQuality`, encoded by x265,
+    /// upright (an EXIF orientation is applied to the pixels).
     /// A baseline JPEG of more than a few hundred rows is encoded in horizontal strips on `threads`
     /// threads and joined (`JPEGStrips`), and a PNG's run-length deflate in segments of about
     /// 1 MiB: the same bytes on any number of threads, in about half the time on two cores.
@@ -22,7 +23,7 @@ extension Image {
         case .webp: bytes = try encodedWebP(options)
         case .avif: return try encodedAVIF(options, threads: RowBands.threads(threads))
         case .gif: return try Animation(frames: [self], delay: 0).gif(options)
-        case .heic: throw CodecError(.unsupported, "Frost reads HEIC but does not write it (write .avif, .gif, .jpg, .png or .webp)")
+        case .heic: return try encodedHEIC(options, threads: RowBands.threads(threads))
         }
         guard let metadata = options.metadata else { return bytes }
         return metadata.inserted(into: bytes, as: format, hasAlpha: hasAlpha, width: width, height: height)
@@ -99,27 +100,50 @@ extension Image {
         let quality = options.avifQuality ?? EncodeOptions.defaultAVIFQuality
         guard (1...100).contains(quality) else { throw CodecError(.encode, "AVIF quality \(quality) is not in 1...100") }
         let straight = isPremultiplied ? unpremultiplied() : self
-        var avifOptions = frost_avif_write_options()
-        avifOptions.quality = Int32(quality)
-        avifOptions.effort = Int32(min(max(options.compressionLevel ?? EncodeOptions.defaultAVIFEffort, 0), 9))
-        avifOptions.has_alpha = hasAlpha && straight.containsTransparency ? 1 : 0
-        // Written by the encoder, not spliced in afterwards: AVIF's metadata are items of the
-        // container. HEIF readers turn the picture by irot/imir, not by EXIF: an orientation kept
-        // in the EXIF is stored as those too.
-        let exif = options.metadata?.exif ?? [], xmp = options.metadata?.xmp ?? []
+        // HEIF readers turn the picture by irot/imir, not by EXIF: an orientation kept in the EXIF
+        // is stored as those too.
+        let exif = options.metadata?.exif ?? []
         let transform = Orientation(exifValue: exif.withUnsafeBufferPointer { EXIFOrientation.read($0) }).heifTransform
-        (avifOptions.rotation, avifOptions.mirror) = (Int32(transform.turns), Int32(transform.mirror))
+        return try straight.encodedHEIF(.avif, quality: quality, effort: options.compressionLevel ?? EncodeOptions.defaultAVIFEffort,
+                                        exif: exif, xmp: options.metadata?.xmp ?? [], transform: transform, threads: threads)
+    }
+
+    /// HEIC through libheif and x265. libheif 1.15 writes a quarter turn's irot with the turned
+    /// size in ispe (a reader that keeps the stored pixels then gets a size that does not match
+    /// them), so an EXIF orientation is applied to the pixels instead and set upright in the EXIF.
+    private func encodedHEIC(_ options: EncodeOptions, threads: Int) throws -> [UInt8] {
+        let quality = options.heicQuality ?? EncodeOptions.defaultHEICQuality
+        guard (1...100).contains(quality) else { throw CodecError(.encode, "HEIC quality \(quality) is not in 1...100") }
+        var exif = options.metadata?.exif ?? []
+        let orientation = Orientation(exifValue: exif.withUnsafeBufferPointer { EXIFOrientation.read($0) })
+        var upright = orientation == .up ? self : oriented(orientation)
+        if orientation != .up { exif = EXIFOrientation.settingUpright(exif) }
+        if upright.isPremultiplied { upright = upright.unpremultiplied() }
+        return try upright.encodedHEIF(.heic, quality: quality, effort: options.compressionLevel ?? EncodeOptions.defaultHEICEffort,
+                                       exif: exif, xmp: options.metadata?.xmp ?? [], transform: (0, -1), threads: threads)
+    }
+
+    /// This straight image as an AVIF or a HEIC: its metadata and ICC profile are items of the
+    /// container, written by the encoder rather than spliced in afterwards; alpha where some
+    /// pixel is not opaque.
+    private func encodedHEIF(_ format: ImageFormat, quality: Int, effort: Int, exif: [UInt8], xmp: [UInt8],
+                             transform: (turns: Int, mirror: Int), threads: Int) throws -> [UInt8] {
+        var options = frost_heif_write_options()
+        options.quality = Int32(quality)
+        options.effort = Int32(min(max(effort, 0), 9))
+        options.has_alpha = hasAlpha && containsTransparency ? 1 : 0
+        (options.rotation, options.mirror) = (Int32(transform.turns), Int32(transform.mirror))
         return try RowBands.withThreads(threads) { granted in
-            avifOptions.threads = Int32(granted)
-            return try straight.withICC { icc, length in
-                avifOptions.icc = icc
-                avifOptions.icc_length = Int(length)
+            options.threads = Int32(granted)
+            return try withICC { icc, length in
+                (options.icc, options.icc_length) = (icc, Int(length))
                 return try exif.withUnsafeBufferPointer { exif in
                     try xmp.withUnsafeBufferPointer { xmp in
-                        (avifOptions.exif, avifOptions.exif_length) = (exif.baseAddress, exif.count)
-                        (avifOptions.xmp, avifOptions.xmp_length) = (xmp.baseAddress, xmp.count)
-                        return try straight.encode(.avif) { pixels, out, size, error in
-                            frost_avif_encode(pixels, UInt32(width), UInt32(height), rowBytes, &avifOptions, out, size, error)
+                        (options.exif, options.exif_length) = (exif.baseAddress, exif.count)
+                        (options.xmp, options.xmp_length) = (xmp.baseAddress, xmp.count)
+                        return try encode(format) { pixels, out, size, error in
+                            format == .avif ? frost_avif_encode(pixels, UInt32(width), UInt32(height), rowBytes, &options, out, size, error)
+                                : frost_heic_encode(pixels, UInt32(width), UInt32(height), rowBytes, &options, out, size, error)
                         }
                     }
                 }

@@ -16,6 +16,8 @@ public enum ImageEncoding: Sendable, Equatable {
     case webp(WebPSettings = .lossless())
     /// AVIF, lossy (lossless at quality 100).
     case avif(AVIFSettings = AVIFSettings())
+    /// HEIC, lossy (lossless at quality 100).
+    case heic(HEICSettings = HEICSettings())
     /// GIF: a palette of at most 256 colours, dithered.
     case gif(PaletteSettings = PaletteSettings())
 
@@ -26,20 +28,22 @@ public enum ImageEncoding: Sendable, Equatable {
         case .jpeg: .jpeg
         case .webp: .webp
         case .avif: .avif
+        case .heic: .heic
         case .gif: .gif
         }
     }
 
     /// The format's default settings for a file name's extension (`.png`, `.jpg`, `.jpeg`,
-    /// `.webp`, `.avif`, `.gif`), nil for another.
+    /// `.webp`, `.avif`, `.heic`, `.heif`, `.gif`), nil for another.
     public init?(pathExtension path: String) {
         switch ImageFormat(pathExtension: path) {
         case .png: self = .png()
         case .jpeg: self = .jpeg()
         case .webp: self = .webp()
         case .avif: self = .avif()
+        case .heic: self = .heic()
         case .gif: self = .gif()
-        case .heic, nil: return nil
+        case nil: return nil
         }
     }
 
@@ -67,6 +71,10 @@ public enum ImageEncoding: Sendable, Equatable {
             options.avifQuality = avif.quality
             options.compressionLevel = avif.effort
             options.metadata = avif.metadata
+        case .heic(let heic):
+            options.heicQuality = heic.quality
+            options.compressionLevel = heic.effort
+            options.metadata = heic.metadata
         case .gif(let palette):
             options.colors = palette.colors
             options.dither = palette.dither
@@ -178,6 +186,25 @@ public struct AVIFSettings: Sendable, Equatable {
 
     /// AVIF at `quality` (1–100, 100 lossless) and `effort` (0–9).
     public init(quality: Int = EncodeOptions.defaultAVIFQuality, effort: Int = EncodeOptions.defaultAVIFEffort,
+                metadata: ImageMetadata? = nil) {
+        self.quality = quality
+        self.effort = effort
+        self.metadata = metadata
+    }
+}
+
+/// HEIC's settings (docs/formats.md, "HEIC"): 8-bit, encoded by x265 through libheif.
+public struct HEICSettings: Sendable, Equatable {
+    /// 1…99 on libheif's lossy scale; 100 is lossless. Colour is kept at full resolution (4:4:4)
+    /// from 90 up, at half (4:2:0) below.
+    public var quality: Int
+    /// 0 (fastest) … 9 (smallest): x265's presets ultrafast … placebo.
+    public var effort: Int
+    /// EXIF and XMP to keep (nil: none).
+    public var metadata: ImageMetadata?
+
+    /// HEIC at `quality` (1–100, 100 lossless) and `effort` (0–9).
+    public init(quality: Int = EncodeOptions.defaultHEICQuality, effort: Int = EncodeOptions.defaultHEICEffort,
                 metadata: ImageMetadata? = nil) {
         self.quality = quality
         self.effort = effort

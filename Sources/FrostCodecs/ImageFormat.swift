@@ -8,13 +8,13 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case webp
     /// AVIF: AV1 in a HEIF container. Read and written.
     case avif
-    /// HEIC: HEVC in a HEIF container, as phones save photos. Read only.
+    /// HEIC: HEVC in a HEIF container, as phones save photos. Read and written.
     case heic
     /// GIF (87a and 89a, animated or not).
     case gif
 
-    /// The formats Frost writes (HEIC is read only).
-    public static let writable: [ImageFormat] = [.png, .jpeg, .webp, .avif, .gif]
+    /// The formats Frost writes: all it reads.
+    public static let writable: [ImageFormat] = [.png, .jpeg, .webp, .avif, .heic, .gif]
 
     /// The format whose signature starts `bytes`, or nil.
     public init?(sniffing bytes: some Collection<UInt8>) {

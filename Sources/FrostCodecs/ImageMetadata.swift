@@ -4,10 +4,10 @@ import CFrostCodecs
 /// orientation, copyright), XMP, IPTC and the resolution. Read from the container of any format
 /// Frost reads and written back into any it writes, so that a filter keeps them as libvips does.
 ///
-/// Where each goes: EXIF in JPEG APP1, PNG eXIf, WebP EXIF, AVIF's Exif item; XMP in JPEG APP1,
-/// PNG iTXt `XML:com.adobe.xmp`, WebP `XMP `, AVIF's XMP item; IPTC in JPEG APP13 only (the others
-/// have no place for it); the resolution in JPEG's JFIF header and PNG pHYs (WebP and AVIF have none).
-/// HEIC's EXIF and XMP are read (Frost does not write HEIC).
+/// Where each goes: EXIF in JPEG APP1, PNG eXIf, WebP EXIF, AVIF's and HEIC's Exif item; XMP in JPEG
+/// APP1, PNG iTXt `XML:com.adobe.xmp`, WebP `XMP `, AVIF's and HEIC's XMP item; IPTC in JPEG APP13
+/// only (the others have no place for it); the resolution in JPEG's JFIF header and PNG pHYs (WebP,
+/// AVIF and HEIC have none).
 public struct ImageMetadata: Sendable, Equatable {
     /// TIFF-structured EXIF data (without JPEG's "Exif\0\0").
     public var exif: [UInt8]?
@@ -144,7 +144,7 @@ public struct ImageMetadata: Sendable, Equatable {
         case .jpeg: return insertedJPEG(encoded)
         case .png: return insertedPNG(encoded)
         case .webp: return insertedWebP(encoded, hasAlpha: hasAlpha, width: width, height: height)
-        case .avif, .heic, .gif: return encoded   // the AVIF encoder writes them itself; GIF keeps none (Frost writes no HEIC)
+        case .avif, .heic, .gif: return encoded   // the HEIF encoders write them themselves; GIF keeps none
         }
     }
 

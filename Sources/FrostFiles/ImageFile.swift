@@ -9,7 +9,7 @@ import Glibc
 
 /// Reading and writing image files: format by content on read, by extension on write.
 extension Image {
-    /// Reads a PNG, JPEG, WebP, AVIF or HEIC file.
+    /// Reads a PNG, JPEG, WebP, AVIF, HEIC or GIF file.
     public init(contentsOfFile path: String, options: DecodeOptions = DecodeOptions()) throws {
         try self.init(decoding: try FileIO.read(path, maxBytes: options.maxFileBytes), options: options)
     }
@@ -19,14 +19,14 @@ extension Image {
     public func write(toFile path: String, format: ImageFormat? = nil,
                       options: EncodeOptions = EncodeOptions(), threads: Int? = nil) throws {
         guard let format = format ?? ImageFormat(pathExtension: path) else {
-            throw CodecError(.encode, "unknown output format (use a .png, .jpg, .jpeg, .webp, .avif or .gif name)")
+            throw CodecError(.encode, "unknown output format (use a .png, .jpg, .jpeg, .webp, .avif, .heic or .gif name)")
         }
         try FileIO.writeAtomically(try encoded(as: format, options: options, threads: threads), to: path)
     }
 }
 
 extension ImageInfo {
-    /// Reads only the header of a PNG, JPEG, WebP, AVIF or HEIC file.
+    /// Reads only the header of a PNG, JPEG, WebP, AVIF, HEIC or GIF file.
     public init(contentsOfFile path: String) throws {
         try self.init(bytes: try FileIO.read(path))
     }

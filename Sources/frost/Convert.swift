@@ -3,7 +3,7 @@ import ArgumentParser
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert between PNG, JPEG, WebP, AVIF and GIF, and from HEIC (format from the output's name or --format).",
+        abstract: "Convert between PNG, JPEG, WebP, AVIF, HEIC and GIF (format from the output's name or --format).",
         discussion: filterDiscussion)
 
     @Argument(help: filesHelp) var files: [String] = []

@@ -69,13 +69,13 @@ struct EncodeFlags: ParsableArguments {
     static let qualityRange = OptionRange(1, 100)
     static let compressionRange = OptionRange(0, 9)
 
-    @Option(parsing: .unconditional, help: "JPEG quality \(qualityRange) (default 90; 4:4:4 chroma from 90 up, 4:2:0 below); for WebP, lossy at this quality (default lossless); for AVIF, \(EncodeOptions.defaultAVIFQuality) by default, 100 lossless. Not for PNG.")
+    @Option(parsing: .unconditional, help: "JPEG quality \(qualityRange) (default 90; 4:4:4 chroma from 90 up, 4:2:0 below); for WebP, lossy at this quality (default lossless); for AVIF, \(EncodeOptions.defaultAVIFQuality) by default, 100 lossless; for HEIC, \(EncodeOptions.defaultHEICQuality) by default, 100 lossless. Not for PNG.")
     var quality: Int?
 
     @Flag(help: "Write a progressive JPEG.")
     var progressive = false
 
-    @Option(parsing: .unconditional, help: "PNG deflate level or lossless WebP effort, \(compressionRange). PNG: 1 (the default) is Frost's run-length deflate over Paeth residuals, 2 libdeflate over Up, higher levels zlib with adaptive filters; WebP: default effort \(EncodeOptions.defaultWebPEffort); AVIF: effort, default \(EncodeOptions.defaultAVIFEffort) (aom's speed 10 − effort). Not for JPEG.")
+    @Option(parsing: .unconditional, help: "PNG deflate level or lossless WebP effort, \(compressionRange). PNG: 1 (the default) is Frost's run-length deflate over Paeth residuals, 2 libdeflate over Up, higher levels zlib with adaptive filters; WebP: default effort \(EncodeOptions.defaultWebPEffort); AVIF: effort, default \(EncodeOptions.defaultAVIFEffort) (aom's speed 10 − effort); HEIC: effort, default \(EncodeOptions.defaultHEICEffort) (x265's presets ultrafast … placebo). Not for JPEG.")
     var compression: Int?
 
     static let colorsRange = OptionRange(2, 256)
@@ -96,6 +96,7 @@ struct EncodeFlags: ParsableArguments {
                                     pngFilter: EncodeOptions.pngFilter(forLevel: compression), webpQuality: quality,
                                     background: background ?? EncodeOptions.defaultBackground)
         options.avifQuality = quality
+        options.heicQuality = quality
         options.colors = colors
         options.dither = dither ?? 1
         return options
@@ -153,10 +154,7 @@ extension EncodeFlags {
             return chosen ?? .png
         }
         guard let named = ImageFormat(pathExtension: path) else {
-            throw ValidationError("output '\(path)' must end in .png, .jpg, .jpeg, .webp, .avif or .gif")
-        }
-        guard ImageFormat.writable.contains(named) else {
-            throw ValidationError("output '\(path)': Frost reads \(named.displayName) but does not write it (.png, .jpg, .webp, .avif or .gif)")
+            throw ValidationError("output '\(path)' must end in .png, .jpg, .jpeg, .webp, .avif, .heic or .gif")
         }
         if let chosen, chosen != named {
             throw ValidationError("--format \(chosen.fileExtension) disagrees with the output's name '\(path)'")
@@ -167,9 +165,8 @@ extension EncodeFlags {
 }
 
 extension ImageFormat: ExpressibleByArgument {
-    /// The formats Frost writes only: `--format heic` is refused as an unknown value.
     public init?(argument: String) {
-        guard let format = ImageFormat(name: argument.lowercased()), ImageFormat.writable.contains(format) else { return nil }
+        guard let format = ImageFormat(name: argument.lowercased()) else { return nil }
         self = format
     }
     public static var allValueStrings: [String] { ImageFormat.writable.map(\.fileExtension) }

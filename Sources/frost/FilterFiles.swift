@@ -16,7 +16,7 @@ struct FilterFiles: ParsableArguments {
             help: "Output: a file, - (standard output), a folder ending in / (mirrors the inputs' relative paths) or a pattern with %s (the input's name without extension). An animation also goes to .mp4 (H.264 through ffmpeg) or to a file per frame with %d or %04d in the name (frames counted from 0). Without -o the last argument is the output.")
     var output: String?
 
-    @Option(help: "Output format: png, jpg, webp, avif or gif (default: from the output's name, else the input's; JPEG for a HEIC).")
+    @Option(help: "Output format: png, jpg, webp, avif, heic or gif (default: from the output's name, else the input's).")
     var format: ImageFormat?
 
     @Option(name: .customLong("inputs-from"), help: ArgumentHelp(

@@ -38,11 +38,9 @@ enum OutputTarget: Equatable {
     }
 
     /// The format written for an input whose own format is `source`: `--format`, else the
-    /// output name's extension, else (folders, standard output, patterns without one) the input's;
-    /// JPEG for a HEIC, which Frost does not write (a phone's photo, exported as phones do).
-    func format(chosen: ImageFormat?, source: ImageFormat) -> ImageFormat {
+    /// output name's extension, else (folders, standard output, patterns without one) the input's.
+    func format(chosen: ImageFormat?, source kept: ImageFormat) -> ImageFormat {
         if let chosen { return chosen }
-        let kept = ImageFormat.writable.contains(source) ? source : .jpeg
         switch self {
         case .file(let path), .pattern(let path): return ImageFormat(pathExtension: path) ?? kept
         case .folder, .standardOutput: return kept

@@ -108,7 +108,7 @@ import Testing
     @Test func badUsageIsAParserError() throws {
         let unknownFormat = try FrostRun.run(["convert", Corpus.path("photos/coffee.png"), "/tmp/out.tiff"])
         #expect(unknownFormat.status != 0 && unknownFormat.status != 1)
-        #expect(unknownFormat.stderr.contains("must end in .png, .jpg, .jpeg, .webp, .avif or .gif"))
+        #expect(unknownFormat.stderr.contains("must end in .png, .jpg, .jpeg, .webp, .avif, .heic or .gif"))
         let badQuality = try FrostRun.run(["convert", "--quality", "0", Corpus.path("photos/coffee.png"), "/tmp/o.jpg"])
         #expect(badQuality.status != 0 && badQuality.status != 1)
         #expect(badQuality.stderr.contains("--quality"))

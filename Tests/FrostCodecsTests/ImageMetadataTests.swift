@@ -20,9 +20,13 @@ import Testing
         case .jpeg: metadata
         case .png: ImageMetadata(exif: exif, xmp: xmp, density: (300, 150))
         case .webp, .avif: ImageMetadata(exif: exif, xmp: xmp)
-        case .heic, .gif: ImageMetadata()   // not written
+        case .heic: ImageMetadata(exif: upright, xmp: xmp)   // the pixels turned instead
+        case .gif: ImageMetadata()
         }
     }
+
+    /// `exif` with its orientation set to 1.
+    static let upright = Array(exif[..<19]) + [1] + Array(exif[20...])
 
     /// GIF keeps none of it (its comment and application blocks hold no EXIF that readers look for).
     @Test(arguments: ImageFormat.writable.filter { $0 != .gif }, [false, true])
@@ -36,6 +40,11 @@ import Testing
         // PNG stores whole pixels per metre: 150 dpi is 5905.5 of them, read back as 150.01.
         #expect((read.density == nil) == (kept.density == nil))
         if let density = read.density { #expect(abs(density.x - 300) < 0.02 && abs(density.y - 150) < 0.02, "\(density)") }
+        guard format != .heic else {
+            // Written upright (HEIFTests.anOrientationShowsTheSame): turned, the EXIF saying so.
+            #expect(try ImageInfo(bytes: bytes).orientation == 1 && (try Image(decoding: bytes)).width == 9)
+            return
+        }
         // Still an image, the same pixels, the orientation seen (and applied).
         let plain = try image.encoded(as: format)
         let stored = try Image(decoding: bytes, options: DecodeOptions(autoOrient: false))

@@ -106,11 +106,13 @@ import Testing
         #expect(throws: CodecError.self) { try Animation(contentsOf: URL(fileURLWithPath: folder.file("none.gif"))) }
     }
 
-    /// AVIF and GIF in and out through Data; HEIC in.
+    /// AVIF, HEIC and GIF in and out through Data.
     @Test func newerFormatsThroughData() throws {
         let base = try Self.cutout()
         let avif = try base.encoded(.avif(AVIFSettings(quality: 100)))
         #expect(try Image(data: avif).pixels == base.unpremultiplied().pixels)
+        let heif = try base.encoded(.heic(HEICSettings(quality: 100)))
+        #expect(try Image(data: heif).pixels == base.unpremultiplied().pixels)
         let gif = try Image(data: try base.encoded(.gif()))
         #expect(gif.width == base.width && gif.hasAlpha)
         let heic = try Image(contentsOf: URL(fileURLWithPath: Corpus.repository + "/SampleImages/coffee.heic"))

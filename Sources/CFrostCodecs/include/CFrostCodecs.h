@@ -251,24 +251,25 @@ frost_status frost_avif_read_pixels(frost_avif_decoder *decoder, uint32_t frame,
 frost_status frost_avif_frame_duration(frost_avif_decoder *decoder, uint32_t frame, double *seconds, frost_error *err);
 void frost_avif_free(frost_avif_decoder *decoder);
 
+// What the AVIF and HEIC encoders take besides the pixels.
 typedef struct {
-    int quality;               // 1...100: the quantizer (libavif's mapping); 100 is lossless (4:4:4, identity matrix)
-    int effort;                // 0 (fastest) ... 9 (smallest): aom's speed 10 - effort
+    int quality;               // 1...100; 100 is lossless. AVIF: the quantizer (libavif's mapping); HEIC: libheif's scale
+    int effort;                // 0 (fastest) ... 9 (smallest): aom's speed 10 - effort; x265's presets ultrafast ... placebo
     int has_alpha;             // else the alpha bytes are ignored
-    int threads;
-    int rotation, mirror;      // irot and imir to store, as in frost_heif_info (0, -1: none)
+    int threads;               // AVIF: aom's; HEIC: x265's thread pool (0: every core)
+    int rotation, mirror;      // AVIF: irot and imir to store, as in frost_heif_info (0, -1: none); HEIC: unused
     const uint8_t *icc;
     size_t icc_length;
     const uint8_t *exif;       // TIFF data
     size_t exif_length;
     const uint8_t *xmp;
     size_t xmp_length;
-} frost_avif_write_options;
+} frost_heif_write_options;
 
 // Encodes RGBA8 rows (straight alpha) to a malloc'd AVIF (8-bit; 4:4:4 from quality 90 up, 4:2:0
 // below); the caller frees *out with frost_free.
 frost_status frost_avif_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
-                               const frost_avif_write_options *options, uint8_t **out, size_t *out_size,
+                               const frost_heif_write_options *options, uint8_t **out, size_t *out_size,
                                frost_error *err);
 
 typedef struct frost_heic_decoder frost_heic_decoder;
@@ -277,6 +278,12 @@ frost_status frost_heic_open(const uint8_t *data, size_t size, int transform, fr
                              frost_heif_info *info, frost_error *err);
 frost_status frost_heic_read_pixels(frost_heic_decoder *decoder, uint8_t *rgba, size_t row_bytes, frost_error *err);
 void frost_heic_free(frost_heic_decoder *decoder);
+
+// Encodes RGBA8 rows (straight alpha) to a malloc'd HEIC with x265 (8-bit; 4:4:4 from quality 90
+// up, 4:2:0 below; no irot/imir: the caller turns the pixels upright); the caller frees *out with frost_free.
+frost_status frost_heic_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
+                               const frost_heif_write_options *options, uint8_t **out, size_t *out_size,
+                               frost_error *err);
 
 // ---------------------------------------------------------------- GIF
 // giflib. The header walk reads every record but decompresses nothing: the canvas, the frame count
