@@ -259,12 +259,28 @@ void frost_resample_horizontal(const uint8_t *const *rows, int nrows, const int3
     if (nrows % 2) frost_resample_horizontal_scalar(rows[nrows - 1], first, weights, taps, shift, count, out[nrows - 1]);
 }
 
+// One output row or two over the same window: the vector loop, then the scalar reference for
+// what is left of each.
+static void vertical_rows(const uint16_t *const *rows, const uint32_t *const *tables, int taps, int shift, size_t samples,
+                          uint8_t *const *outs, int outputs) {
+    size_t i = 0;
+    if (taps % 2 == 0) i = frost_resample_vnni() ? vertical_vnni(rows, tables, taps, shift, samples, outs, outputs)
+                                                 : vertical_avx2(rows, tables, taps, shift, samples, outs, outputs);
+    for (int o = 0; o < outputs; o++) frost_resample_vertical_scalar(rows, tables[o], taps, shift, i, samples, outs[o]);
+}
+
 void frost_resample_vertical(const uint16_t *const *rows, const uint32_t *pairs, int taps, int shift,
                              size_t samples, uint8_t *out) {
-    size_t i = 0;
-    if (taps % 2 == 0) i = frost_resample_vnni() ? vertical_vnni(rows, pairs, taps, shift, samples, out)
-                                                 : vertical_avx2(rows, pairs, taps, shift, samples, out);
-    frost_resample_vertical_scalar(rows, pairs, taps, shift, i, samples, out);
+    const uint32_t *const tables[2] = {pairs, pairs};
+    uint8_t *const outs[2] = {out, out};
+    vertical_rows(rows, tables, taps, shift, samples, outs, 1);
+}
+
+void frost_resample_vertical_two(const uint16_t *const *rows, const uint32_t *pairs, const uint32_t *pairs2, int taps, int shift,
+                                 size_t samples, uint8_t *out, uint8_t *out2) {
+    const uint32_t *const tables[2] = {pairs, pairs2};
+    uint8_t *const outs[2] = {out, out2};
+    vertical_rows(rows, tables, taps, shift, samples, outs, 2);
 }
 #else
 int frost_resample_vnni(void) { return 0; }
@@ -281,6 +297,12 @@ void frost_resample_horizontal(const uint8_t *const *rows, int nrows, const int3
 void frost_resample_vertical(const uint16_t *const *rows, const uint32_t *pairs, int taps, int shift,
                              size_t samples, uint8_t *out) {
     frost_resample_vertical_scalar(rows, pairs, taps, shift, 0, samples, out);
+}
+
+void frost_resample_vertical_two(const uint16_t *const *rows, const uint32_t *pairs, const uint32_t *pairs2, int taps, int shift,
+                                 size_t samples, uint8_t *out, uint8_t *out2) {
+    frost_resample_vertical_scalar(rows, pairs, taps, shift, 0, samples, out);
+    frost_resample_vertical_scalar(rows, pairs2, taps, shift, 0, samples, out2);
 }
 #endif
 

@@ -95,6 +95,8 @@ struct ResamplePlan {
     let ys: ResampleAxis
     /// The vertical weights two to a word (`frost_resample_vertical`).
     let pairs: [UInt32]
+    /// The most rows one output row's window starts below the one before.
+    let longestStep: Int
     /// The horizontal weights as the VNNI pass takes them and its groups of taps per output, or
     /// none where it cannot (`ResampleAxis.split`).
     let split: [Int8]
@@ -111,6 +113,7 @@ struct ResamplePlan {
         ys = ResampleAxis(kernel: kernel, sourceCount: height, origin: rect.y, length: rect.height, outputStart: region.y,
                           outputCount: region.height, multiple: 2, sampleMaximum: Int(FROST_RESAMPLE_TOP))
         pairs = ys.pairs
+        longestStep = zip(ys.first, ys.first.dropFirst()).map { Int($1 - $0) }.max() ?? 0
         (split, groups) = xs.split ?? ([], [])
     }
 
@@ -122,21 +125,30 @@ struct ResamplePlan {
     func run<Source: RowSource<UInt8>>(_ src: Source, rows: Range<Int>, into dst: Plane<UInt8>) {
         guard !rows.isEmpty else { return }
         // Rows are made four at a time, up to three beyond the current window (never beyond the
-        // strip's): the ring holds span + 3.
-        let span = ys.span, slots = span + 3, samples = 4 * xs.first.count, rowBytes = 4 * src.width
+        // strip's), and two output rows may share a window of span + step rows (one more to make
+        // it even): the ring holds span + step + 4.
+        let span = ys.span, longest = span + longestStep + 1, slots = longest + 3
+        let samples = 4 * xs.first.count, rowBytes = 4 * src.width
         let end = sourceRows(for: rows).upperBound
         let ring = UnsafeMutablePointer<UInt16>.allocate(capacity: slots * samples)
-        let window = UnsafeMutablePointer<UnsafePointer<UInt16>?>.allocate(capacity: span)
+        let window = UnsafeMutablePointer<UnsafePointer<UInt16>?>.allocate(capacity: longest)
+        let shared = UnsafeMutablePointer<UInt32>.allocate(capacity: longest)   // two outputs' weights over one window
         let sources = UnsafeMutablePointer<UnsafePointer<UInt8>?>.allocate(capacity: 4)
         let targets = UnsafeMutablePointer<UnsafeMutablePointer<UInt16>?>.allocate(capacity: 4)
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: Source.makesRows ? 4 * rowBytes : 0)
-        defer { ring.deallocate(); window.deallocate(); sources.deallocate(); targets.deallocate(); scratch.deallocate() }
+        defer {
+            ring.deallocate(); window.deallocate(); shared.deallocate(); sources.deallocate(); targets.deallocate(); scratch.deallocate()
+        }
         withTables { t in
-            var made = Int.min
-            for y in rows {
+            var made = Int.min, y = rows.lowerBound
+            while y < rows.upperBound {
                 let top = Int(ys.first[y])
+                // The next output row's window starts `step` rows lower; where that is short
+                // against the span, both rows are made from one window (read once).
+                let step = y + 1 < rows.upperBound ? Int(ys.first[y + 1]) - top : span
+                let two = span % 2 == 0 && 4 * step <= span, needed = two ? span + step : span
                 var r = max(top, made)
-                while r < top + span {
+                while r < top + needed {
                     let n = min(4, end - r)
                     for k in 0..<n {
                         sources[k] = src.row(r + k, scratch: scratch + k * rowBytes)
@@ -147,11 +159,33 @@ struct ResamplePlan {
                     r += n
                 }
                 made = r
-                for k in 0..<span { window[k] = UnsafePointer(ring + ((top + k) % slots) * samples) }
-                frost_resample_vertical(window, t.pairs + y * ys.pairStride, Int32(span), Int32(ys.bits + 7), samples, dst.row(y))
-                if capsColors { Self.capColors(dst.row(y), pixels: xs.first.count) }
+                for k in 0..<needed { window[k] = UnsafePointer(ring + ((top + k) % slots) * samples) }
+                if two {
+                    // An odd union gets a last row of weight 0 (any row made will do).
+                    let taps = (needed + 1) / 2 * 2
+                    if taps > needed { window[needed] = window[needed - 1] }
+                    Self.weightPairs(ys.weights, output: y, span: span, offset: 0, taps: taps, into: shared)
+                    Self.weightPairs(ys.weights, output: y + 1, span: span, offset: step, taps: taps, into: shared + taps / 2)
+                    frost_resample_vertical_two(window, shared, shared + taps / 2, Int32(taps), Int32(ys.bits + 7), samples,
+                                                dst.row(y), dst.row(y + 1))
+                } else {
+                    frost_resample_vertical(window, t.pairs + y * ys.pairStride, Int32(span), Int32(ys.bits + 7), samples, dst.row(y))
+                }
+                for row in y..<(y + (two ? 2 : 1)) where capsColors { Self.capColors(dst.row(row), pixels: xs.first.count) }
+                y += two ? 2 : 1
             }
         }
+    }
+
+    /// Output `output`'s vertical weights as pairs over a window of `taps` rows in which its own
+    /// span starts `offset` rows down (zero elsewhere), as `frost_resample_vertical` takes them.
+    private static func weightPairs(_ weights: [Int16], output: Int, span: Int, offset: Int, taps: Int,
+                                    into pairs: UnsafeMutablePointer<UInt32>) {
+        func weight(_ k: Int) -> UInt32 {
+            let j = k - offset
+            return j >= 0 && j < span ? UInt32(UInt16(bitPattern: weights[output * span + j])) : 0
+        }
+        for p in 0..<(taps / 2) { pairs[p] = weight(2 * p) | weight(2 * p + 1) << 16 }
     }
 
     /// The tables as the C passes take them (`split` and `groups` nil where the VNNI pass cannot run).

@@ -210,6 +210,12 @@ import Testing
             frost_resample_vertical(pointers, pairs, Int32(taps), 16, samples, &fast)
             frost_resample_vertical_scalar(pointers, pairs, Int32(taps), 16, 0, samples, &slow)
             #expect(fast == slow, "vertical, \(taps) taps")
+            // Two output rows over one window (the rows read once): each its own scalar pass.
+            let pairs2 = (0..<((taps + 1) / 2)).map { j in (2 * j + 1 < taps ? weight() : 0) << 16 | weight() }
+            var first2 = [UInt8](repeating: 0, count: samples), second2 = first2, slow2 = first2
+            frost_resample_vertical_two(pointers, pairs, pairs2, Int32(taps), 16, samples, &first2, &second2)
+            frost_resample_vertical_scalar(pointers, pairs2, Int32(taps), 16, 0, samples, &slow2)
+            #expect(first2 == slow && second2 == slow2, "two verticals, \(taps) taps")
         }
     }
 

@@ -250,6 +250,10 @@ void frost_resample_vertical(const uint16_t *const *rows, const uint32_t *pairs,
                              size_t samples, uint8_t *out);
 void frost_resample_vertical_scalar(const uint16_t *const *rows, const uint32_t *pairs, int taps, int shift,
                                     size_t start, size_t samples, uint8_t *out);
+// Two output rows over the same `taps` rows (the union of their windows), each with its own
+// weights: the same as frost_resample_vertical for each, the rows read once for both.
+void frost_resample_vertical_two(const uint16_t *const *rows, const uint32_t *pairs, const uint32_t *pairs2, int taps, int shift,
+                                 size_t samples, uint8_t *out, uint8_t *out2);
 // The horizontal weights for the VNNI pass (`split`, or NULL): each tap w = 128·high + low with low
 // in 0…127, so every w must lie in [-16384, 16383] and `taps` be a multiple of 4; per output o,
 // 2·taps bytes, per four taps their four highs then their four lows; and `groups`, per output o the
