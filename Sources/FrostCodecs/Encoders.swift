@@ -21,9 +21,15 @@ extension Image {
         case .png: bytes = try encodedPNG(options, threads: RowBands.threads(threads))
         case .jpeg: bytes = try encodedJPEG(options, threads: RowBands.threads(threads))
         case .webp: bytes = try encodedWebP(options)
-        case .avif: return try encodedAVIF(options, threads: RowBands.threads(threads))
+        case .avif:
+            return try encodedHEIF(.avif, quality: options.avifQuality ?? EncodeOptions.defaultAVIFQuality,
+                                   effort: options.compressionLevel ?? EncodeOptions.defaultAVIFEffort, metadata: options.metadata,
+                                   threads: RowBands.threads(threads))
+        case .heic:
+            return try encodedHEIF(.heic, quality: options.heicQuality ?? EncodeOptions.defaultHEICQuality,
+                                   effort: options.compressionLevel ?? EncodeOptions.defaultHEICEffort, metadata: options.metadata,
+                                   threads: RowBands.threads(threads))
         case .gif: return try Animation(frames: [self], delay: 0).gif(options)
-        case .heic: return try encodedHEIC(options, threads: RowBands.threads(threads))
         }
         guard let metadata = options.metadata else { return bytes }
         return metadata.inserted(into: bytes, as: format, hasAlpha: hasAlpha, width: width, height: height)
@@ -96,54 +102,36 @@ extension Image {
         }
     }
 
-    private func encodedAVIF(_ options: EncodeOptions, threads: Int) throws -> [UInt8] {
-        let quality = options.avifQuality ?? EncodeOptions.defaultAVIFQuality
-        guard (1...100).contains(quality) else { throw CodecError(.encode, "AVIF quality \(quality) is not in 1...100") }
-        let straight = isPremultiplied ? unpremultiplied() : self
-        // HEIF readers turn the picture by irot/imir, not by EXIF: an orientation kept in the EXIF
-        // is stored as those too.
-        let exif = options.metadata?.exif ?? []
-        let transform = Orientation(exifValue: exif.withUnsafeBufferPointer { EXIFOrientation.read($0) }).heifTransform
-        return try straight.encodedHEIF(.avif, quality: quality, effort: options.compressionLevel ?? EncodeOptions.defaultAVIFEffort,
-                                        exif: exif, xmp: options.metadata?.xmp ?? [], transform: transform, threads: threads)
-    }
-
-    /// HEIC through libheif and x265. libheif 1.15 writes a quarter turn's irot with the turned
-    /// size in ispe (a reader that keeps the stored pixels then gets a size that does not match
-    /// them), so an EXIF orientation is applied to the pixels instead and set upright in the EXIF.
-    private func encodedHEIC(_ options: EncodeOptions, threads: Int) throws -> [UInt8] {
-        let quality = options.heicQuality ?? EncodeOptions.defaultHEICQuality
-        guard (1...100).contains(quality) else { throw CodecError(.encode, "HEIC quality \(quality) is not in 1...100") }
-        var exif = options.metadata?.exif ?? []
-        let orientation = Orientation(exifValue: exif.withUnsafeBufferPointer { EXIFOrientation.read($0) })
-        var upright = orientation == .up ? self : oriented(orientation)
-        if orientation != .up { exif = EXIFOrientation.settingUpright(exif) }
-        if upright.isPremultiplied { upright = upright.unpremultiplied() }
-        return try upright.encodedHEIF(.heic, quality: quality, effort: options.compressionLevel ?? EncodeOptions.defaultHEICEffort,
-                                       exif: exif, xmp: options.metadata?.xmp ?? [], transform: (0, -1), threads: threads)
-    }
-
-    /// This straight image as an AVIF or a HEIC: its metadata and ICC profile are items of the
+    /// This image as an AVIF or a HEIC, 8-bit: its metadata and ICC profile are items of the
     /// container, written by the encoder rather than spliced in afterwards; alpha where some
-    /// pixel is not opaque.
-    private func encodedHEIF(_ format: ImageFormat, quality: Int, effort: Int, exif: [UInt8], xmp: [UInt8],
-                             transform: (turns: Int, mirror: Int), threads: Int) throws -> [UInt8] {
+    /// pixel is not opaque. HEIF readers turn a picture by irot/imir, not by EXIF: an AVIF stores
+    /// an EXIF orientation as those too. A HEIC's pixels are turned instead and its EXIF set
+    /// upright: libheif 1.15 writes a quarter turn's irot with the turned size in ispe (a reader
+    /// that keeps the stored pixels then gets a size that does not match them).
+    private func encodedHEIF(_ format: ImageFormat, quality: Int, effort: Int, metadata: ImageMetadata?, threads: Int) throws -> [UInt8] {
+        guard (1...100).contains(quality) else { throw CodecError(.encode, "\(format.displayName) quality \(quality) is not in 1...100") }
+        let orientation = metadata?.orientation ?? .up, turned = format == .heic && orientation != .up
+        let source = turned ? oriented(orientation) : self
+        let straight = source.isPremultiplied ? source.unpremultiplied() : source
+        let exif = (turned ? metadata?.uprighted() : metadata)?.exif ?? [], xmp = metadata?.xmp ?? []
+        let transform = format == .avif ? orientation.heifTransform : (turns: 0, mirror: -1)
         var options = frost_heif_write_options()
         options.quality = Int32(quality)
         options.effort = Int32(min(max(effort, 0), 9))
-        options.has_alpha = hasAlpha && containsTransparency ? 1 : 0
+        options.has_alpha = hasAlpha && straight.containsTransparency ? 1 : 0
         (options.rotation, options.mirror) = (Int32(transform.turns), Int32(transform.mirror))
         return try RowBands.withThreads(threads) { granted in
             options.threads = Int32(granted)
-            return try withICC { icc, length in
+            return try straight.withICC { icc, length in
                 (options.icc, options.icc_length) = (icc, Int(length))
                 return try exif.withUnsafeBufferPointer { exif in
                     try xmp.withUnsafeBufferPointer { xmp in
                         (options.exif, options.exif_length) = (exif.baseAddress, exif.count)
                         (options.xmp, options.xmp_length) = (xmp.baseAddress, xmp.count)
-                        return try encode(format) { pixels, out, size, error in
-                            format == .avif ? frost_avif_encode(pixels, UInt32(width), UInt32(height), rowBytes, &options, out, size, error)
-                                : frost_heic_encode(pixels, UInt32(width), UInt32(height), rowBytes, &options, out, size, error)
+                        return try straight.encode(format) { pixels, out, size, error in
+                            let (w, h, rowBytes) = (UInt32(straight.width), UInt32(straight.height), straight.rowBytes)
+                            return format == .avif ? frost_avif_encode(pixels, w, h, rowBytes, &options, out, size, error)
+                                : frost_heic_encode(pixels, w, h, rowBytes, &options, out, size, error)
                         }
                     }
                 }

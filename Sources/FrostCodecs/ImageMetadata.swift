@@ -1,4 +1,5 @@
 import CFrostCodecs
+import FrostCore
 
 /// What a file says about its picture besides the pixels and the ICC profile: EXIF (camera, time,
 /// orientation, copyright), XMP, IPTC and the resolution. Read from the container of any format
@@ -46,6 +47,11 @@ public struct ImageMetadata: Sendable, Equatable {
         case .heic: self = bytes.withUnsafeBufferPointer { HEIFDecoder.metadata($0, format: .heic) }
         case .gif, nil: break
         }
+    }
+
+    /// The EXIF orientation (up without EXIF or without the tag).
+    var orientation: Orientation {
+        Orientation(exifValue: (exif ?? []).withUnsafeBufferPointer { EXIFOrientation.read($0) })
     }
 
     /// The same metadata for pixels that were turned upright: the EXIF orientation says 1.
