@@ -27,7 +27,15 @@ void frost_resample_horizontal_scalar(const uint8_t *row, const int32_t *first, 
     }
 }
 
-void frost_resample_split_weights(const int16_t *weights, size_t count, int taps, int8_t *split, int32_t *groups) {
+int frost_resample_split_weights(const int16_t *weights, size_t count, int taps, int shift, int8_t *split, int32_t *groups) {
+    // Base 2^shift where every weight fits (high and low both signed bytes, the low rounded to
+    // nearest), else 128 with the low in 0…127 (any weight in [-16384, 16383]).
+    int base = shift <= 8 ? shift : 7;
+    for (size_t i = 0; i < count * (size_t)taps && base != 7; i++) {
+        int32_t high = (weights[i] + (1 << base >> 1)) >> base;
+        if (high < -128 || high > 127) base = 7;
+    }
+    const int32_t half = base == 7 ? 0 : 1 << base >> 1;
     for (size_t o = 0; o < count; o++) {
         int used = 1;
         for (int k = 0; k < taps; k++) if (weights[o * (size_t)taps + (size_t)k]) used = k + 1;
@@ -35,12 +43,13 @@ void frost_resample_split_weights(const int16_t *weights, size_t count, int taps
         for (int g = 0; g < taps; g += 4) {
             int8_t *to = split + 2 * (o * (size_t)taps + (size_t)g);
             for (int k = 0; k < 4; k++) {
-                int32_t w = weights[o * (size_t)taps + (size_t)(g + k)];
-                to[k] = (int8_t)(w >> 7);          // arithmetic shift: w = 128·high + low, low in 0…127
-                to[4 + k] = (int8_t)(w & 127);
+                int32_t w = weights[o * (size_t)taps + (size_t)(g + k)], high = (w + half) >> base;   // arithmetic shift
+                to[k] = (int8_t)high;
+                to[4 + k] = (int8_t)(w - high * (1 << base));
             }
         }
     }
+    return base;
 }
 
 // Tap k's weight from the packed pairs: the low half of pair k/2 for even k, the high half for odd.
@@ -73,14 +82,13 @@ static inline __m256i pixel_pairs(const uint8_t *r0, const uint8_t *r1, int far)
     return pairs_of(_mm256_loadu2_m128i((const __m128i *)r1, (const __m128i *)r0), far);
 }
 
-// Output pixel o's sums of each row pair ([row 0 | row 1], [row 2 | row 3]) rounded, shifted and
-// clamped into 8.7 samples.
-static inline __attribute__((always_inline)) void store_pixel(const __m256i *acc, int shift, uint16_t *const *out, size_t o,
-                                                              const int nrows) {
-    const __m256i bias = _mm256_set1_epi32(1 << (shift - 1)), top = _mm256_set1_epi16(FROST_RESAMPLE_TOP);
+// Output pixel o's 8.7 samples of each row pair ([row 0 | row 1], [row 2 | row 3]), already rounded
+// and shifted: packed, clamped (`clamps`: where a weight is negative) and stored.
+static inline __attribute__((always_inline)) void store_pixel(const __m256i *samples, uint16_t *const *out, size_t o,
+                                                              const int nrows, const int clamps) {
     // Packed as [row 0, row 2 | row 1, row 3] (the second pair's rows only where there are four).
-    __m256i second = nrows == 4 ? _mm256_srai_epi32(_mm256_add_epi32(acc[1], bias), shift) : _mm256_setzero_si256();
-    __m256i words = _mm256_min_epu16(_mm256_packus_epi32(_mm256_srai_epi32(_mm256_add_epi32(acc[0], bias), shift), second), top);
+    __m256i words = _mm256_packus_epi32(samples[0], nrows == 4 ? samples[1] : _mm256_setzero_si256());
+    if (clamps) words = _mm256_min_epu16(words, _mm256_set1_epi16(FROST_RESAMPLE_TOP));
     __m128i w02 = _mm256_castsi256_si128(words), w13 = _mm256_extracti128_si256(words, 1);
     _mm_storel_epi64((__m128i *)(out[0] + 4 * o), w02);
     _mm_storel_epi64((__m128i *)(out[1] + 4 * o), w13);
@@ -135,7 +143,9 @@ static inline __attribute__((always_inline)) void horizontal_pixel(const uint8_t
             acc[p] = _mm256_add_epi32(acc[p], _mm256_madd_epi16(px, wn));
         }
     }
-    store_pixel(acc, shift, out, o, nrows);
+    const __m256i bias = _mm256_set1_epi32(1 << (shift - 1));
+    for (int p = 0; p < nrows / 2; p++) acc[p] = _mm256_srai_epi32(_mm256_add_epi32(acc[p], bias), shift);
+    store_pixel(acc, out, o, nrows, 1);
 }
 
 // Whether the VNNI forms run: the CPU has AVX512-VNNI with 256-bit (VL) forms and byte/word (BW)
@@ -168,17 +178,20 @@ void frost_resample_use_vnni(int on) { __atomic_store_n(&vnni_state, on && cpu_h
 // products summed into a 32-bit lane), the vertical pass with its multiply-add and sum fused.
 #pragma clang attribute push(__attribute__((target("avx512f,avx512vl,avx512bw,avx512vnni"))), apply_to = function)
 
-// The sums of output pixel o over `nrows` rows (2 or 4), each pair of rows in the halves of one
-// register as in `horizontal_pixel`, plus `bias`. Four pixels of a row transposed to four lanes of
-// one channel each (r0 r1 r2 r3 | g0 … | b0 … | a0 …) meet four taps' weights in every lane; a
-// weight w is 128·high + low (`frost_resample_split_weights`), so two byte multiply-adds give its
-// exact sum: 128·Σhigh + Σlow. Only the groups of four up to the last nonzero weight are summed
-// (an area average over 3.5 pixels has 4 taps or 5, padded to 8).
-static inline __attribute__((always_inline)) void sums_vnni(const uint8_t *const *rows, size_t o, const int32_t *first,
-                                                            const int8_t *split, const int32_t *groups, int taps, __m256i bias,
-                                                            __m256i *acc, const int nrows) {
+// The 8.7 samples of output pixel o over `nrows` rows (2 or 4), each pair of rows in the halves of
+// one register as in `horizontal_pixel`, rounded and shifted. Four pixels of a row transposed to
+// four lanes of one channel each (r0 r1 r2 r3 | g0 … | b0 … | a0 …) meet four taps' weights in
+// every lane; a weight w is 2^base·high + low (`frost_resample_split_weights`), so two byte
+// multiply-adds give its exact sum: 2^base·Σhigh + Σlow. Where the base is the shift itself (the
+// low sums carrying the rounding bias), the result is Σhigh + (Σlow >> shift), one shift and one
+// add. Only the groups of four up to the last nonzero weight are summed (an area average over 3.5
+// pixels has 4 taps or 5, padded to 8).
+static inline __attribute__((always_inline)) void samples_vnni(const uint8_t *const *rows, size_t o, const int32_t *first,
+                                                               const int8_t *split, const int32_t *groups, int taps, int shift,
+                                                               __m256i *out, const int nrows, const int based_on_shift) {
     const __m256i transpose = _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
                                                0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    const __m256i bias = _mm256_set1_epi32(1 << (shift - 1));
     const size_t at = 4 * (size_t)first[o];
     const int8_t *w = split + 2 * o * (size_t)taps;
     __m256i high[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()}, low[2] = {bias, bias};
@@ -194,39 +207,52 @@ static inline __attribute__((always_inline)) void sums_vnni(const uint8_t *const
             low[p] = _mm256_dpbusd_epi32(low[p], px, wl);
         }
     }
-    for (int p = 0; p < nrows / 2; p++) acc[p] = _mm256_add_epi32(_mm256_slli_epi32(high[p], 7), low[p]);
+    for (int p = 0; p < nrows / 2; p++)
+        out[p] = based_on_shift ? _mm256_add_epi32(high[p], _mm256_srai_epi32(low[p], shift))
+                                : _mm256_srai_epi32(_mm256_add_epi32(_mm256_slli_epi32(high[p], 7), low[p]), shift);
 }
 
 // Two output pixels per step, so that each row takes one 16-byte store ([o | o+1] of a row pair's
-// packed sums). The pointers are copied to locals: the stores may alias anything in memory.
+// packed samples). The pointers are copied to locals: the stores may alias anything in memory.
 static inline __attribute__((always_inline)) void horizontal_rows_vnni(const uint8_t *const *rows, const int32_t *first,
                                                                        const int8_t *split, const int32_t *groups, int taps, int shift,
-                                                                       size_t count, uint16_t *const *out, const int nrows) {
+                                                                       size_t count, uint16_t *const *out, const int nrows,
+                                                                       const int based_on_shift, const int clamps) {
     const uint8_t *const in[4] = {rows[0], rows[1], rows[2], rows[3]};
     uint16_t *const to[4] = {out[0], out[1], out[2], out[3]};
-    const __m256i bias = _mm256_set1_epi32(1 << (shift - 1)), top = _mm256_set1_epi16(FROST_RESAMPLE_TOP);
+    const __m256i top = _mm256_set1_epi16(FROST_RESAMPLE_TOP);
     size_t o = 0;
     for (; o + 2 <= count; o += 2) {
         __m256i a[2], b[2];
-        sums_vnni(in, o, first, split, groups, taps, bias, a, nrows);
-        sums_vnni(in, o + 1, first, split, groups, taps, bias, b, nrows);
+        samples_vnni(in, o, first, split, groups, taps, shift, a, nrows, based_on_shift);
+        samples_vnni(in, o + 1, first, split, groups, taps, shift, b, nrows, based_on_shift);
         for (int p = 0; p < nrows / 2; p++) {
-            __m256i words = _mm256_min_epu16(_mm256_packus_epi32(_mm256_srai_epi32(a[p], shift), _mm256_srai_epi32(b[p], shift)), top);
+            __m256i words = _mm256_packus_epi32(a[p], b[p]);
+            if (clamps) words = _mm256_min_epu16(words, top);
             _mm_storeu_si128((__m128i *)(to[2 * p] + 4 * o), _mm256_castsi256_si128(words));
             _mm_storeu_si128((__m128i *)(to[2 * p + 1] + 4 * o), _mm256_extracti128_si256(words, 1));
         }
     }
     if (o < count) {
         __m256i a[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
-        sums_vnni(in, o, first, split, groups, taps, _mm256_setzero_si256(), a, nrows);
-        store_pixel(a, shift, to, o, nrows);
+        samples_vnni(in, o, first, split, groups, taps, shift, a, nrows, based_on_shift);
+        store_pixel(a, to, o, nrows, clamps);
     }
 }
 
+// The forms by row count, split base and clamping, each compiled for its constants.
 static void horizontal_vnni(const uint8_t *const *in, int nrows, const int32_t *first, const int8_t *split, const int32_t *groups,
-                            int taps, int shift, size_t count, uint16_t *const *to) {
-    if (nrows == 4) horizontal_rows_vnni(in, first, split, groups, taps, shift, count, to, 4);
-    else horizontal_rows_vnni(in, first, split, groups, taps, shift, count, to, 2);
+                            int taps, int shift, int base, int clamps, size_t count, uint16_t *const *to) {
+    const int based = base == shift;
+#define FROST_HORIZONTAL_VNNI(n, b, c) horizontal_rows_vnni(in, first, split, groups, taps, shift, count, to, n, b, c)
+    if (nrows == 4) {
+        if (based) clamps ? FROST_HORIZONTAL_VNNI(4, 1, 1) : FROST_HORIZONTAL_VNNI(4, 1, 0);
+        else clamps ? FROST_HORIZONTAL_VNNI(4, 0, 1) : FROST_HORIZONTAL_VNNI(4, 0, 0);
+    } else {
+        if (based) clamps ? FROST_HORIZONTAL_VNNI(2, 1, 1) : FROST_HORIZONTAL_VNNI(2, 1, 0);
+        else clamps ? FROST_HORIZONTAL_VNNI(2, 0, 1) : FROST_HORIZONTAL_VNNI(2, 0, 0);
+    }
+#undef FROST_HORIZONTAL_VNNI
 }
 
 #define VERTICAL_PASS vertical_vnni
@@ -245,12 +271,12 @@ static void horizontal_vnni(const uint8_t *const *in, int nrows, const int32_t *
 // Four rows at a time where there are four (as Pillow-SIMD's four-row convolution): one weight
 // load serves them all.
 void frost_resample_horizontal(const uint8_t *const *rows, int nrows, const int32_t *first, const int16_t *weights,
-                               const int8_t *split, const int32_t *groups, int taps, int shift, size_t count,
+                               const int8_t *split, const int32_t *groups, int base, int clamps, int taps, int shift, size_t count,
                                uint16_t *const *out) {
     const uint8_t *const in[4] = {rows[0], rows[nrows > 1], rows[nrows > 2 ? 2 : 0], rows[nrows > 3 ? 3 : 0]};
     uint16_t *const to[4] = {out[0], out[nrows > 1], out[nrows > 2 ? 2 : 0], out[nrows > 3 ? 3 : 0]};
     if (nrows >= 2 && split && taps % 4 == 0 && frost_resample_vnni()) {
-        horizontal_vnni(in, nrows & ~1, first, split, groups, taps, shift, count, to);
+        horizontal_vnni(in, nrows & ~1, first, split, groups, taps, shift, base, clamps, count, to);
     } else if (nrows == 4) {
         for (size_t o = 0; o < count; o++) horizontal_pixel(in, o, first, weights, taps, shift, to, 4);
     } else if (nrows >= 2) {
@@ -288,9 +314,9 @@ int frost_resample_vnni(void) { return 0; }
 void frost_resample_use_vnni(int on) { (void)on; }
 
 void frost_resample_horizontal(const uint8_t *const *rows, int nrows, const int32_t *first, const int16_t *weights,
-                               const int8_t *split, const int32_t *groups, int taps, int shift, size_t count,
+                               const int8_t *split, const int32_t *groups, int base, int clamps, int taps, int shift, size_t count,
                                uint16_t *const *out) {
-    (void)split, (void)groups;
+    (void)split, (void)groups, (void)base, (void)clamps;
     for (int r = 0; r < nrows; r++) frost_resample_horizontal_scalar(rows[r], first, weights, taps, shift, count, out[r]);
 }
 

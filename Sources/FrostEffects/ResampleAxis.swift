@@ -98,16 +98,26 @@ struct ResampleAxis {
 
     var pairStride: Int { (span + 1) / 2 }
 
-    /// The weights split for the VNNI horizontal pass and each output's groups of four taps in use
-    /// (`frost_resample_split_weights`), where the span is a multiple of four and every weight
-    /// within ±16383; else nil.
-    var split: (weights: [Int8], groups: [Int32])? {
+    /// The weights split for the VNNI horizontal pass whose samples shift right by `shift`, the
+    /// split's base and each output's groups of four taps in use (`frost_resample_split_weights`),
+    /// where the span is a multiple of four and every weight within ±16383; else nil.
+    func split(shift: Int) -> (weights: [Int8], base: Int32, groups: [Int32])? {
         guard span % 4 == 0, weights.allSatisfy({ abs(Int($0)) <= 16_383 }) else { return nil }
-        var groups = [Int32](repeating: 0, count: first.count)
+        var groups = [Int32](repeating: 0, count: first.count), base: Int32 = 0
         let split = [Int8](unsafeUninitializedCapacity: 2 * weights.count) { out, count in
-            frost_resample_split_weights(weights, first.count, Int32(span), out.baseAddress!, &groups)
+            base = frost_resample_split_weights(weights, first.count, Int32(span), Int32(shift), out.baseAddress!, &groups)
             count = 2 * weights.count
         }
-        return (split, groups)
+        return (split, base, groups)
+    }
+
+    /// Per output, its taps up to the last nonzero weight, rounded up to a multiple of `multiple`
+    /// (at most the span): the passes need not multiply the zeros after it.
+    func usedTaps(multiple: Int) -> [Int32] {
+        (0..<first.count).map { o in
+            let run = weights[(o * span)..<((o + 1) * span)]
+            let used = (run.lastIndex { $0 != 0 } ?? o * span) - o * span + 1
+            return Int32(min(span, (used + multiple - 1) / multiple * multiple))
+        }
     }
 }

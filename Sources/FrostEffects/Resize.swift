@@ -97,10 +97,15 @@ struct ResamplePlan {
     let pairs: [UInt32]
     /// The most rows one output row's window starts below the one before.
     let longestStep: Int
-    /// The horizontal weights as the VNNI pass takes them and its groups of taps per output, or
-    /// none where it cannot (`ResampleAxis.split`).
+    /// Per output row, its vertical taps up to the last nonzero weight (rounded up to a pair).
+    let verticalTaps: [Int32]
+    /// The horizontal weights as the VNNI pass takes them, their base and groups of taps per
+    /// output, or none where it cannot (`ResampleAxis.split`).
     let split: [Int8]
+    let splitBase: Int32
     let groups: [Int32]
+    /// Whether a horizontal weight is negative, so that samples must be clamped.
+    let horizontalClamps: Bool
     /// Whether colors are capped at their alpha after the taps: a filter with negative lobes can
     /// ring a premultiplied color above its alpha, which compositing would then overflow.
     let capsColors: Bool
@@ -114,7 +119,9 @@ struct ResamplePlan {
                           outputCount: region.height, multiple: 2, sampleMaximum: Int(FROST_RESAMPLE_TOP))
         pairs = ys.pairs
         longestStep = zip(ys.first, ys.first.dropFirst()).map { Int($1 - $0) }.max() ?? 0
-        (split, groups) = xs.split ?? ([], [])
+        verticalTaps = ys.usedTaps(multiple: 2)
+        (split, splitBase, groups) = xs.split(shift: xs.bits - 7) ?? ([], 0, [])
+        horizontalClamps = xs.weights.contains { $0 < 0 }
     }
 
     /// The source rows that output rows `rows` read.
@@ -154,7 +161,8 @@ struct ResamplePlan {
                         sources[k] = src.row(r + k, scratch: scratch + k * rowBytes)
                         targets[k] = ring + ((r + k) % slots) * samples
                     }
-                    frost_resample_horizontal(sources, Int32(n), t.firsts, t.weights, t.split, t.groups, Int32(xs.span),
+                    frost_resample_horizontal(sources, Int32(n), t.firsts, t.weights, t.split, t.groups, splitBase,
+                                              horizontalClamps ? 1 : 0, Int32(xs.span),
                                               Int32(xs.bits - 7), xs.first.count, targets)
                     r += n
                 }
@@ -169,7 +177,7 @@ struct ResamplePlan {
                     frost_resample_vertical_two(window, shared, shared + taps / 2, Int32(taps), Int32(ys.bits + 7), samples,
                                                 dst.row(y), dst.row(y + 1))
                 } else {
-                    frost_resample_vertical(window, t.pairs + y * ys.pairStride, Int32(span), Int32(ys.bits + 7), samples, dst.row(y))
+                    frost_resample_vertical(window, t.pairs + y * ys.pairStride, verticalTaps[y], Int32(ys.bits + 7), samples, dst.row(y))
                 }
                 for row in y..<(y + (two ? 2 : 1)) where capsColors { Self.capColors(dst.row(row), pixels: xs.first.count) }
                 y += two ? 2 : 1

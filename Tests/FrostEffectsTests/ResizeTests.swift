@@ -161,22 +161,27 @@ import Testing
         var random = XorShift64(seed: 7)
         // 1100 taps: a row shrunk to a few pixels (more groups of four than a byte counts).
         for taps in [1, 2, 3, 4, 5, 8, 11, 12, 22, 23, 24, 1100] {
-            let width = max(300, taps + 20), count = 50, shift = 13
+            // Shift 8: the VNNI split's base is the shift itself; 13: the split into 128·high + low.
+            let width = max(300, taps + 20), count = 50, shift = [8, 24].contains(taps) ? 8 : 13
             let rows = (0..<4).map { _ in (0..<(4 * width)).map { _ in UInt8(truncatingIfNeeded: random.next() >> 40) } }
             let first = (0..<count).map { _ in Int32(random.next() % UInt64(width - taps)) }
-            // Within ±16383, as the split VNNI weights need; the extremes included.
+            // Within ±16383, as the split VNNI weights need; the extremes included. With 4 and 8 taps
+            // none is negative (the samples are not clamped).
             let range = taps > 24 ? 120 : 12_000   // no sum past 2³¹
             var weights = (0..<(count * taps)).map { _ in Int16(truncatingIfNeeded: Int(random.next() % UInt64(range)) - range / 4) }
             weights[0] = 16_383
             weights[weights.count - 1] = -16_384
+            if taps == 4 || taps == 8 { weights = weights.map { $0 == -16_384 ? 16_383 : abs($0) } }
             // Zero tails of up to five taps: outputs that sum fewer groups of four than the span holds.
             for o in stride(from: 1, to: count, by: 3) where taps > 5 {
                 for k in (taps - 1 - o % 5)..<taps { weights[o * taps + k] = 0 }
             }
+            let clamps: Int32 = weights.contains { $0 < 0 } ? 1 : 0
             var split = [Int8](repeating: 0, count: taps % 4 == 0 ? 2 * weights.count : 0)
-            var groups = [Int32](repeating: 0, count: count)
+            var groups = [Int32](repeating: 0, count: count), base: Int32 = 0
             if !split.isEmpty {
-                frost_resample_split_weights(weights, count, Int32(taps), &split, &groups)
+                base = frost_resample_split_weights(weights, count, Int32(taps), Int32(shift), &split, &groups)
+                #expect(base == (shift == 8 ? 8 : 7), "split base, \(taps) taps")
                 #expect(taps < 8 || groups.contains { Int($0) < taps / 4 }, "some outputs sum fewer groups")
             }
             for nrows in 1...4 {
@@ -186,7 +191,7 @@ import Testing
                     withMutableRowPointers(&fast) { targets in
                         split.withUnsafeBufferPointer { split in
                             frost_resample_horizontal(sources, Int32(nrows), first, weights, split.isEmpty ? nil : split.baseAddress,
-                                                      groups, Int32(taps), Int32(shift), count, targets)
+                                                      groups, base, clamps, Int32(taps), Int32(shift), count, targets)
                         }
                     }
                 }

@@ -242,7 +242,7 @@ static inline frost_bytes16 frost_rgba_of_colors(frost_bytes16 rgb, unsigned cha
 // from sample `start`); the others are AVX2 where the build has it, AVX512-VNNI where the CPU has it.
 #define FROST_RESAMPLE_TOP 32640
 void frost_resample_horizontal(const uint8_t *const *rows, int nrows, const int32_t *first, const int16_t *weights,
-                               const int8_t *split, const int32_t *groups, int taps, int shift, size_t count,
+                               const int8_t *split, const int32_t *groups, int base, int clamps, int taps, int shift, size_t count,
                                uint16_t *const *out);
 void frost_resample_horizontal_scalar(const uint8_t *row, const int32_t *first, const int16_t *weights, int taps, int shift,
                                       size_t count, uint16_t *out);
@@ -254,11 +254,14 @@ void frost_resample_vertical_scalar(const uint16_t *const *rows, const uint32_t 
 // weights: the same as frost_resample_vertical for each, the rows read once for both.
 void frost_resample_vertical_two(const uint16_t *const *rows, const uint32_t *pairs, const uint32_t *pairs2, int taps, int shift,
                                  size_t samples, uint8_t *out, uint8_t *out2);
-// The horizontal weights for the VNNI pass (`split`, or NULL): each tap w = 128·high + low with low
-// in 0…127, so every w must lie in [-16384, 16383] and `taps` be a multiple of 4; per output o,
-// 2·taps bytes, per four taps their four highs then their four lows; and `groups`, per output o the
-// number of groups of four taps up to its last nonzero weight (the pass sums only those).
-void frost_resample_split_weights(const int16_t *weights, size_t count, int taps, int8_t *split, int32_t *groups);
+// The horizontal weights for the VNNI pass (`split`, or NULL, with the `base` that
+// frost_resample_split_weights returned): each tap w = 2^base·high + low, both signed bytes, the
+// base `shift` (the pass's) where every weight allows, else 7 with low in 0…127, so every w must lie
+// in [-16384, 16383] and `taps` be a multiple of 4; per output o, 2·taps bytes, per four taps their
+// four highs then their four lows; and `groups`, per output o the number of groups of four taps up
+// to its last nonzero weight (the pass sums only those). `clamps` = 0 promises no negative weight
+// (the samples cannot leave 0…FROST_RESAMPLE_TOP, so they are not clamped).
+int frost_resample_split_weights(const int16_t *weights, size_t count, int taps, int shift, int8_t *split, int32_t *groups);
 // Whether the passes use AVX512-VNNI (asked of the CPU once); use_vnni(0) turns it off, use_vnni(1)
 // back on where the CPU has it (the tests run both forms).
 int frost_resample_vnni(void);
