@@ -40,7 +40,7 @@ let package = Package(
         // prefetch Swift lacks.
         .target(name: "CFrostSystem"),
         .target(name: "FrostCore", dependencies: ["CFrostSystem"]),
-        .target(name: "FrostCodecs", dependencies: ["FrostCore", "CFrostCodecs"]),
+        .target(name: "FrostCodecs", dependencies: ["FrostCore", "CFrostCodecs", "CFrostSystem"]),
         // Files: whole reads, atomic writes, images and animations by path, many-file batches.
         .target(name: "FrostFiles", dependencies: ["FrostCore", "FrostCodecs"]),
         .target(name: "FrostEffects", dependencies: ["FrostCore", "CFrostSystem"]),

@@ -31,3 +31,9 @@ void frost_unmap_buffer(void *buffer, size_t bytes) {
 }
 
 _Thread_local int frost_budget_thread_held;
+
+void frost_advise_huge_pages(void *buffer, size_t bytes) {
+    uintptr_t start = ((uintptr_t)buffer + huge_page - 1) & ~(uintptr_t)(huge_page - 1);
+    uintptr_t end = ((uintptr_t)buffer + bytes) & ~(uintptr_t)(huge_page - 1);
+    if (end > start) madvise((void *)start, end - start, MADV_HUGEPAGE);
+}

@@ -23,6 +23,11 @@ void frost_keep_freed_buffers(size_t retained_bytes);
 void *frost_map_buffer(size_t bytes);
 void frost_unmap_buffer(void *buffer, size_t bytes);
 
+// Transparent huge pages asked for (MADV_HUGEPAGE) on the 2 MiB-aligned part of a large buffer not
+// yet touched (a decoded image, before the decoder writes it): the kernels that read it then
+// cross a page boundary, and the prefetchers restart, every 2 MiB instead of every 4 KiB.
+void frost_advise_huge_pages(void *buffer, size_t bytes);
+
 // Whether the calling thread already holds one of the compute budget's threads (ComputeBudget):
 // a kernel called on it asks the budget only for helpers. Thread-local, so nested calls (a
 // batch's item, an async job) never count their own thread twice.
