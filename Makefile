@@ -115,8 +115,9 @@ fuzz: fuzz-build
 # Twitter's banner set for one photo and the light effect, every sample's placeholders (BlurHash,
 # ThumbHash, data URL) and a ThumbHash drawn back;
 # then the sample scenes (SampleImages/scenes/*.json) rendered by `frost compose`, and the seed apps'
-# motions (SampleImages/motion/*.json) as animated PNGs and filmstrips by `frost animate`, and one as a
-# lossy animated WebP, that one resized into a GIF and a frame taken from it; a HEIC and a JPEG as AVIF,
+# motions (SampleImages/motion/*.json) as animated PNGs and filmstrips by `frost animate`, one as a
+# lossy animated WebP, that one resized into a GIF and a frame taken from it, and Vesper's transition
+# as a GIF at 1x; a HEIC and a JPEG as AVIF,
 # the JPEG as HEIC.
 run: build
 	@mkdir -p $(OUT)
@@ -160,7 +161,8 @@ run: build
 	@$(FROST) animate SampleImages/motion/appstore-press.json -o $(OUT)/motion/appstore-press.webp --quality 75
 	@$(FROST) resize $(OUT)/motion/appstore-press.webp -o $(OUT)/motion/appstore-press.gif --width 390
 	@$(FROST) convert $(OUT)/motion/appstore-press.gif $(OUT)/motion/appstore-press-frame-20.png --frame 20
-	@$(FROST) info $(OUT)/motion/appstore-press.webp $(OUT)/motion/appstore-press.gif
+	@$(FROST) animate SampleImages/motion/vesper-transition.json -o $(OUT)/motion/vesper-transition.gif --scale 1
+	@$(FROST) info $(OUT)/motion/appstore-press.webp $(OUT)/motion/appstore-press.gif $(OUT)/motion/vesper-transition.gif
 	@echo "wrote $(OUT)/motion/appstore-press.gif (the WebP animation resized, every frame) and its frame 20"
 
 # The pictures README.md shows (docs/images/): the motion samples' filmstrips at half their scale, a

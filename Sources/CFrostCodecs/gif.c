@@ -255,120 +255,192 @@ static int write_memory(GifFileType *gif, const GifByteType *bytes, int length) 
     return length;
 }
 
-// An opaque animation's frames as what each must change on the canvas: a pixel whose source is
-// the frame before's keeps the index shown (the dithering of the frame that drew it, so still parts
-// do not shimmer), a pixel whose index is already shown becomes the transparent index (runs that
-// LZW packs), and the rectangle holding the rest is kept in `rects` (x, y, w, h); a frame that
-// changes nothing has an empty one. `indices` is rewritten in place.
-static int plan_changes(const uint8_t *rgba, uint8_t *indices, uint32_t width, uint32_t height, uint32_t count,
-                        uint8_t transparent, uint32_t *rects) {
-    size_t pixels = (size_t)width * height;
-    uint8_t *canvas = malloc(pixels);
-    if (!canvas) return 0;
-    memcpy(canvas, indices, pixels);
-    rects[0] = 0; rects[1] = 0; rects[2] = width; rects[3] = height;
-    for (uint32_t k = 1; k < count; k++) {
-        const uint32_t *now = (const uint32_t *)rgba + pixels * k, *then = now - pixels;
-        uint8_t *emit = indices + pixels * k;
-        uint32_t x0 = width, y0 = height, x1 = 0, y1 = 0;
-        for (uint32_t y = 0; y < height; y++) {
-            for (uint32_t x = 0; x < width; x++) {
-                size_t p = (size_t)y * width + x;
-                uint8_t want = now[p] == then[p] ? canvas[p] : emit[p];
-                if (want == canvas[p]) { emit[p] = transparent; continue; }
-                emit[p] = canvas[p] = want;
-                if (x < x0) x0 = x;
-                if (x > x1) x1 = x;
-                if (y < y0) y0 = y;
-                if (y > y1) y1 = y;
-            }
-        }
-        uint32_t *rect = rects + 4 * k;
-        if (x0 == width) { rect[0] = rect[1] = rect[2] = rect[3] = 0; continue; }
-        rect[0] = x0; rect[1] = y0; rect[2] = x1 - x0 + 1; rect[3] = y1 - y0 + 1;
-    }
-    free(canvas);
-    return 1;
+struct frost_gif_writer {
+    uint32_t width, height;
+    int animated, optimize, transparent;
+    int transparent_content;   // some sampled pixel's alpha is below 128
+    frost_gif_write_options options;
+    frost_palette_builder *palette;
+    GifFileType *gif;
+    ColorMapObject *map;
+    memory_writer writer;
+    uint8_t *indices;          // the frame being added, remapped
+    uint8_t *canvas;           // the indices shown after the frames written so far
+    uint8_t *pending;          // the frame held back: the frames after it that change nothing add to its delay
+    uint32_t pending_rect[4];  // x, y, w, h
+    int pending_delay, has_pending;
+    uint8_t *previous;         // the last frame's pixels (RGBA8)
+    uint32_t frames;
+    int closed;                // finished: nothing more is taken
+};
+
+void frost_gif_writer_free(frost_gif_writer *writer) {
+    if (!writer) return;
+    int code = 0;
+    if (writer->gif) EGifCloseFile(writer->gif, &code);
+    GifFreeMapObject(writer->map);
+    frost_palette_free(writer->palette);
+    free(writer->writer.data);
+    free(writer->indices);
+    free(writer->canvas);
+    free(writer->pending);
+    free(writer->previous);
+    free(writer);
 }
 
-frost_status frost_gif_encode(const uint8_t *rgba, uint32_t width, uint32_t height, uint32_t count, const int *delays_cs,
-                              const frost_gif_write_options *options, uint8_t **out, size_t *out_size, frost_error *err) {
+frost_status frost_gif_writer_create(uint32_t width, uint32_t height, int animated, const frost_gif_write_options *options,
+                                     frost_gif_writer **out, frost_error *err) {
     *out = NULL;
-    *out_size = 0;
     if (width > 65535 || height > 65535)
         return frost_fail(err, FROST_ERR_ENCODE, "%ux%u is too large for GIF (at most 65535 pixels a side)", width, height);
+    frost_gif_writer *writer = *out = calloc(1, sizeof *writer);
+    if (!writer) return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
     size_t pixels = (size_t)width * height;
-    int transparent_content = 0;
-    for (size_t i = 0; i < pixels * count && !transparent_content; i++) transparent_content = rgba[4 * i + 3] < 128;
+    writer->width = width;
+    writer->height = height;
+    writer->animated = animated;
+    writer->options = *options;
+    writer->transparent = -1;
+    frost_quantize_options quantize = {options->colors, options->dither, options->speed, 1, 0};
+    if (!(writer->indices = malloc(pixels ? pixels : 1)) || !(writer->canvas = malloc(pixels ? pixels : 1)) ||
+        !(writer->pending = malloc(pixels ? pixels : 1)) || !(writer->previous = malloc(pixels ? 4 * pixels : 1)))
+        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    return frost_palette_create(&quantize, &writer->palette, err);
+}
+
+frost_status frost_gif_writer_sample(frost_gif_writer *writer, const uint8_t *rgba, frost_error *err) {
+    if (writer->gif || writer->closed) return frost_fail(err, FROST_ERR_ENCODE, "frames are sampled before any is added");
+    size_t pixels = (size_t)writer->width * writer->height;
+    for (size_t i = 0; i < pixels && !writer->transparent_content; i++) writer->transparent_content = rgba[4 * i + 3] < 128;
+    return frost_palette_add(writer->palette, rgba, writer->width, writer->height, err);
+}
+
+static frost_status gif_write_failed(frost_gif_writer *writer, frost_error *err) {
+    return frost_fail(err, FROST_ERR_ENCODE, "%s", GifErrorString(writer->gif ? writer->gif->Error : E_GIF_ERR_WRITE_FAILED));
+}
+
+// The palette made from the frames sampled, the screen and the loop written: before the first frame.
+static frost_status begin_writing(frost_gif_writer *writer, frost_error *err) {
     // Opaque animations store each frame as the rectangle that changed, its unchanged pixels
     // transparent over the frame before (disposal "do not"); with transparency every frame is whole
-    // and cleared after showing (disposal "background"), since a pixel can turn transparent.
-    int optimize = count > 1 && !transparent_content;
-    frost_quantize_options quantize = {options->colors, options->dither, options->speed, 1, transparent_content || optimize};
-    uint8_t *indices = malloc(pixels * count), *row = malloc(width ? width : 1), palette[1024];
-    uint32_t *rects = malloc(sizeof(uint32_t) * 4 * count);
-    uint32_t palette_count = 0;
-    int transparent = -1, code = 0;
-    memory_writer writer = {0};
-    GifFileType *gif = NULL;
-    ColorMapObject *map = NULL;
-    frost_status status = FROST_OK;
-    if (!indices || !row || !rects) { status = frost_fail(err, FROST_ERR_MEMORY, "out of memory"); goto done; }
-    status = frost_quantize(rgba, width, height, count, &quantize, indices, palette, &palette_count, &transparent, err);
-    if (status != FROST_OK) goto done;
-    if (transparent < 0) optimize = 0;
-    for (uint32_t k = 0; k < count; k++) { rects[4 * k] = rects[4 * k + 1] = 0; rects[4 * k + 2] = width; rects[4 * k + 3] = height; }
-    if (optimize && !plan_changes(rgba, indices, width, height, count, (uint8_t)transparent, rects)) {
-        status = frost_fail(err, FROST_ERR_MEMORY, "out of memory");
-        goto done;
-    }
+    // and cleared after showing (disposal "background"), since a pixel can turn transparent. Either
+    // needs a transparent entry.
+    writer->optimize = writer->animated && !writer->transparent_content;
+    if (writer->animated || writer->transparent_content) frost_palette_reserve_transparent(writer->palette);
+    uint8_t palette[1024];
+    uint32_t count = 0;
+    frost_status status = frost_palette_finish(writer->palette, palette, &count, &writer->transparent, err);
+    if (status != FROST_OK) return status;
+    if (writer->transparent < 0) writer->optimize = 0;
     int bits = 1;
-    while ((1u << bits) < palette_count) bits++;
+    while ((1u << bits) < count) bits++;
     GifColorType colors[256] = {{0}};
-    for (uint32_t i = 0; i < palette_count; i++) colors[i] = (GifColorType){palette[4 * i], palette[4 * i + 1], palette[4 * i + 2]};
-    if (!(map = GifMakeMapObject(1 << bits, colors))) { status = frost_fail(err, FROST_ERR_MEMORY, "out of memory"); goto done; }
-    if (!(gif = EGifOpen(&writer, write_memory, &code))) { status = frost_fail(err, FROST_ERR_MEMORY, "out of memory"); goto done; }
-    EGifSetGifVersion(gif, true);
-    if (EGifPutScreenDesc(gif, (int)width, (int)height, 8, transparent >= 0 ? transparent : 0, map) == GIF_ERROR) goto failed;
-    if (count > 1) {
+    for (uint32_t i = 0; i < count; i++) colors[i] = (GifColorType){palette[4 * i], palette[4 * i + 1], palette[4 * i + 2]};
+    int code = 0;
+    if (!(writer->map = GifMakeMapObject(1 << bits, colors)) || !(writer->gif = EGifOpen(&writer->writer, write_memory, &code)))
+        return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    EGifSetGifVersion(writer->gif, true);
+    if (EGifPutScreenDesc(writer->gif, (int)writer->width, (int)writer->height, 8, writer->transparent >= 0 ? writer->transparent : 0,
+                          writer->map) == GIF_ERROR) return gif_write_failed(writer, err);
+    if (writer->animated) {
         // NETSCAPE2.0: loop `loops` times (0: forever).
-        GifByteType loop[3] = {1, (GifByteType)(options->loops & 0xFF), (GifByteType)((options->loops >> 8) & 0xFF)};
-        if (EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR ||
-            EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0") == GIF_ERROR || EGifPutExtensionBlock(gif, 3, loop) == GIF_ERROR ||
-            EGifPutExtensionTrailer(gif) == GIF_ERROR) goto failed;
+        int loops = writer->options.loops;
+        GifByteType loop[3] = {1, (GifByteType)(loops & 0xFF), (GifByteType)((loops >> 8) & 0xFF)};
+        if (EGifPutExtensionLeader(writer->gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR ||
+            EGifPutExtensionBlock(writer->gif, 11, "NETSCAPE2.0") == GIF_ERROR || EGifPutExtensionBlock(writer->gif, 3, loop) == GIF_ERROR ||
+            EGifPutExtensionTrailer(writer->gif) == GIF_ERROR) return gif_write_failed(writer, err);
     }
-    for (uint32_t k = 0; k < count; k++) {
-        const uint32_t *rect = rects + 4 * k;
-        if (rect[2] == 0) continue;
-        // A frame that changes nothing adds its time to the one before: the delay is written with
-        // the frame, so the frames that follow empty are counted first.
-        int delay = delays_cs[k];
-        for (uint32_t next = k + 1; next < count && rects[4 * next + 2] == 0; next++) delay += delays_cs[next];
-        GraphicsControlBlock gcb = {optimize ? DISPOSE_DO_NOT : count > 1 ? DISPOSE_BACKGROUND : DISPOSAL_UNSPECIFIED, false,
-                                    delay > 65535 ? 65535 : delay, transparent};
-        GifByteType extension[4];
-        size_t length = EGifGCBToExtension(&gcb, extension);
-        if (EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, (int)length, extension) == GIF_ERROR ||
-            EGifPutImageDesc(gif, (int)rect[0], (int)rect[1], (int)rect[2], (int)rect[3], false, NULL) == GIF_ERROR) goto failed;
-        for (uint32_t y = rect[1]; y < rect[1] + rect[3]; y++) {
-            memcpy(row, indices + pixels * k + (size_t)y * width + rect[0], rect[2]);
-            if (EGifPutLine(gif, row, (int)rect[2]) == GIF_ERROR) goto failed;
+    return FROST_OK;
+}
+
+// The frame held back, with the delays of the empty frames after it.
+static frost_status write_pending(frost_gif_writer *writer, frost_error *err) {
+    if (!writer->has_pending) return FROST_OK;
+    writer->has_pending = 0;
+    const uint32_t *rect = writer->pending_rect;
+    int delay = writer->pending_delay;
+    GraphicsControlBlock gcb = {writer->optimize ? DISPOSE_DO_NOT : writer->animated ? DISPOSE_BACKGROUND : DISPOSAL_UNSPECIFIED, false,
+                                delay > 65535 ? 65535 : delay, writer->transparent};
+    GifByteType extension[4];
+    size_t length = EGifGCBToExtension(&gcb, extension);
+    if (EGifPutExtension(writer->gif, GRAPHICS_EXT_FUNC_CODE, (int)length, extension) == GIF_ERROR ||
+        EGifPutImageDesc(writer->gif, (int)rect[0], (int)rect[1], (int)rect[2], (int)rect[3], false, NULL) == GIF_ERROR)
+        return gif_write_failed(writer, err);
+    for (uint32_t y = rect[1]; y < rect[1] + rect[3]; y++)
+        if (EGifPutLine(writer->gif, writer->pending + (size_t)y * writer->width + rect[0], (int)rect[2]) == GIF_ERROR)
+            return gif_write_failed(writer, err);
+    return FROST_OK;
+}
+
+// What a frame must change on the canvas (an opaque animation after its first frame): a pixel whose
+// source is the frame before's keeps the index shown (the dithering of the frame that drew it, so
+// still parts do not shimmer), a pixel whose index is already shown becomes the transparent index
+// (runs that LZW packs), and the rectangle holding the rest goes to `rect` (empty: nothing changed).
+// `emit` is rewritten in place.
+static void plan_change(const frost_gif_writer *writer, const uint8_t *rgba, uint8_t *emit, uint8_t *canvas, uint32_t *rect) {
+    const uint32_t width = writer->width, height = writer->height;
+    const uint32_t *now = (const uint32_t *)rgba, *then = (const uint32_t *)writer->previous;
+    const uint8_t transparent = (uint8_t)writer->transparent;
+    uint32_t x0 = width, y0 = height, x1 = 0, y1 = 0;
+    for (uint32_t y = 0; y < height; y++) {
+        for (uint32_t x = 0; x < width; x++) {
+            size_t p = (size_t)y * width + x;
+            uint32_t a, b;
+            __builtin_memcpy(&a, now + p, 4);
+            __builtin_memcpy(&b, then + p, 4);
+            uint8_t want = a == b ? canvas[p] : emit[p];
+            if (want == canvas[p]) { emit[p] = transparent; continue; }
+            emit[p] = canvas[p] = want;
+            if (x < x0) x0 = x;
+            if (x > x1) x1 = x;
+            if (y < y0) y0 = y;
+            if (y > y1) y1 = y;
         }
     }
-    if (EGifCloseFile(gif, &code) == GIF_ERROR) { gif = NULL; goto failed; }
-    gif = NULL;
-    *out = writer.data;
-    *out_size = writer.size;
-    writer.data = NULL;
-    goto done;
-failed:
-    status = frost_fail(err, FROST_ERR_ENCODE, "%s", GifErrorString(gif ? gif->Error : code));
-done:
-    if (gif) EGifCloseFile(gif, &code);
-    GifFreeMapObject(map);
-    free(writer.data);
-    free(indices);
-    free(rects);
-    free(row);
-    return status;
+    if (x0 == width) { rect[0] = rect[1] = rect[2] = rect[3] = 0; return; }
+    rect[0] = x0; rect[1] = y0; rect[2] = x1 - x0 + 1; rect[3] = y1 - y0 + 1;
+}
+
+frost_status frost_gif_writer_add(frost_gif_writer *writer, const uint8_t *rgba, int delay_cs, frost_error *err) {
+    if (writer->closed) return frost_fail(err, FROST_ERR_ENCODE, "the GIF is already finished");
+    frost_status status;
+    if (!writer->gif && (status = begin_writing(writer, err)) != FROST_OK) return status;
+    size_t pixels = (size_t)writer->width * writer->height;
+    if ((status = frost_palette_remap(writer->palette, rgba, writer->width, writer->height, writer->indices, err)) != FROST_OK) return status;
+    uint32_t rect[4] = {0, 0, writer->width, writer->height};
+    if (writer->optimize && writer->frames > 0) plan_change(writer, rgba, writer->indices, writer->canvas, rect);
+    else if (writer->optimize) memcpy(writer->canvas, writer->indices, pixels);
+    if (writer->optimize) memcpy(writer->previous, rgba, 4 * pixels);
+    writer->frames++;
+    if (rect[2] == 0 && writer->has_pending) {
+        writer->pending_delay += delay_cs;
+        return FROST_OK;
+    }
+    if ((status = write_pending(writer, err)) != FROST_OK) return status;
+    // The held-back frame's buffer takes this one (swapped: no copy).
+    uint8_t *held = writer->pending;
+    writer->pending = writer->indices;
+    writer->indices = held;
+    memcpy(writer->pending_rect, rect, sizeof rect);
+    writer->pending_delay = delay_cs;
+    writer->has_pending = 1;
+    return FROST_OK;
+}
+
+frost_status frost_gif_writer_finish(frost_gif_writer *writer, uint8_t **out, size_t *out_size, frost_error *err) {
+    *out = NULL;
+    *out_size = 0;
+    if (writer->closed) return frost_fail(err, FROST_ERR_ENCODE, "the GIF is already finished");
+    if (!writer->frames) return frost_fail(err, FROST_ERR_ENCODE, "no frames");
+    writer->closed = 1;
+    frost_status status = write_pending(writer, err);
+    if (status != FROST_OK) return status;
+    int code = 0;
+    GifFileType *gif = writer->gif;
+    writer->gif = NULL;
+    if (EGifCloseFile(gif, &code) == GIF_ERROR) return frost_fail(err, FROST_ERR_ENCODE, "%s", GifErrorString(code));
+    *out = writer->writer.data;
+    *out_size = writer->writer.size;
+    writer->writer.data = NULL;
+    return FROST_OK;
 }

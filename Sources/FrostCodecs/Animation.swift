@@ -81,57 +81,18 @@ public struct Animation: Sendable {
                 for (frame, delay) in zip(frames, delays) { try writer.append(frame, delay: delay) }
                 try writer.finish()
             case .gif:
-                try file.append(try gif(options))
-                try file.commit()
+                // The frames kept at GIF's hundredths of a second (AnimatedGIFWriter.timeline).
+                let (kept, hundredths) = AnimatedGIFWriter.timeline(delays: delays)
+                let writer = try AnimatedGIFWriter(into: file, width: first.width, height: first.height, animated: kept.count > 1,
+                                                   options: options)
+                for k in kept { try writer.sample(frames[k]) }
+                for (k, delay) in zip(kept, hundredths) { try writer.append(frames[k], hundredths: delay) }
+                try writer.finish()
             case .jpeg, .avif, .heic:
                 throw CodecError(.unsupported, "Frost writes animations as APNG, WebP or GIF (use .png, .webp or .gif), not \(format.displayName)")
             }
         } catch {
             throw CodecError(error)
         }
-    }
-
-    /// The frames as a GIF: one palette for all of them (libimagequant, `options.colors` or 256,
-    /// dithered at `options.dither`), alpha below 128 transparent, looping forever. GIF counts
-    /// time in hundredths and browsers show 0 and 1 as 10: each frame starts at its own time
-    /// rounded to a hundredth, and a frame that would start less than 2 hundredths after the one
-    /// kept before it is left out (a 60 fps animation plays at its speed, at 50 fps or less).
-    /// There is a frame and a delay for each (as `write` checks).
-    func gif(_ options: EncodeOptions) throws -> [UInt8] {
-        let first = frames[0]
-        guard first.width > 0, first.height > 0 else { throw CodecError(.encode, "cannot write an empty image") }
-        guard frames.allSatisfy({ $0.width == first.width && $0.height == first.height }) else {
-            throw CodecError(.encode, "the frames differ in size")
-        }
-        let colors = options.colors ?? 256
-        try checkPaletteSize(colors)
-        let (kept, hundredths) = gifTimeline()
-        let pixels = kept.flatMap { frames[$0].isPremultiplied ? frames[$0].unpremultiplied().pixels : frames[$0].pixels }
-        var gifOptions = frost_gif_write_options(colors: Int32(colors), dither: Float(min(max(options.dither, 0), 1)), speed: 4, loops: 0)
-        return try pixels.withUnsafeBufferPointer { pixels in
-            try hundredths.withUnsafeBufferPointer { hundredths in
-                try encoderOutput(.gif) { out, size, error in
-                    frost_gif_encode(pixels.baseAddress, UInt32(first.width), UInt32(first.height), UInt32(kept.count),
-                                     hundredths.baseAddress, &gifOptions, out, size, error)
-                }
-            }
-        }
-    }
-
-    /// The frames a GIF keeps and how long each shows, in hundredths (see `gif`).
-    private func gifTimeline() -> (kept: [Int], hundredths: [Int32]) {
-        guard frames.count > 1 else { return ([0], [0]) }
-        var starts: [Int] = [], time = 0.0
-        for delay in delays {
-            starts.append(Int((time * 100).rounded()))
-            time += max(delay, 0)
-        }
-        let end = Int((time * 100).rounded())
-        var kept = [0]
-        for k in 1..<frames.count where starts[k] - starts[kept.last!] >= 2 && end - starts[k] >= 1 { kept.append(k) }
-        let hundredths = kept.indices.map { i in
-            Int32(min(max((i + 1 < kept.count ? starts[kept[i + 1]] : end) - starts[kept[i]], 2), 65535))
-        }
-        return (kept, hundredths)
     }
 }

@@ -29,7 +29,13 @@ extension Image {
             return try encodedHEIF(.heic, quality: options.heicQuality ?? EncodeOptions.defaultHEICQuality,
                                    effort: options.compressionLevel ?? EncodeOptions.defaultHEICEffort, metadata: options.metadata,
                                    threads: RowBands.threads(threads))
-        case .gif: return try Animation(frames: [self], delay: 0).gif(options)
+        case .gif:
+            let file = MemoryFile()
+            let writer = try AnimatedGIFWriter(into: file, width: width, height: height, animated: false, options: options)
+            try writer.sample(self)
+            try writer.append(self, hundredths: 0)
+            try writer.finish()
+            return file.bytes
         }
         guard let metadata = options.metadata else { return bytes }
         return metadata.inserted(into: bytes, as: format, hasAlpha: hasAlpha, width: width, height: height)

@@ -39,6 +39,13 @@ extension AnimatedPNGWriter {
     }
 }
 
+extension AnimatedGIFWriter {
+    /// Writes into a file at `path`, renamed into place by `finish()`.
+    public convenience init(path: String, width: Int, height: Int, animated: Bool, options: EncodeOptions = EncodeOptions()) throws {
+        try self.init(into: try AtomicFile(path), width: width, height: height, animated: animated, options: options)
+    }
+}
+
 extension AnimatedWebPWriter {
     /// Writes into a file at `path`, renamed into place by `finish()`.
     public convenience init(path: String, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {

@@ -10,16 +10,17 @@ import FrostMotion
 struct Animate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "animate",
-        abstract: "Render a motion scene's timeline: a folder of PNG frames, an animated PNG or WebP, or an MP4 through ffmpeg.",
+        abstract: "Render a motion scene's timeline: a folder of PNG frames, an animated PNG, WebP or GIF, or an MP4 through ffmpeg.",
         discussion: "OUT ending in .png is an animated PNG (APNG, every frame lossless); .webp an animated WebP (lossless, or lossy "
-            + "with --quality Q: a tenth of the APNG's bytes or less); .mp4 needs ffmpeg (H.264, raw RGBA piped in); "
+            + "with --quality Q: a tenth of the APNG's bytes or less); .gif a GIF (one palette for every frame, --colors and --dither; "
+            + "the frames are rendered twice, once for the palette, and at most 50 a second are kept); .mp4 needs ffmpeg (H.264, raw RGBA piped in); "
             + "anything else is a folder of frame-0000.png …. Frame k equals `frost compose SCENE --scroll/--time` at frame k's driver value. "
             + "Schema: docs/scenes.md.")
 
     @Argument(help: "Motion scene JSON file (with a timeline), or - for standard input.")
     var file: String
 
-    @Option(name: .shortAndLong, help: "OUT.png (APNG), OUT.webp (animated WebP), OUT.mp4, or a folder.")
+    @Option(name: .shortAndLong, help: "OUT.png (APNG), OUT.webp (animated WebP), OUT.gif, OUT.mp4, or a folder.")
     var output: String
 
     @Option(help: ArgumentHelp("Render only frames k with k mod N = K (folder output), to spread a render over workers.", valueName: "K/N"))
@@ -41,12 +42,13 @@ struct Animate: ParsableCommand {
     @OptionGroup var encode: EncodeFlags
     @OptionGroup var threads: ThreadsFlag
 
-    enum Target { case folder, apng, webp, mp4 }
+    enum Target { case folder, apng, webp, gif, mp4 }
 
     var target: Target {
         switch (output.lowercased() as NSString).pathExtension {
         case "png": .apng
         case "webp": .webp
+        case "gif": .gif
         case "mp4": .mp4
         default: .folder
         }
@@ -60,14 +62,15 @@ struct Animate: ParsableCommand {
         if let strip { guard strip.lowercased().hasSuffix(".png") else { throw ValidationError("--strip must name a .png file") } }
         let named = (output as NSString).pathExtension.lowercased()
         if target == .folder, !named.isEmpty, !output.hasSuffix("/"), !isExistingFolder(output) {
-            throw ValidationError("'\(output)': .\(named) is not an animation Frost writes (.png: APNG, .webp, .mp4, or a folder of frames)")
+            throw ValidationError("'\(output)': .\(named) is not an animation Frost writes (.png: APNG, .webp, .gif, .mp4, or a folder of frames)")
         }
-        if encode.colors != nil || encode.dither != nil {
-            throw ValidationError("--colors and --dither do not apply to frost animate (its frames are written in true colour)")
+        if target != .gif, encode.colors != nil || encode.dither != nil {
+            throw ValidationError("--colors and --dither apply to a GIF only (frost animate writes other frames in true colour)")
         }
         switch target {
         case .folder, .apng: try encode.check(.png)
         case .webp: try encode.check(.webp)
+        case .gif: try encode.check(.gif)
         case .mp4: try encode.checkVideo()
         }
         try Self.stripEveryRange.check(stripEvery, "--strip-every")
@@ -86,31 +89,47 @@ struct Animate: ParsableCommand {
             let (k, n) = try parseSlice(frames, option: "--frames")
             selected = selected.filter { $0 % n == k }
         }
+        // A GIF keeps the frames that start at least two hundredths apart, and is rendered twice:
+        // every frame is counted for the palette before the first is written.
+        var hundredths: [Int: Int] = [:]
+        if target == .gif {
+            let timing = AnimatedGIFWriter.timeline(delays: selected.map { delay(timeline, states, $0) })
+            hundredths = Dictionary(uniqueKeysWithValues: zip(timing.kept.map { selected[$0] }, timing.hundredths))
+            selected = timing.kept.map { selected[$0] }
+        }
         let every = stripEvery ?? max(1, (states.count + 7) / 8)
         let renderer = try file.renderer(threads: threads.threads)
         let (w, h) = (file.motion.scene.pixelWidth, file.motion.scene.pixelHeight)
         let hasAlpha = file.motion.scene.background.alpha < 1
         let sink = try attempt(output) { try FrameSink(target, path: output, width: w, height: h, count: selected.count,
-                                                       hasAlpha: hasAlpha, fps: timelineFPS(timeline), options: encode.options) }
-        let bar = ProgressBar(total: selected.count)
+                                                       hasAlpha: hasAlpha, fps: timelineFPS(timeline), hundredths: hundredths,
+                                                       options: encode.options) }
+        let passes = target == .gif ? 2 : 1
+        let bar = ProgressBar(total: passes * selected.count)
         let workers = RowBands.threads(threads.threads)
         var stripCells: [Image] = [], stripLabels: [String] = [], renderNanoseconds: UInt64 = 0, encodeNanoseconds: UInt64 = 0, done = 0
-        // Frames are rendered one after another (each on every thread), then encoded side by side.
-        for start in stride(from: 0, to: selected.count, by: workers) {
-            let chunk = Array(selected[start..<min(start + workers, selected.count)])
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            let images = try chunk.map { k in try attempt(file.name) { try renderer.frame(at: states[k]) } }
-            let t1 = DispatchTime.now().uptimeNanoseconds
-            try attempt(output) { try sink.write(images, indices: chunk, delays: chunk.map { delay(timeline, states, $0) }, threads: workers) }
-            encodeNanoseconds += DispatchTime.now().uptimeNanoseconds - t1
-            renderNanoseconds += t1 - t0
-            for (k, image) in zip(chunk, images) where k % every == 0 && strip != nil {
-                let cell = min(240, w)
-                stripCells.append(image.resized(width: cell, height: max(1, (h * cell + w / 2) / w), threads: workers))
-                stripLabels.append(Self.stripLabel(k, timeline, states[k]))
+        for pass in 1...passes {
+            // Frames are rendered one after another (each on every thread), then encoded side by side.
+            for start in stride(from: 0, to: selected.count, by: workers) {
+                let chunk = Array(selected[start..<min(start + workers, selected.count)])
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                let images = try chunk.map { k in try attempt(file.name) { try renderer.frame(at: states[k]) } }
+                let t1 = DispatchTime.now().uptimeNanoseconds
+                if pass < passes {
+                    try attempt(output) { try sink.sample(images) }
+                } else {
+                    try attempt(output) { try sink.write(images, indices: chunk, delays: chunk.map { delay(timeline, states, $0) }, threads: workers) }
+                }
+                encodeNanoseconds += DispatchTime.now().uptimeNanoseconds - t1
+                renderNanoseconds += t1 - t0
+                for (k, image) in zip(chunk, images) where pass == passes && k % every == 0 && strip != nil {
+                    let cell = min(240, w)
+                    stripCells.append(image.resized(width: cell, height: max(1, (h * cell + w / 2) / w), threads: workers))
+                    stripLabels.append(Self.stripLabel(k, timeline, states[k]))
+                }
+                done += chunk.count
+                bar.show(done, "frame \(chunk.last!)")
             }
-            done += chunk.count
-            bar.show(done, "frame \(chunk.last!)")
         }
         try attempt(output) { try sink.finish() }
         bar.clear()
@@ -122,6 +141,7 @@ struct Animate: ParsableCommand {
             }
         }
         let perFrame = { (ns: UInt64) in String((Double(ns) / 1e6 / Double(max(1, selected.count)) * 10).rounded() / 10) }
+        // (A GIF's frames are rendered and encoded twice: its figures count both passes.)
         print("\(output): \(selected.count) of \(states.count) frames \(w)x\(h), \(perFrame(renderNanoseconds)) ms per frame "
             + "rendering, \(perFrame(encodeNanoseconds)) ms writing\(strip.map { "; strip \($0)" } ?? "")")
     }
@@ -151,15 +171,20 @@ final class FrameSink {
     private let path: String
     private let apng: AnimatedPNGWriter?
     private let webp: AnimatedWebPWriter?
+    private let gif: AnimatedGIFWriter?
+    /// A GIF's frames' delays in hundredths, by frame index.
+    private let hundredths: [Int: Int]
     private let video: VideoPipe?
     private let options: EncodeOptions
     /// The last frame written: the next APNG frame stores only what changed since it.
     private var previous: Image?
 
     init(_ target: Animate.Target, path: String, width: Int, height: Int, count: Int, hasAlpha: Bool, fps: Double,
-         options: EncodeOptions) throws {
+         hundredths: [Int: Int], options: EncodeOptions) throws {
         self.path = path
         self.options = options
+        self.hundredths = hundredths
+        gif = target == .gif ? try AnimatedGIFWriter(path: path, width: width, height: height, animated: count > 1, options: options) : nil
         apng = target == .apng ? try AnimatedPNGWriter(path: path, width: width, height: height, frameCount: count,
                                                         hasAlpha: hasAlpha, options: options) : nil
         webp = target == .webp ? try AnimatedWebPWriter(path: path, width: width, height: height, hasAlpha: hasAlpha,
@@ -168,8 +193,17 @@ final class FrameSink {
         if target == .folder { try FileIO.prepareWritableFolder(path) }
     }
 
+    /// A GIF's first pass: frames counted for its palette.
+    func sample(_ images: [Image]) throws {
+        for image in images { try gif?.sample(image) }
+    }
+
     /// Frames `indices` of the timeline, in order; PNGs are encoded on `threads` threads at once.
     func write(_ images: [Image], indices: [Int], delays: [Double], threads: Int) throws {
+        if let gif {
+            for (image, k) in zip(images, indices) { try gif.append(image, hundredths: hundredths[k] ?? 0) }
+            return
+        }
         if let video {
             for image in images { try video.write(image) }
             return
@@ -196,6 +230,7 @@ final class FrameSink {
     }
 
     func finish() throws {
+        try gif?.finish()
         try apng?.finish()
         try webp?.finish()
         try video?.finish()

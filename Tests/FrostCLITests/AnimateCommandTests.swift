@@ -160,6 +160,42 @@ import Testing
         #expect(lossy < lossless, "lossy \(lossy) bytes, lossless \(lossless)")
     }
 
+    /// A GIF holds the folder's frames in one palette (about as close as each still written as a
+    /// GIF alone), each at its time; frames closer than GIF's two hundredths are left out, a clear
+    /// background stays transparent, and --colors bounds the palette.
+    @Test func gifsHoldTheFramesInOnePalette() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let scene = try Self.prepare(folder)
+        #expect(try FrostRun.run(["animate", scene, "-o", folder.file("frames")]).status == 0)
+        let stills = try (0..<9).map { try Image(contentsOfFile: folder.file(String(format: "frames/frame-%04d.png", $0))) }
+        let run = try FrostRun.run(["animate", scene, "-o", folder.file("anim.gif"), "--fps", "30"])
+        #expect(run.status == 0 && run.stdout.contains("9 of 9 frames 120x160"), "\(run.stderr)")
+        let read = try Animation(decoding: try FileIO.read(folder.file("anim.gif")))
+        #expect(abs(read.duration - 0.3) < 1e-9 && read.frames.count <= 9, "\(read.delays)")
+        let ends = read.delays.reduce(into: [Double]()) { $0.append(($0.last ?? 0) + $1) }
+        for (k, still) in stills.enumerated() {
+            let shown = read.frames[ends.firstIndex { $0 > (Double(k) / 30 * 100).rounded() / 100 + 0.001 }!]
+            let alone = try Image(decoding: still.encoded(as: .gif))
+            let bound = PixelDifference(alone, still, channels: 3).mean * 2 + 2
+            #expect(PixelDifference(shown, still, channels: 3).mean <= bound, "frame \(k): \(PixelDifference(shown, still, channels: 3)), alone \(bound)")
+        }
+        // 60 frames a second: the frames starting at 0, 2, 5, 7, 10 and 12 hundredths are kept.
+        let fast = try FrostRun.run(["animate", scene, "-o", folder.file("fast.gif"), "--fps", "60", "--colors", "16", "--dither", "0"])
+        #expect(fast.status == 0 && fast.stdout.contains("6 of 9 frames"), "\(fast.stdout) \(fast.stderr)")
+        let quick = try Animation(decoding: try FileIO.read(folder.file("fast.gif")))
+        #expect(abs(quick.duration - 0.15) < 1e-9)
+        #expect(Set(quick.frames.flatMap { frame in (0..<(frame.width * frame.height)).map { frame.pixel(x: $0 % frame.width, y: $0 / frame.width) } }).count <= 16)
+        // A clear background: transparent where the frame is (every frame whole, cleared after showing).
+        let clear = Self.scene.replacingOccurrences(of: #""background": "white""#, with: #""background": "clear""#)
+        try Data(clear.utf8).write(to: URL(fileURLWithPath: folder.file("clear.json")))
+        let see = try FrostRun.run(["animate", folder.file("clear.json"), "-o", folder.file("clear.gif"), "--fps", "30"])
+        #expect(see.status == 0, "\(see.stderr)")
+        let through = try Animation(decoding: try FileIO.read(folder.file("clear.gif")))
+        let still = try Image(contentsOfFile: folder.file("frames/frame-0008.png"))
+        #expect(through.frames.count == 9 && through.frames[8].pixel(x: 60, y: 150)[3] == 0 && still.pixel(x: 60, y: 150)[3] == 255)
+    }
+
     @Test func mp4GoesThroughFFmpegOrSaysItIsMissing() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

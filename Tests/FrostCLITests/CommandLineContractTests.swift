@@ -78,8 +78,10 @@ import Testing
             (["convert", Self.photo, folder.file("a.webp"), "--progressive"], "--progressive does not apply to WebP output"),
             (["convert", Self.photo, folder.file("a.png"), "--format", "jpg"], "--format jpg disagrees with the output's name"),
             (["convert", Self.photo, folder.file("a.tiff")], "must end in .png, .jpg, .jpeg, .webp, .avif, .heic or .gif"),
-            (["animate", Corpus.repository + "/SampleImages/motion/secret-viewer.json", "-o", folder.file("v.gif")],
-             ".gif is not an animation Frost writes"),
+            (["animate", Corpus.repository + "/SampleImages/motion/secret-viewer.json", "-o", folder.file("v.avif")],
+             ".avif is not an animation Frost writes"),
+            (["animate", Corpus.repository + "/SampleImages/motion/secret-viewer.json", "-o", folder.file("v.png"), "--colors", "16"],
+             "--colors and --dither apply to a GIF only"),
             (["animate", Corpus.repository + "/SampleImages/motion/secret-viewer.json", "-o", folder.file("v.png"), "--quality", "80"],
              "--quality does not apply to PNG output"),
         ]

@@ -152,4 +152,26 @@ import Testing
             #expect(zip(back.frames, animation.frames).allSatisfy { Self.sameShown($0, $1) }, "\(format)")
         }
     }
+
+    /// The GIF writer's two passes: frames sampled, then appended; out of order or of another size, refused.
+    @Test func theGIFWriterTakesItsPassesInOrder() throws {
+        let a = Image(width: 6, height: 4, filledWith: (200, 40, 40, 255)), b = Image(width: 6, height: 4, filledWith: (40, 40, 200, 255))
+        let memory = MemoryFile()
+        let writer = try AnimatedGIFWriter(into: memory, width: 6, height: 4, animated: true)
+        try writer.sample(a)
+        try writer.sample(b)
+        #expect(throws: CodecError.self) { try writer.sample(Image(width: 5, height: 4, filledWith: (0, 0, 0, 255))) }
+        try writer.append(a, hundredths: 10)
+        #expect(throws: CodecError.self) { try writer.sample(b) }
+        try writer.append(b, hundredths: 20)
+        try writer.finish()
+        #expect(throws: CodecError.self) { try writer.finish() }
+        let back = try Animation(decoding: memory.bytes)
+        #expect(back.delays == [0.1, 0.2])
+        #expect(back.frames.map { $0.pixel(x: 3, y: 2) } == [SIMD4(200, 40, 40, 255), SIMD4(40, 40, 200, 255)])
+        var one = EncodeOptions()
+        one.colors = 1
+        #expect(throws: CodecError.self) { try AnimatedGIFWriter(into: MemoryFile(), width: 6, height: 4, animated: true, options: one) }
+    }
 }
+

@@ -313,12 +313,21 @@ typedef struct {
     int loops;                 // NETSCAPE2.0's count, 0: forever (animations only)
 } frost_gif_write_options;
 
-// Encodes `count` RGBA8 frames (straight alpha, one after another) with their delays in hundredths
-// to a malloc'd GIF (frost_free): one palette for all frames (frost_quantize), alpha below 128
-// transparent. An opaque animation stores each frame as the rectangle that changed, its unchanged
-// pixels transparent, and folds a frame like the one before into that one's delay.
-frost_status frost_gif_encode(const uint8_t *rgba, uint32_t width, uint32_t height, uint32_t count, const int *delays_cs,
-                              const frost_gif_write_options *options, uint8_t **out, size_t *out_size, frost_error *err);
+// A GIF written frame by frame in two passes over the frames, so that an animation need not be held
+// in memory: every frame `sample`d (one palette for all, frost_palette_*), then every frame `add`ed
+// in order with its delay in hundredths, then `finish` for the malloc'd GIF (frost_free). Alpha below
+// 128 is transparent. `animated`: more than one frame will come (a NETSCAPE2.0 loop, forever with
+// loops 0). An opaque animation stores each frame as the rectangle that changed, its unchanged
+// pixels transparent, and folds a frame like the one before into that one's delay; one with
+// transparency stores every frame whole, cleared after showing. Free with frost_gif_writer_free
+// (NULL is fine).
+typedef struct frost_gif_writer frost_gif_writer;
+frost_status frost_gif_writer_create(uint32_t width, uint32_t height, int animated, const frost_gif_write_options *options,
+                                     frost_gif_writer **out, frost_error *err);
+frost_status frost_gif_writer_sample(frost_gif_writer *writer, const uint8_t *rgba, frost_error *err);
+frost_status frost_gif_writer_add(frost_gif_writer *writer, const uint8_t *rgba, int delay_cs, frost_error *err);
+frost_status frost_gif_writer_finish(frost_gif_writer *writer, uint8_t **out, size_t *out_size, frost_error *err);
+void frost_gif_writer_free(frost_gif_writer *writer);
 
 // ---------------------------------------------------------------- Palettes (libimagequant)
 typedef struct {
@@ -335,6 +344,20 @@ typedef struct {
 frost_status frost_quantize(const uint8_t *rgba, uint32_t width, uint32_t height, uint32_t count,
                             const frost_quantize_options *options, uint8_t *indices, uint8_t *palette,
                             uint32_t *palette_count, int *transparent, frost_error *err);
+
+// The same in steps, for pictures that do not fit in memory together (an animation rendered
+// twice): every picture added, then the palette made (`finish`, which may be asked again), then
+// each picture remapped to it; `reserve_transparent` may also be asked for until the palette is
+// made. Free with frost_palette_free (NULL is fine).
+typedef struct frost_palette_builder frost_palette_builder;
+frost_status frost_palette_create(const frost_quantize_options *options, frost_palette_builder **out, frost_error *err);
+void frost_palette_reserve_transparent(frost_palette_builder *builder);
+frost_status frost_palette_add(frost_palette_builder *builder, const uint8_t *rgba, uint32_t width, uint32_t height, frost_error *err);
+frost_status frost_palette_finish(frost_palette_builder *builder, uint8_t *palette, uint32_t *palette_count, int *transparent,
+                                  frost_error *err);
+frost_status frost_palette_remap(frost_palette_builder *builder, const uint8_t *rgba, uint32_t width, uint32_t height,
+                                 uint8_t *indices, frost_error *err);
+void frost_palette_free(frost_palette_builder *builder);
 
 // CRC-32 (ISO 3309, as PNG chunks carry it) of `length` bytes, through libdeflate.
 uint32_t frost_crc32(const uint8_t *data, size_t length);
