@@ -89,6 +89,9 @@ struct Animate: ParsableCommand {
             let (k, n) = try parseSlice(frames, option: "--frames")
             selected = selected.filter { $0 % n == k }
         }
+        // The filmstrip's frames, of every frame selected (a GIF's left-out ones drawn for it alone).
+        let every = stripEvery ?? max(1, (states.count + 7) / 8)
+        let stripFrames = strip == nil ? [] : selected.filter { $0 % every == 0 }
         // A GIF keeps the frames that start at least two hundredths apart, and is rendered twice:
         // every frame is counted for the palette before the first is written.
         var hundredths: [Int: Int] = [:]
@@ -97,7 +100,6 @@ struct Animate: ParsableCommand {
             hundredths = Dictionary(uniqueKeysWithValues: zip(timing.kept.map { selected[$0] }, timing.hundredths))
             selected = timing.kept.map { selected[$0] }
         }
-        let every = stripEvery ?? max(1, (states.count + 7) / 8)
         let renderer = try file.renderer(threads: threads.threads)
         let (w, h) = (file.motion.scene.pixelWidth, file.motion.scene.pixelHeight)
         let hasAlpha = file.motion.scene.background.alpha < 1
@@ -107,7 +109,11 @@ struct Animate: ParsableCommand {
         let passes = target == .gif ? 2 : 1
         let bar = ProgressBar(total: passes * selected.count)
         let workers = RowBands.threads(threads.threads)
-        var stripCells: [Image] = [], stripLabels: [String] = [], renderNanoseconds: UInt64 = 0, encodeNanoseconds: UInt64 = 0, done = 0
+        var stripCells: [Int: Image] = [:], renderNanoseconds: UInt64 = 0, encodeNanoseconds: UInt64 = 0, done = 0
+        let cell = min(240, w)
+        func addToStrip(_ k: Int, _ image: Image) {
+            stripCells[k] = image.resized(width: cell, height: max(1, (h * cell + w / 2) / w), threads: workers)
+        }
         for pass in 1...passes {
             // Frames are rendered one after another (each on every thread), then encoded side by side.
             for start in stride(from: 0, to: selected.count, by: workers) {
@@ -122,22 +128,23 @@ struct Animate: ParsableCommand {
                 }
                 encodeNanoseconds += DispatchTime.now().uptimeNanoseconds - t1
                 renderNanoseconds += t1 - t0
-                for (k, image) in zip(chunk, images) where pass == passes && k % every == 0 && strip != nil {
-                    let cell = min(240, w)
-                    stripCells.append(image.resized(width: cell, height: max(1, (h * cell + w / 2) / w), threads: workers))
-                    stripLabels.append(Self.stripLabel(k, timeline, states[k]))
-                }
+                for (k, image) in zip(chunk, images) where pass == passes && stripFrames.contains(k) { addToStrip(k, image) }
                 done += chunk.count
                 bar.show(done, "frame \(chunk.last!)")
             }
         }
         try attempt(output) { try sink.finish() }
         bar.clear()
+        for k in stripFrames where stripCells[k] == nil { addToStrip(k, try attempt(file.name) { try renderer.frame(at: states[k]) }) }
         if let strip, !stripCells.isEmpty {
             try attempt(strip) {
-                let sheet = try Image.contactSheet(stripCells, labels: stripLabels, columns: stripCells.count,
-                                                   cellWidth: stripCells[0].width, maxPixels: scene.options.maxPixels, threads: workers)
-                try sheet.write(toFile: strip, options: encode.options)
+                let cells = stripFrames.compactMap { stripCells[$0] }
+                let sheet = try Image.contactSheet(cells, labels: stripFrames.map { Self.stripLabel($0, timeline, states[$0]) },
+                                                   columns: cells.count, cellWidth: cells[0].width, maxPixels: scene.options.maxPixels,
+                                                   threads: workers)
+                var options = encode.options
+                options.colors = nil   // a GIF's palette size is not the filmstrip's
+                try sheet.write(toFile: strip, options: options)
             }
         }
         let perFrame = { (ns: UInt64) in String((Double(ns) / 1e6 / Double(max(1, selected.count)) * 10).rounded() / 10) }

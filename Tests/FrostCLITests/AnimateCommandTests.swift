@@ -180,9 +180,14 @@ import Testing
             let bound = PixelDifference(alone, still, channels: 3).mean * 2 + 2
             #expect(PixelDifference(shown, still, channels: 3).mean <= bound, "frame \(k): \(PixelDifference(shown, still, channels: 3)), alone \(bound)")
         }
-        // 60 frames a second: the frames starting at 0, 2, 5, 7, 10 and 12 hundredths are kept.
-        let fast = try FrostRun.run(["animate", scene, "-o", folder.file("fast.gif"), "--fps", "60", "--colors", "16", "--dither", "0"])
+        // 60 frames a second: the frames starting at 0, 2, 5, 7, 10 and 12 hundredths are kept; the
+        // filmstrip still shows every second frame (those left out drawn for it), in true colour.
+        let fast = try FrostRun.run(["animate", scene, "-o", folder.file("fast.gif"), "--fps", "60", "--colors", "16", "--dither", "0",
+                                     "--strip", folder.file("fast-strip.png"), "--strip-every", "2"])
         #expect(fast.status == 0 && fast.stdout.contains("6 of 9 frames"), "\(fast.stdout) \(fast.stderr)")
+        #expect(try FrostRun.run(["animate", scene, "-o", folder.file("fast.png"), "--fps", "60", "--strip", folder.file("apng-strip.png"),
+                                  "--strip-every", "2"]).status == 0)
+        #expect(try Image(contentsOfFile: folder.file("fast-strip.png")).pixels == Image(contentsOfFile: folder.file("apng-strip.png")).pixels)
         let quick = try Animation(decoding: try FileIO.read(folder.file("fast.gif")))
         #expect(abs(quick.duration - 0.15) < 1e-9)
         #expect(Set(quick.frames.flatMap { frame in (0..<(frame.width * frame.height)).map { frame.pixel(x: $0 % frame.width, y: $0 / frame.width) } }).count <= 16)
