@@ -13,9 +13,8 @@ public final class AnimatedGIFWriter {
     /// The canvas's height.
     public let height: Int
     private let file: any FileSink
+    /// The C writer, which also refuses its passes out of order and a second finish.
     private var writer: OpaquePointer?
-    private var appended = false
-    private var finished = false
 
     /// Writes into `file` (`MemoryFile()` for the GIF's bytes in memory). `animated`: more than one
     /// frame will be appended.
@@ -41,22 +40,17 @@ public final class AnimatedGIFWriter {
 
     /// The first pass: a frame's colours counted for the palette (every frame, before any is appended).
     public func sample(_ frame: Image) throws {
-        guard !appended, !finished else { throw CodecError(.encode, "the palette is made: frames are sampled before any is appended") }
         try withStraightPixels(frame) { pixels, error in frost_gif_writer_sample(writer, pixels, error) }
     }
 
     /// The second pass: the next frame, shown for `hundredths` of a second (GIF's unit).
     public func append(_ frame: Image, hundredths: Int) throws {
-        guard !finished else { throw CodecError(.encode, "the animation is already finished") }
-        appended = true
         let delay = Int32(min(max(hundredths, 0), 65_535))
         try withStraightPixels(frame) { pixels, error in frost_gif_writer_add(writer, pixels, delay, error) }
     }
 
     /// Writes the GIF into the file and commits it.
     public func finish() throws {
-        guard !finished else { throw CodecError(.encode, "the animation is already finished") }
-        finished = true
         try file.append(try encoderOutput(.gif) { frost_gif_writer_finish(writer, $0, $1, $2) })
         try file.commit()
     }

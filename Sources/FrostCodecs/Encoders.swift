@@ -31,10 +31,7 @@ extension Image {
                                    threads: RowBands.threads(threads))
         case .gif:
             let file = MemoryFile()
-            let writer = try AnimatedGIFWriter(into: file, width: width, height: height, animated: false, options: options)
-            try writer.sample(self)
-            try writer.append(self, hundredths: 0)
-            try writer.finish()
+            try Animation(frames: [self], delay: 0).write(into: file, as: .gif, options: options)
             return file.bytes
         }
         guard let metadata = options.metadata else { return bytes }
