@@ -104,13 +104,15 @@ struct ResamplePlan {
     let split: [Int8]
     let splitBase: Int32
     let groups: [Int32]
-    /// Whether a horizontal weight is negative, so that samples must be clamped.
+    /// Whether the horizontal samples are clamped: only a filter with negative lobes has a negative
+    /// weight, which can take a sum out of range.
     let horizontalClamps: Bool
     /// Whether colors are capped at their alpha after the taps: a filter with negative lobes can
     /// ring a premultiplied color above its alpha, which compositing would then overflow.
     let capsColors: Bool
 
     init(kernel: ResampleKernel, width: Int, height: Int, over rect: Rect, region: PixelBounds, hasAlpha: Bool) {
+        horizontalClamps = kernel.hasNegativeLobes
         capsColors = hasAlpha && kernel.hasNegativeLobes
         xs = ResampleAxis(kernel: kernel, sourceCount: width, origin: rect.x, length: rect.width, outputStart: region.x,
                           outputCount: region.width, multiple: Int(frost_resample_tap_multiple()), sampleMaximum: 255,
@@ -121,7 +123,6 @@ struct ResamplePlan {
         longestStep = zip(ys.first, ys.first.dropFirst()).map { Int($1 - $0) }.max() ?? 0
         verticalTaps = ys.usedTaps(multiple: 2)
         (split, splitBase, groups) = xs.split(shift: xs.bits - 7) ?? ([], 0, [])
-        horizontalClamps = xs.weights.contains { $0 < 0 }
     }
 
     /// The source rows that output rows `rows` read.
