@@ -31,6 +31,12 @@ import Testing
         return folder.file("scene.json")
     }
 
+    /// The scene's nine frames, rendered into a folder of PNGs and read back.
+    static func frames(_ scene: String, _ folder: TemporaryFolder) throws -> [Image] {
+        #expect(try FrostRun.run(["animate", scene, "-o", folder.file("frames")]).status == 0)
+        return try (0..<9).map { try Image(contentsOfFile: folder.file(String(format: "frames/frame-%04d.png", $0))) }
+    }
+
     static func frameFiles(_ folder: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("frame-") }.sorted()
     }
@@ -129,8 +135,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let scene = try Self.prepare(folder)
-        #expect(try FrostRun.run(["animate", scene, "-o", folder.file("frames")]).status == 0)
-        let stills = try (0..<9).map { try Image(contentsOfFile: folder.file(String(format: "frames/frame-%04d.png", $0))) }
+        let stills = try Self.frames(scene, folder)
         for quality in [nil, 80] {
             let path = folder.file("anim-\(quality ?? 0).webp")
             let run = try FrostRun.run(["animate", scene, "-o", path, "--fps", "30"] + (quality.map { ["--quality", "\($0)"] } ?? []))
@@ -167,8 +172,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let scene = try Self.prepare(folder)
-        #expect(try FrostRun.run(["animate", scene, "-o", folder.file("frames")]).status == 0)
-        let stills = try (0..<9).map { try Image(contentsOfFile: folder.file(String(format: "frames/frame-%04d.png", $0))) }
+        let stills = try Self.frames(scene, folder)
         let run = try FrostRun.run(["animate", scene, "-o", folder.file("anim.gif"), "--fps", "30"])
         #expect(run.status == 0 && run.stdout.contains("9 of 9 frames 120x160"), "\(run.stderr)")
         let read = try Animation(decoding: try FileIO.read(folder.file("anim.gif")))
@@ -197,8 +201,7 @@ import Testing
         let see = try FrostRun.run(["animate", folder.file("clear.json"), "-o", folder.file("clear.gif"), "--fps", "30"])
         #expect(see.status == 0, "\(see.stderr)")
         let through = try Animation(decoding: try FileIO.read(folder.file("clear.gif")))
-        let still = try Image(contentsOfFile: folder.file("frames/frame-0008.png"))
-        #expect(through.frames.count == 9 && through.frames[8].pixel(x: 60, y: 150)[3] == 0 && still.pixel(x: 60, y: 150)[3] == 255)
+        #expect(through.frames.count == 9 && through.frames[8].pixel(x: 60, y: 150)[3] == 0 && stills[8].pixel(x: 60, y: 150)[3] == 255)
     }
 
     @Test func mp4GoesThroughFFmpegOrSaysItIsMissing() throws {
