@@ -101,7 +101,7 @@ examples: deps
 # libFuzzer over FrostFuzz's targets (Fuzz/): each runs FUZZ_SECONDS with its seeds and dictionary;
 # findings are kept under Tests/Fixtures/fuzz/ and replayed by every `make test`.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= decode info scene motion cache png-round-trip inputs stream placeholder
+FUZZ_TARGETS ?= decode info entrance scene motion cache png-round-trip inputs stream placeholder
 fuzz-build: deps
 	$(SWIFT) build -c release --product frost-fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
 	  -Xcc -fsanitize=undefined -Xswiftc -DFROST_LIBFUZZER \
@@ -196,6 +196,7 @@ man: deps
 # out/docs`) and open /documentation/frost.
 DOC_TARGETS := Frost FrostCore FrostCodecs FrostFiles FrostEffects FrostCache FrostCrossfade FrostClients FrostCompose FrostMotion
 docs: deps
+	@mkdir -p $(OUT)/docs   # docc writes into it but does not make its parent (a fresh clone has no out/)
 	$(SWIFT) package --allow-writing-to-directory $(OUT)/docs generate-documentation \
 	  $(foreach t,$(DOC_TARGETS),--target $(t)) --enable-experimental-combined-documentation \
 	  --output-path $(OUT)/docs --transform-for-static-hosting

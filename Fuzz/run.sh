@@ -19,16 +19,16 @@ for target in "$@"; do
   work=out/fuzz/$target
   mkdir -p "$work/corpus" "$work/seeds" "Tests/Fixtures/fuzz/$target"
   case $target in
-    decode|info|stream)
+    decode|info|stream|entrance)
       find "$corpus" -type f \( -name '*.png' -o -name '*.jpg' -o -name '*.jpeg' -o -name '*.webp' \) -size -300k 2>/dev/null |
         while read -r f; do cp "$f" "$work/seeds/$(printf %s "$f" | md5sum | cut -c1-10).${f##*.}"; done
       # WebP seeds (the corpus has none): lossless and lossy, opaque and with alpha, 48 pixels wide,
       # and an animation of 31 frames 16 pixels wide.
       for s in rocket.jpg coffee-cutout.png; do
-        "$frost" resize "SampleImages/$s" "$work/seeds/${s%.*}-lossless.webp" --width 48 >/dev/null
+        "$frost" resize "SampleImages/$s" "$work/seeds/${s%.*}-lossless.webp" --width 48 --lossless >/dev/null
         "$frost" resize "SampleImages/$s" "$work/seeds/${s%.*}-lossy.webp" --width 48 --quality 60 >/dev/null
       done
-      "$frost" animate SampleImages/motion/vesper-transition.json -o "$work/seeds/vesper.webp" --scale 0.05 >/dev/null
+      "$frost" animate SampleImages/motion/vesper-transition.json -o "$work/seeds/vesper.webp" --scale 0.05 --lossless >/dev/null
       # AVIF and HEIC seeds: the test files avifenc and heif-enc made (all under 45 kB); GIF, APNG
       # and WebP animations: those gifsicle, ImageMagick, ffmpeg and img2webp made.
       cp Tests/Fixtures/heif/*.avif Tests/Fixtures/heif/*.heic Tests/Fixtures/animation/*.gif \

@@ -83,6 +83,8 @@ frost_status frost_gif_read_header(const uint8_t *data, size_t size, uint32_t ma
     GraphicsControlBlock gcb = {DISPOSAL_UNSPECIFIED, false, 0, NO_TRANSPARENT_COLOR};
     GifRecordType record;
     int code = 0;
+    uint32_t complete = 0;          // frames whose data was read to its end
+    uint64_t complete_ms = 0;
     for (;;) {
         // A file that ends after a whole frame, without its trailer, is shown by every browser.
         if (DGifGetRecordType(gif, &record) == GIF_ERROR) {
@@ -121,6 +123,13 @@ frost_status frost_gif_read_header(const uint8_t *data, size_t size, uint32_t ma
             if (DGifGetCodeNext(gif, &block) == GIF_ERROR) { status = gif_fail(err, gif->Error, "frame data"); break; }
         }
         if (status != FROST_OK) break;
+        complete = info->frames;
+        complete_ms = info->duration_ms;
+    }
+    if (status != FROST_OK && status != FROST_ERR_TOO_LARGE && complete > 0) {
+        info->broken = 1;
+        info->frames = complete;
+        info->duration_ms = complete_ms;
     }
     if (status == FROST_OK && info->frames == 0) status = frost_fail(err, FROST_ERR_CORRUPT, "no frames");
     DGifCloseFile(gif, &code);
@@ -269,6 +278,7 @@ struct frost_gif_writer {
     uint8_t *pending;          // the frame held back: the frames after it that change nothing add to its delay
     uint32_t pending_rect[4];  // x, y, w, h
     int pending_delay, has_pending;
+    int emitted, last_delay;   // frames written out; the delay the last frame added came with
     uint8_t *previous;         // the last frame's pixels (RGBA8)
     uint32_t frames;
     int closed;                // finished: nothing more is taken
@@ -342,8 +352,8 @@ static frost_status begin_writing(frost_gif_writer *writer, frost_error *err) {
     EGifSetGifVersion(writer->gif, true);
     if (EGifPutScreenDesc(writer->gif, (int)writer->width, (int)writer->height, 8, writer->transparent >= 0 ? writer->transparent : 0,
                           writer->map) == GIF_ERROR) return gif_write_failed(writer, err);
-    if (writer->animated) {
-        // NETSCAPE2.0: loop `loops` times (0: forever).
+    if (writer->animated && writer->options.loops != 1) {
+        // NETSCAPE2.0: loop `loops` times (0: forever); a GIF played once has none.
         int loops = writer->options.loops;
         GifByteType loop[3] = {1, (GifByteType)(loops & 0xFF), (GifByteType)((loops >> 8) & 0xFF)};
         if (EGifPutExtensionLeader(writer->gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR ||
@@ -357,6 +367,7 @@ static frost_status begin_writing(frost_gif_writer *writer, frost_error *err) {
 static frost_status write_pending(frost_gif_writer *writer, frost_error *err) {
     if (!writer->has_pending) return FROST_OK;
     writer->has_pending = 0;
+    writer->emitted++;
     const uint32_t *rect = writer->pending_rect;
     int delay = writer->pending_delay;
     GraphicsControlBlock gcb = {writer->optimize ? DISPOSE_DO_NOT : writer->animated ? DISPOSE_BACKGROUND : DISPOSAL_UNSPECIFIED, false,
@@ -412,6 +423,7 @@ frost_status frost_gif_writer_add(frost_gif_writer *writer, const uint8_t *rgba,
     else if (writer->optimize) memcpy(writer->canvas, writer->indices, pixels);
     if (writer->optimize) memcpy(writer->previous, rgba, 4 * pixels);
     writer->frames++;
+    writer->last_delay = delay_cs;
     if (rect[2] == 0 && writer->has_pending) {
         writer->pending_delay += delay_cs;
         return FROST_OK;
@@ -433,8 +445,20 @@ frost_status frost_gif_writer_finish(frost_gif_writer *writer, uint8_t **out, si
     if (writer->closed) return frost_fail(err, FROST_ERR_ENCODE, "the GIF is already finished");
     if (!writer->frames) return frost_fail(err, FROST_ERR_ENCODE, "no frames");
     writer->closed = 1;
+    // Every frame folded into the first: an animation of equal frames stays an animation (a
+    // reader would take one frame for a still), its last frame a pixel that changes nothing.
+    int split = writer->animated && writer->emitted == 0 && writer->frames > 1 && writer->pending_delay > writer->last_delay;
+    if (split) writer->pending_delay -= writer->last_delay;
     frost_status status = write_pending(writer, err);
     if (status != FROST_OK) return status;
+    if (split) {
+        writer->pending[0] = (uint8_t)writer->transparent;
+        uint32_t pixel[4] = {0, 0, 1, 1};
+        memcpy(writer->pending_rect, pixel, sizeof pixel);
+        writer->pending_delay = writer->last_delay;
+        writer->has_pending = 1;
+        if ((status = write_pending(writer, err)) != FROST_OK) return status;
+    }
     int code = 0;
     GifFileType *gif = writer->gif;
     writer->gif = NULL;

@@ -10,7 +10,7 @@
 typedef struct {
     struct jpeg_error_mgr base;
     jmp_buf jump;
-    int abort_on_eof;   // turn "Premature end of JPEG file" into an error
+    int abort_on_eof;   // turn missing or corrupt entropy data into an error (no --allow-truncated)
     int hit_eof;
     char message[JMSG_LENGTH_MAX];
 } error_manager;
@@ -39,16 +39,31 @@ static void on_error_exit(j_common_ptr cinfo) {
     longjmp(e->jump, 1);
 }
 
+// The warnings after which libjpeg fills the rest of a scan with gray: the file ends early (with or
+// without an EOI marker: a cut upload, a header announcing more rows than the data holds), or its
+// entropy-coded data is broken. Warnings that lose no pixels (extraneous bytes before a marker, an
+// unknown JFIF revision, a bad ICC chunk) are accepted, as libjpeg accepts them.
+static int loses_pixels(int code) {
+    return code == JWRN_JPEG_EOF || code == JWRN_HIT_MARKER || code == JWRN_MUST_RESYNC ||
+           code == JWRN_HUFF_BAD_CODE || code == JWRN_ARITH_BAD_CODE;
+}
+
 static void on_message(j_common_ptr cinfo, int level) {
     error_manager *e = (error_manager *)cinfo->err;
     if (level >= 0) return;  // trace messages
-    // Warnings: corrupt-but-recoverable data is accepted as libjpeg does; only a missing end is fatal.
-    if (e->base.msg_code == JWRN_JPEG_EOF) {
-        e->hit_eof = 1;
-        if (e->abort_on_eof) {
+    int code = e->base.msg_code;
+    if (code == JWRN_JPEG_EOF) e->hit_eof = 1;
+    if (loses_pixels(code) && e->abort_on_eof) {
+        if (code == JWRN_JPEG_EOF) {
             snprintf(e->message, sizeof e->message, "truncated JPEG data (premature end of file)");
-            longjmp(e->jump, 2);
+        } else {
+            char text[JMSG_LENGTH_MAX];
+            e->base.format_message(cinfo, text);
+            const char *prefix = "Corrupt JPEG data: ";
+            const char *detail = strncmp(text, prefix, strlen(prefix)) == 0 ? text + strlen(prefix) : text;
+            snprintf(e->message, sizeof e->message, "truncated or corrupt JPEG data (%s)", detail);
         }
+        longjmp(e->jump, 2);
     }
     e->base.num_warnings++;
 }

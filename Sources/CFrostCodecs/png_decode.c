@@ -17,6 +17,7 @@ struct frost_png_decoder {
     png_bytep *rows;            // row pointers for png_read_image, freed in destroy
     int libpng_only;            // frost_png_decoder_use_libpng_only
     int read_direct;            // the pixels came from png_direct.c
+    int reading_image;          // png_read_image has begun: rows before an error are whole
     char message[256];          // libpng's last error text
 };
 
@@ -127,10 +128,17 @@ frost_status frost_png_read_rows(frost_png_decoder *d, uint8_t *const *rows, uin
 }
 
 frost_status frost_png_read_pixels(frost_png_decoder *d, void *pixels, size_t row_bytes,
-                                   frost_error *err) {
+                                   int allow_truncated, int *truncated, frost_error *err) {
     png_structp png = d->png;
     png_infop info = d->info;
-    if (setjmp(png_jmpbuf(png))) return frost_fail(err, FROST_ERR_CORRUPT, "%s", d->message);
+    *truncated = 0;
+    if (setjmp(png_jmpbuf(png))) {
+        if (allow_truncated && d->reading_image) {
+            *truncated = 1;
+            return FROST_OK;
+        }
+        return frost_fail(err, FROST_ERR_CORRUPT, "%s", d->message);
+    }
 
     int color_type = png_get_color_type(png, info);
     int bit_depth = png_get_bit_depth(png, info);
@@ -150,6 +158,9 @@ frost_status frost_png_read_pixels(frost_png_decoder *d, void *pixels, size_t ro
     d->rows = malloc(sizeof(png_bytep) * (height ? height : 1));
     if (!d->rows) return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
     for (uint32_t y = 0; y < height; y++) d->rows[y] = (png_bytep)pixels + (size_t)y * row_bytes;
+    // What a cut file leaves unread is transparent black (the direct read may have written some).
+    if (allow_truncated) memset(pixels, 0, (size_t)height * row_bytes);
+    d->reading_image = 1;
     png_read_image(png, d->rows);
     png_read_end(png, NULL);  // checks the zlib stream's end, the trailing chunks' CRCs and IEND
     return FROST_OK;

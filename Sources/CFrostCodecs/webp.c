@@ -37,6 +37,7 @@ frost_status frost_webp_read_header(const uint8_t *data, size_t size, frost_webp
     WebPDemuxer *demux = WebPDemux(&whole);
     if (demux) {
         info->frames = WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT);
+        info->loops = (int)WebPDemuxGetI(demux, WEBP_FF_LOOP_COUNT);
         WebPIterator frame;
         if (info->animated && WebPDemuxGetFrame(demux, 1, &frame)) {
             do info->duration_ms += (uint64_t)(frame.duration > 0 ? frame.duration : 0);
@@ -206,7 +207,7 @@ frost_status frost_webp_animation_new(uint32_t width, uint32_t height, const fro
     // Frames go in one at a time (each is diffed against the one before): libwebp's own second
     // thread (lossy analysis and filtering) is the parallelism there is.
     a->config.thread_level = 1;
-    anim.anim_params.loop_count = 0;   // forever, as the APNGs
+    anim.anim_params.loop_count = options->loops;
     a->width = width;
     a->height = height;
     a->has_alpha = options->has_alpha;

@@ -5,7 +5,7 @@ import FrostCore
 /// in memory: every frame `sample`d first (one palette for all of them, libimagequant, at most
 /// `options.colors` or 256 entries), then every frame `append`ed in order (dithered to the palette at
 /// `options.dither`; an opaque animation stores each frame as the rectangle that changed, its still
-/// pixels transparent). Alpha below 128 is transparent, the rest opaque. Loops forever. Nothing is
+/// pixels transparent). Alpha below 128 is transparent, the rest opaque. Plays `options.loops` times (forever by default). Nothing is
 /// written to `file` before `finish()`.
 public final class AnimatedGIFWriter {
     /// The canvas's width.
@@ -25,7 +25,7 @@ public final class AnimatedGIFWriter {
         self.file = file
         self.width = width
         self.height = height
-        var gifOptions = frost_gif_write_options(colors: Int32(colors), dither: Float(min(max(options.dither, 0), 1)), speed: 4, loops: 0)
+        var gifOptions = frost_gif_write_options(colors: Int32(colors), dither: Float(min(max(options.dither, 0), 1)), speed: 4, loops: Int32(clamping: options.loops ?? 0))
         var error = frost_error()
         var created: OpaquePointer?
         let status = frost_gif_writer_create(UInt32(width), UInt32(height), animated ? 1 : 0, &gifOptions, &created, &error)

@@ -9,7 +9,7 @@ import FrostCore
 /// chunks with their sequence numbers. The first frame covers the canvas; each later one only
 /// the rectangle where it differs from the frame before (what APNG optimisers such as apngopt
 /// do: a time animation whose background holds still stores the moving part), and replaces what
-/// was there (blend_op SOURCE, dispose_op NONE). The file loops forever. Every frame must have
+/// was there (blend_op SOURCE, dispose_op NONE). The file plays `options.loops` times (forever by default). Every frame must have
 /// the first one's size; the color type is fixed by `hasAlpha` so that every frame's IHDR agrees.
 public final class AnimatedPNGWriter {
     /// A frame ready to append: the PNG of the part that changed, and where that part lies.
@@ -92,7 +92,7 @@ public final class AnimatedPNGWriter {
             header = ihdr
             out = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
             Self.chunk("IHDR", ihdr, into: &out)
-            Self.chunk("acTL", Self.be32(UInt32(frameCount)) + Self.be32(0), into: &out)
+            Self.chunk("acTL", Self.be32(UInt32(frameCount)) + Self.be32(UInt32(clamping: options.loops ?? 0)), into: &out)
         }
         let (num, den) = Self.fraction(delay)
         var control = Self.be32(sequence) + Self.be32(UInt32(r.width)) + Self.be32(UInt32(r.height))

@@ -4,7 +4,7 @@ import FrostCore
 /// Writes an animated WebP through libwebpmux's animation encoder: frames added in order, each
 /// shown for its delay; the encoder stores each as the rectangle that changed since the one
 /// before, lossless (exact: straight RGBA kept bit for bit) or lossy at `options.webpQuality`,
-/// with `options.compressionLevel` as the effort. Loops forever. The file is opened aside at once
+/// with `options.compressionLevel` as the effort. Plays `options.loops` times (forever by default). The file is opened aside at once
 /// (a folder that cannot take it fails before any encoding) and renamed into place by `finish()`;
 /// an unfinished animation leaves nothing behind.
 public final class AnimatedWebPWriter {

@@ -8,6 +8,10 @@ public struct Animation: Sendable {
     public var frames: [Image]
     /// Seconds each frame shows.
     public var delays: [Double]
+    /// How many times the animation plays: 0 forever (the default), 1 once. Read from a GIF's
+    /// NETSCAPE2.0 block (none: 1), an APNG's num_plays or a WebP's ANIM loop count, and written
+    /// the same way (`EncodeOptions.loops`, when set, instead).
+    public var loops = 0
 
     /// An animation of `frames`, each shown for its delay in seconds.
     public init(frames: [Image], delays: [Double]) {
@@ -49,6 +53,7 @@ public struct Animation: Sendable {
         default:
             (frames, delays) = ([try Image(decoding: bytes, options: still)], [0])
         }
+        if frames.count > 1, let info = try? ImageInfo(bytes: bytes) { loops = info.loops }
     }
 
     /// How long the animation plays once, in seconds.
@@ -64,6 +69,8 @@ public struct Animation: Sendable {
 
     /// The same, with the encoder's options as the command line gives them.
     public func write(into file: any FileSink, as format: ImageFormat, options: EncodeOptions) throws(CodecError) {
+        var options = options
+        options.loops = options.loops ?? loops
         guard let first = frames.first, frames.count == delays.count else {
             throw CodecError(.encode, frames.isEmpty ? "an animation needs at least one frame" : "\(frames.count) frames but \(delays.count) delays")
         }

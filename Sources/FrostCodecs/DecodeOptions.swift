@@ -12,7 +12,9 @@ public struct DecodeOptions: Sendable, Equatable {
     public var assetsRoot: String?
     /// Turn JPEGs upright according to their EXIF orientation tag.
     public var autoOrient: Bool
-    /// Accept a JPEG that ends before its last scan (libjpeg fills the rest gray). Off: an error.
+    /// Decode what a damaged file holds instead of failing: a JPEG cut short or with corrupt data
+    /// (libjpeg fills the rest gray), a PNG's rows before the cut (the rest transparent black), a
+    /// GIF's whole frames before a broken one. Off: an error.
     public var allowTruncated: Bool
     /// Decode at 1/`reduction` of the size where the format can (shrink on load), ⌈w/r⌉ × ⌈h/r⌉:
     /// JPEG through libjpeg's DCT scaling (1, 2, 4 or 8), WebP through libwebp's rescaler (any r).
@@ -23,6 +25,10 @@ public struct DecodeOptions: Sendable, Equatable {
     public var maxFrames = DecodeOptions.defaultMaxFrames
     /// The frame a still read takes from an animation (GIF, APNG, WebP, AVIF sequence), from 0.
     public var frame = 0
+    /// Whether a still read of a GIF fails when any later frame is broken (the command line without
+    /// --frame, where a still output of an animation is its first frame); off, a frame before the
+    /// break is read.
+    public var requiresEveryFrame = false
 
     /// 256 Mpixel: 1 GiB of RGBA8.
     public static let defaultMaxPixels = 256_000_000
@@ -107,6 +113,9 @@ public struct EncodeOptions: Sendable, Equatable {
     public var background: Color
     /// EXIF, XMP, IPTC and resolution to write where the format keeps them (nil: none).
     public var metadata: ImageMetadata?
+    /// How many times an animation written plays (0: forever); nil: the animation's own
+    /// (`Animation.loops`), forever for one made frame by frame.
+    public var loops: Int?
 
     /// PNG defaults measured on photos, blur caches and UI frames (docs/formats.md, "PNG
     /// settings"): Frost's run-length deflate over Paeth residuals writes several times faster

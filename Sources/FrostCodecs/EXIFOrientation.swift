@@ -20,22 +20,8 @@ enum EXIFOrientation {
 
     /// Where IFD0's Orientation value (a SHORT) lies, and the byte order; nil when absent or malformed.
     private static func valueOffset(_ tiff: UnsafeBufferPointer<UInt8>) -> (Int, little: Bool)? {
-        guard tiff.count >= 8 else { return nil }
-        let little: Bool
-        switch (tiff[0], tiff[1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return nil
-        }
-        func u16(_ at: Int) -> Int? {
-            guard at >= 0, at + 2 <= tiff.count else { return nil }
-            let a = Int(tiff[at]), b = Int(tiff[at + 1])
-            return little ? a | b << 8 : a << 8 | b
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let lo = u16(little ? at : at + 2), let hi = u16(little ? at + 2 : at) else { return nil }
-            return lo | hi << 16
-        }
+        guard let numbers = TIFFNumbers(tiff) else { return nil }
+        let (u16, u32, little) = (numbers.u16, numbers.u32, numbers.little)
         guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return nil }
         for entry in 0..<count {
             let at = ifd + 2 + entry * 12
@@ -51,5 +37,30 @@ enum EXIFOrientation {
     static func read(_ pointer: UnsafePointer<UInt8>?, count: Int) -> Int {
         guard let pointer, count > 0 else { return 1 }
         return read(UnsafeBufferPointer(start: pointer, count: count))
+    }
+}
+
+/// A TIFF block's byte order ("II" little-endian, "MM" big) and its 16- and 32-bit numbers at a
+/// byte offset (nil out of range): what EXIF's readers and its rewrite share.
+struct TIFFNumbers<Bytes: RandomAccessCollection> where Bytes.Element == UInt8, Bytes.Index == Int {
+    let bytes: Bytes
+    let little: Bool
+
+    init?(_ bytes: Bytes) {
+        guard bytes.count >= 8 else { return nil }
+        let (a, b) = (bytes[bytes.startIndex], bytes[bytes.startIndex + 1])
+        guard a == b, a == 0x49 || a == 0x4D else { return nil }
+        (self.bytes, little) = (bytes, a == 0x49)
+    }
+
+    func u16(_ at: Int) -> Int? {
+        guard at >= 0, at + 2 <= bytes.count else { return nil }
+        let a = Int(bytes[bytes.startIndex + at]), b = Int(bytes[bytes.startIndex + at + 1])
+        return little ? a | b << 8 : a << 8 | b
+    }
+
+    func u32(_ at: Int) -> Int? {
+        guard let lo = u16(little ? at : at + 2), let hi = u16(little ? at + 2 : at) else { return nil }
+        return lo | hi << 16
     }
 }

@@ -108,15 +108,17 @@ extension Image {
     /// This image as an AVIF or a HEIC, 8-bit: its metadata and ICC profile are items of the
     /// container, written by the encoder rather than spliced in afterwards; alpha where some
     /// pixel is not opaque. HEIF readers turn a picture by irot/imir, not by EXIF: an AVIF stores
-    /// an EXIF orientation as those too. A HEIC's pixels are turned instead and its EXIF set
-    /// upright: libheif 1.15 writes a quarter turn's irot with the turned size in ispe (a reader
-    /// that keeps the stored pixels then gets a size that does not match them).
+    /// an EXIF orientation as those too, and its EXIF then says 1 (one signal: a reader that
+    /// applied both would turn the picture twice). A HEIC's pixels are turned instead and its EXIF
+    /// set upright: libheif 1.15 writes a quarter turn's irot with the turned size in ispe (a
+    /// reader that keeps the stored pixels then gets a size that does not match them).
     private func encodedHEIF(_ format: ImageFormat, quality: Int, effort: Int, metadata: ImageMetadata?, threads: Int) throws -> [UInt8] {
         guard (1...100).contains(quality) else { throw CodecError(.encode, "\(format.displayName) quality \(quality) is not in 1...100") }
         let orientation = metadata?.orientation ?? .up, turned = format == .heic && orientation != .up
         let source = turned ? oriented(orientation) : self
         let straight = source.isPremultiplied ? source.unpremultiplied() : source
-        let exif = (turned ? metadata?.uprighted() : metadata)?.exif ?? [], xmp = metadata?.xmp ?? []
+        let exif = (orientation != .up ? metadata?.uprighted() : metadata)?.fitted(width: source.width, height: source.height).exif ?? []
+        let xmp = metadata?.xmp ?? []
         let transform = format == .avif ? orientation.heifTransform : (turns: 0, mirror: -1)
         var options = frost_heif_write_options()
         options.quality = Int32(quality)
@@ -206,6 +208,7 @@ extension EncodeOptions {
         options.quality = Int32(webpQuality ?? -1)
         options.effort = Int32(min(max(compressionLevel ?? EncodeOptions.defaultWebPEffort, 0), 9))
         options.has_alpha = hasAlpha ? 1 : 0
+        options.loops = Int32(clamping: loops ?? 0)
         return options
     }
 }

@@ -9,9 +9,13 @@ enum GIFDecoder {
     struct Header {
         let raw: frost_gif_info
 
-        init(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws {
+        /// A file broken after whole frames is read as far as it holds them where `needed` frames
+        /// (nil: all) lie before the break, or with `allowTruncated`; otherwise its error stands.
+        init(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions, needed: Int? = nil) throws {
             var info = frost_gif_info(), error = frost_error()
-            try check(frost_gif_read_header(bytes.baseAddress, bytes.count, UInt32(clamping: options.maxFrames), &info, &error), error, .gif)
+            let status = frost_gif_read_header(bytes.baseAddress, bytes.count, UInt32(clamping: options.maxFrames), &info, &error)
+            let usable = info.broken != 0 && (options.allowTruncated || needed.map { $0 <= Int(info.frames) } ?? false)
+            if !usable { try check(status, error, .gif) }
             raw = info
         }
 
@@ -21,6 +25,8 @@ enum GIFDecoder {
                                  bitDepth: 8, hasAlpha: alpha, hasICCProfile: false, orientation: 1, colorModel: "palette",
                                  interlaced: raw.interlaced != 0, frames: Int(raw.frames))
             info.duration = Double(raw.duration_ms) / 1000
+            // No NETSCAPE2.0 block: the frames play once.
+            info.loops = raw.frames > 1 ? (raw.loops < 0 ? 1 : Int(raw.loops)) : 0
             return info
         }
     }
@@ -33,7 +39,7 @@ enum GIFDecoder {
     }
 
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> Image {
-        let header = try Header(bytes, options: options)
+        let header = try Header(bytes, options: options, needed: options.requiresEveryFrame ? nil : options.frame + 1)
         let frame = try options.frameIndex(of: Int(header.raw.frames))
         return try frames(bytes, header: header, range: frame..<(frame + 1), options: options).frames[0]
     }

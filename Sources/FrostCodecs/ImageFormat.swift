@@ -78,6 +78,23 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// The longest side the format holds (WebP's 14-bit sizes, JPEG's libjpeg limit, GIF's 16-bit
+    /// sizes); nil where it is far beyond any pixel budget.
+    public var maximumSide: Int? {
+        switch self {
+        case .webp: 16383
+        case .jpeg: 65500
+        case .gif: 65535
+        case .png, .avif, .heic: nil
+        }
+    }
+
+    /// Refuses a picture of `width` × `height` that the format cannot hold, before it is made.
+    public func checkHolds(width: Int, height: Int) throws(CodecError) {
+        guard let side = maximumSide, max(width, height) > side else { return }
+        throw CodecError(.encode, "\(width)x\(height) is too large for \(displayName) (at most \(side) pixels a side)")
+    }
+
     /// How messages name the format.
     public var displayName: String { self == .webp ? "WebP" : rawValue.uppercased() }
 }

@@ -25,4 +25,12 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     public var frames: Int = 1
     /// How long an animation plays once, in seconds (0 for a still image, or where the format does not say).
     public var duration: Double = 0
+    /// How many times an animation plays (0: forever), as its file says (GIF's NETSCAPE2.0 block,
+    /// APNG's num_plays, WebP's ANIM loop count); 0 for a still image.
+    public var loops: Int = 0
+
+    /// The size the picture shows at: the stored size, turned by an orientation of 5...8.
+    public var displaySize: (width: Int, height: Int) {
+        orientation >= 5 ? (height, width) : (width, height)
+    }
 }

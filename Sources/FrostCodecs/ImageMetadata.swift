@@ -54,6 +54,14 @@ public struct ImageMetadata: Sendable, Equatable {
         Orientation(exifValue: (exif ?? []).withUnsafeBufferPointer { EXIFOrientation.read($0) })
     }
 
+    /// The same metadata for pixels of `width` × `height` newly encoded: the EXIF's pixel
+    /// dimensions say so and its thumbnail of the old encoding is gone (`EXIFRewrite`).
+    func fitted(width: Int, height: Int) -> ImageMetadata {
+        var out = self
+        out.exif = exif.map { EXIFRewrite.fitted($0, width: width, height: height) }
+        return out
+    }
+
     /// The same metadata for pixels that were turned upright: the EXIF orientation says 1.
     public func uprighted() -> ImageMetadata {
         var out = self
@@ -80,7 +88,8 @@ public struct ImageMetadata: Sendable, Equatable {
             case 0xE1 where payload.starts(with: Self.exifPrefix) && exif == nil:
                 exif = Array(payload.dropFirst(6))
             case 0xE1 where payload.starts(with: Self.xmpNamespace) && xmp == nil:
-                xmp = Array(payload.dropFirst(Self.xmpNamespace.count))
+                // The gain map (a second image) is never written: its description goes too.
+                xmp = GainMapXMP.removed(from: Array(payload.dropFirst(Self.xmpNamespace.count)))
             case 0xED where payload.starts(with: Array("Photoshop 3.0\0".utf8)) && iptc == nil:
                 iptc = Array(payload)
             default: break
@@ -146,10 +155,11 @@ public struct ImageMetadata: Sendable, Equatable {
     /// put where its format keeps it.
     func inserted(into encoded: [UInt8], as format: ImageFormat, hasAlpha: Bool, width: Int, height: Int) -> [UInt8] {
         guard !isEmpty else { return encoded }
+        let fitted = fitted(width: width, height: height)
         switch format {
-        case .jpeg: return insertedJPEG(encoded)
-        case .png: return insertedPNG(encoded)
-        case .webp: return insertedWebP(encoded, hasAlpha: hasAlpha, width: width, height: height)
+        case .jpeg: return fitted.insertedJPEG(encoded)
+        case .png: return fitted.insertedPNG(encoded)
+        case .webp: return fitted.insertedWebP(encoded, hasAlpha: hasAlpha, width: width, height: height)
         case .avif, .heic, .gif: return encoded   // the HEIF encoders write them themselves; GIF keeps none
         }
     }

@@ -35,6 +35,7 @@ package final class JPEGRowReader {
     private init(session: JPEGDecoder.Session, options: DecodeOptions) throws {
         self.session = session
         info = session.info
+        _ = try options.frameIndex(of: 1)
         try options.checkBudget(width: info.width, height: info.height)
         iccProfile = session.iccProfile
         metadata = ImageMetadata(reading: session.headerBytes)

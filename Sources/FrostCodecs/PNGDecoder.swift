@@ -28,10 +28,12 @@ enum PNGDecoder {
         var width: Int { Int(header.width) }
         var height: Int { Int(header.height) }
 
-        func read<T>(into buffer: UnsafeMutableBufferPointer<T>) throws {
+        /// The pixels; with `allowTruncated`, a file cut short gives the rows before the cut.
+        func read<T>(into buffer: UnsafeMutableBufferPointer<T>, allowTruncated: Bool = false) throws {
             var error = frost_error()
+            var truncated: Int32 = 0
             let rowBytes = width * 4 * MemoryLayout<T>.stride
-            try check(frost_png_read_pixels(decoder, buffer.baseAddress, rowBytes, &error), error, .png)
+            try check(frost_png_read_pixels(decoder, buffer.baseAddress, rowBytes, allowTruncated ? 1 : 0, &truncated, &error), error, .png)
         }
 
         var info: ImageInfo {
@@ -52,7 +54,7 @@ enum PNGDecoder {
 
     static func info(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ImageInfo {
         var info = try Session(bytes).info
-        (info.frames, info.duration) = PNGStructure.animation(bytes)
+        (info.frames, info.loops, info.duration) = PNGStructure.animation(bytes)
         return info
     }
 
@@ -71,13 +73,13 @@ enum PNGDecoder {
         let count = info.width * info.height * 4
         let pixels: [UInt8]
         if info.bitDepth == 16 {
-            let wide = try readWide(session, count: count)
+            let wide = try readWide(session, count: count, allowTruncated: options.allowTruncated)
             pixels = [UInt8](unsafeUninitializedCapacity: count) { narrow, n in
                 wide.withUnsafeBufferPointer { reduce16To8($0, into: narrow) }
                 n = count
             }
         } else {
-            pixels = try decodedSamples(count: count) { try session.read(into: $0) }
+            pixels = try decodedSamples(count: count) { try session.read(into: $0, allowTruncated: options.allowTruncated) }
         }
         let image = Image(width: info.width, height: info.height, pixels: pixels, isPremultiplied: false,
                           hasAlpha: info.hasAlpha, isGray: info.channels <= 2, iccProfile: session.iccProfile)
@@ -91,10 +93,10 @@ enum PNGDecoder {
         let info = session.info
         guard info.bitDepth == 16 else { throw CodecError(.unsupported, "not a 16-bit PNG") }
         try options.checkBudget(width: info.width, height: info.height)
-        return (info, try readWide(session, count: info.width * info.height * 4), session.iccProfile)
+        return (info, try readWide(session, count: info.width * info.height * 4, allowTruncated: options.allowTruncated), session.iccProfile)
     }
 
-    private static func readWide(_ session: Session, count: Int) throws -> [UInt16] {
-        try decodedSamples(count: count) { try session.read(into: $0) }
+    private static func readWide(_ session: Session, count: Int, allowTruncated: Bool) throws -> [UInt16] {
+        try decodedSamples(count: count) { try session.read(into: $0, allowTruncated: allowTruncated) }
     }
 }

@@ -47,11 +47,13 @@ package final class PNGRowReader {
 
     /// The pixels a PNG's IHDR announces, from the file's first 24 bytes (signature, IHDR's length
     /// and type, width, height; 0 when shorter): a small PNG is left to the whole read before its
-    /// file is read.
+    /// file is read. The two numbers are untrusted (up to 2³² − 1 each, so their product can pass
+    /// Int.max): an overflowing product is Int.max, and the decoder refuses the file.
     package static func announcedPixels(_ head: [UInt8]) -> Int {
         guard head.count >= 24 else { return 0 }
         let number = { (bytes: ArraySlice<UInt8>) in bytes.reduce(0) { $0 << 8 | Int($1) } }
-        return number(head[16..<20]) * number(head[20..<24])
+        let (pixels, overflow) = number(head[16..<20]).multipliedReportingOverflow(by: number(head[20..<24]))
+        return overflow ? .max : pixels
     }
 
     /// The PNG in `bytes` (`streams(info)` must hold), started.
@@ -60,6 +62,7 @@ package final class PNGRowReader {
         held.session = try PNGDecoder.Session(UnsafeBufferPointer(held.storage))
         info = held.session!.info
         precondition(Self.streams(info), "a PNG read row by row is opaque, 8-bit, not interlaced")
+        _ = try options.frameIndex(of: 1)
         try options.checkBudget(width: info.width, height: info.height)
         iccProfile = held.session!.iccProfile
         metadata = ImageMetadata(reading: bytes)

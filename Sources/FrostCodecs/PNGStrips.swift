@@ -34,7 +34,7 @@ package struct PNGStripEncoder: Sendable {
                 frost_png_stream_header(UInt32(width), UInt32(height), gray ? 1 : 3, icc.baseAddress, UInt32(icc.count), out, size, error)
             }
         }
-        if let metadata = options.metadata { header += metadata.pngChunks() }
+        if let metadata = options.metadata { header += metadata.fitted(width: width, height: height).pngChunks() }
         self.header = header
         checksums = ResultSlots(count: (height + self.stripRows - 1) / self.stripRows)
     }

@@ -48,10 +48,10 @@ enum PNGStructure {
         }
     }
 
-    /// The frame count an APNG's acTL announces (before the first IDAT) and the sum of its frames'
-    /// delays in seconds (fcTL), or 1 and 0 for a still PNG.
-    static func animation(_ bytes: UnsafeBufferPointer<UInt8>) -> (frames: Int, duration: Double) {
-        var offset = 8, frames = 1, animated = false, duration = 0.0
+    /// The frame count an APNG's acTL announces (before the first IDAT), its plays (num_plays, 0:
+    /// forever) and the sum of its frames' delays in seconds (fcTL), or 1, 0 and 0 for a still PNG.
+    static func animation(_ bytes: UnsafeBufferPointer<UInt8>) -> (frames: Int, loops: Int, duration: Double) {
+        var offset = 8, frames = 1, loops = 0, animated = false, duration = 0.0
         while offset + 12 <= bytes.count {
             let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             let type = (offset + 4..<offset + 8).reduce(UInt32(0)) { $0 << 8 | UInt32(bytes[$1]) }
@@ -60,6 +60,7 @@ enum PNGStructure {
             if type == tag("IDAT") && !animated { break }
             if type == tag("acTL"), length == 8 {
                 frames = max((body..<body + 4).reduce(0) { $0 << 8 | Int(bytes[$1]) }, 1)
+                loops = (body + 4..<body + 8).reduce(0) { $0 << 8 | Int(bytes[$1]) }
                 animated = true
             }
             if type == tag("fcTL"), length == 26 {
@@ -68,7 +69,7 @@ enum PNGStructure {
             }
             offset = body + length + 4
         }
-        return (frames, duration)
+        return (frames, frames > 1 ? loops : 0, duration)
     }
 
     /// iCCP: a 1–79 byte keyword, a NUL, compression method 0, then the zlib stream.

@@ -24,6 +24,7 @@ enum WebPDecoder {
                              colorModel: raw.animated != 0 ? "animated" : raw.lossless != 0 ? "lossless" : "lossy",
                              interlaced: false, frames: max(Int(raw.frames), 1))
             info.duration = Double(raw.duration_ms) / 1000
+            info.loops = info.frames > 1 ? Int(raw.loops) : 0
             return info
         }
 

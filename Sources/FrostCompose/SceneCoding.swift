@@ -35,7 +35,7 @@ extension Scene {
             decoder.userInfo[SceneExtensionKeys.userInfoKey] = extensionKeys
             self = try decoder.decode(Scene.self, from: Data(json))
         } catch let error as DecodingError {
-            throw ComposeError(decoding: error)
+            throw ComposeError(decoding: error, json: json)
         } catch let error as ComposeError {
             throw error
         } catch {
@@ -52,8 +52,8 @@ extension Scene {
 }
 
 extension ComposeError {
-    /// A DecodingError as `path: problem`.
-    init(decoding error: DecodingError) {
+    /// A DecodingError as `path: problem`; a syntax error as its line and column in `json`.
+    init(decoding error: DecodingError, json: [UInt8]) {
         switch error {
         case .keyNotFound(let key, let context):
             self.init(Self.path(context.codingPath + [key]), "missing (this key is required)")
@@ -63,14 +63,33 @@ extension ComposeError {
             self.init(Self.path(context.codingPath), "expected \(Self.describe(type)), found null")
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
-                let detail = context.underlyingError.map { ($0 as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\($0)" }
-                self.init("", "not valid JSON: " + (detail ?? context.debugDescription))
+                self.init("", Self.syntaxProblem(json))
             } else {
                 self.init(Self.path(context.codingPath), context.debugDescription)
             }
         @unknown default:
             self.init("", "\(error)")
         }
+    }
+
+    /// Where and why `json` is not JSON, as "not valid JSON at line L, column C: …" (JSONDecoder
+    /// says neither; JSONSerialization gives the byte offset, or says the file ended early).
+    package static func syntaxProblem(_ json: [UInt8]) -> String {
+        let reason: String
+        do {
+            _ = try JSONSerialization.jsonObject(with: Data(json), options: [.fragmentsAllowed])
+            return "not valid JSON"
+        } catch {
+            reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+        }
+        let offset = reason.range(of: "character ").flatMap { Int(reason[$0.upperBound...].prefix(while: \.isNumber)) }
+            ?? (reason.contains("end of file") ? json.count : nil)
+        guard let offset else { return "not valid JSON: \(reason)" }
+        let before = json.prefix(min(offset, json.count))
+        let line = before.count { $0 == 0x0A } + 1
+        let column = before.count - (before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
+        let why = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
+        return "not valid JSON at line \(line), column \(column): \(why.prefix(1).lowercased() + why.dropFirst())"
     }
 
     /// `layers[3].frame` from a coding path.

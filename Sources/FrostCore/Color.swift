@@ -46,17 +46,15 @@ public struct Color: Sendable, Equatable, Hashable, Codable {
     /// The same color with another alpha.
     public func withAlpha(_ alpha: Double) -> Color { Color(red: red, green: green, blue: blue, alpha: alpha) }
 
-    /// Parses `#RRGGBB`, `#RRGGBBAA`, `white:W@A` (or `white:W`) and palette names.
+    /// Parses the palette's names (Secret's colours, which win over CSS's `lavender`), CSS colours
+    /// (names, `transparent`, `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, `rgb(…)`, `rgba(…)`) and
+    /// `white:W@A` (or `white:W`).
     public init(parsing text: String) throws(ColorParseError) {
         let s = text.trimmingCharacters(in: " ").lowercased()
         if let named = Color.palette[s] {
             self = named
-        } else if s.hasPrefix("#") {
-            let hex = Array(s.dropFirst())
-            guard hex.count == 6 || hex.count == 8,
-                  let value = UInt32(String(hex), radix: 16) else { throw ColorParseError(text: text) }
-            let v = hex.count == 6 ? value << 8 | 0xFF : value
-            self.init(r: UInt8(v >> 24), g: UInt8((v >> 16) & 0xFF), b: UInt8((v >> 8) & 0xFF), a: UInt8(v & 0xFF))
+        } else if let css = Color.css(s) {
+            self = css
         } else if s.hasPrefix("white:") {
             let parts = s.dropFirst(6).split(separator: "@", omittingEmptySubsequences: false)
             guard (1...2).contains(parts.count), let w = Double(parts[0]), (0...1).contains(w) else {
@@ -89,8 +87,8 @@ public struct ColorParseError: Error, CustomStringConvertible, Sendable {
     /// The string as given.
     public let text: String
     public var description: String {
-        "'\(text)' is not a color (use #RRGGBB, #RRGGBBAA, white:W@A or one of "
-            + Color.palette.keys.sorted().joined(separator: ", ") + ")"
+        "'\(text)' is not a color (use a CSS colour: a name such as red, #f00, #ff000080, rgb(255 0 0 / 50%) or transparent; "
+            + "white:W@A; or one of " + Color.palette.keys.sorted().joined(separator: ", ") + ")"
     }
 }
 

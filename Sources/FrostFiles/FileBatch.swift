@@ -47,13 +47,15 @@ public enum FileBatch {
     /// The inputs a command line names. `-` is standard input; a folder gives the images under it;
     /// anything else is one image, whatever its name or content (a file that is not an image fails
     /// as that input when it is decoded). A file's bytes never name other files: lists of paths are
-    /// read only through `inputs(fromList:)` (`--inputs-from`).
-    public static func inputs(fromArguments arguments: [String]) throws -> [Input] {
+    /// read only through `inputs(fromList:)` (`--inputs-from`). A folder walk does not enter
+    /// `excluded` (the output folder, so that a second run does not take the first one's outputs
+    /// for inputs).
+    public static func inputs(fromArguments arguments: [String], excluding excluded: String? = nil) throws -> [Input] {
         try arguments.flatMap { argument -> [Input] in
             if argument == "-" { return [.standardInput] }
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder), isFolder.boolValue {
-                return try inputs(inFolder: argument)
+                return try inputs(inFolder: argument, excluding: excluded)
             }
             return [Input(relative: (argument as NSString).lastPathComponent, path: argument)]
         }
@@ -62,12 +64,13 @@ public enum FileBatch {
     /// The images under a folder, recursively (.png/.jpg/.jpeg/.webp/.avif/.heic/.heif/.gif in any case). Symbolic links
     /// are not followed out of it: a link whose target lies outside the folder is an input refused
     /// with that reason; a link to a file inside it is read; a link to a folder inside it is not
-    /// entered (its images are listed where they really are).
-    public static func inputs(inFolder folder: String) throws -> [Input] {
+    /// entered (its images are listed where they really are). Nor is `excluded`, if it lies inside.
+    public static func inputs(inFolder folder: String, excluding excluded: String? = nil) throws -> [Input] {
         let root = FileIO.realPath(folder) ?? folder
+        let skipped = excluded.flatMap(FileIO.realPath)
         var found: [Input] = []
-        for entry in try walk(folder) {
-            let path = folder + "/" + entry.relative
+        for entry in try walk(folder, skipping: { path in skipped != nil && FileIO.realPath(path) == skipped }) {
+            let path = FileIO.joined(folder, entry.relative)
             guard entry.isLink else {
                 found.append(Input(relative: entry.relative, path: path))
                 continue
@@ -132,8 +135,10 @@ public enum FileBatch {
     }
 
     /// Entries with an image's extension, folders `isEntry` accepts, and every symbolic link, in
-    /// name order. Foundation's walk does not follow links (fts with FTS_PHYSICAL).
-    private static func walk(_ folder: String, entries isEntry: (String) -> Bool = { _ in false }) throws -> [Entry] {
+    /// name order; folders `skipping` accepts are not entered. Foundation's walk does not follow
+    /// links (fts with FTS_PHYSICAL).
+    private static func walk(_ folder: String, entries isEntry: (String) -> Bool = { _ in false },
+                             skipping: (String) -> Bool = { _ in false }) throws -> [Entry] {
         guard let walker = FileManager.default.enumerator(atPath: folder) else { throw CodecError(.io, "cannot read the folder") }
         var found: [Entry] = []
         while let relative = walker.nextObject() as? String {
@@ -143,6 +148,8 @@ public enum FileBatch {
             } else if type == .typeDirectory, isEntry(folder + "/" + relative) {
                 found.append(Entry(relative: relative, isLink: false))
                 walker.skipDescendants()
+            } else if type == .typeDirectory, skipping(folder + "/" + relative) {
+                walker.skipDescendants()
             } else if ImageFormat(pathExtension: relative) != nil {
                 found.append(Entry(relative: relative, isLink: false))
             }
@@ -151,10 +158,11 @@ public enum FileBatch {
     }
 
     /// Shard K of N (K from 0, like a Kubernetes Indexed Job's JOB_COMPLETION_INDEX): the inputs
-    /// whose relative path hashes (FNV-1a, 64-bit) to K modulo N. Every input lands in exactly
-    /// one shard, the same one on every machine and run.
-    public static func shard(_ inputs: [Input], index k: Int, of n: Int) -> [Input] {
-        inputs.filter { Int(fnv1a($0.relative) % UInt64(n)) == k }
+    /// whose `key` (by default the relative path) hashes (FNV-1a, 64-bit) to K modulo N. Every
+    /// input lands in exactly one shard, the same one on every machine and run; inputs with one
+    /// key (two that would write one output) land in the same shard.
+    public static func shard(_ inputs: [Input], index k: Int, of n: Int, key: (Input) -> String = \.relative) -> [Input] {
+        inputs.filter { Int(fnv1a(key($0)) % UInt64(n)) == k }
     }
 
     static func fnv1a(_ s: String) -> UInt64 {

@@ -146,8 +146,23 @@ public enum FileIO {
         path.utf8.elementsEqual(folder.utf8) || path.utf8.starts(with: (folder == "/" ? "/" : folder + "/").utf8)
     }
 
+    /// `name` inside `folder`, with one slash between them however `folder` ends (`src/` and `src`
+    /// both give `src/a.jpg`).
+    public static func joined(_ folder: String, _ name: String) -> String {
+        var folder = Substring(folder)
+        while folder.count > 1, folder.hasSuffix("/") { folder = folder.dropLast() }
+        return folder == "/" ? "/" + name : folder + "/" + name
+    }
+
+    /// Which file `path` is (device and inode, links followed), however it is named; nil when it
+    /// does not exist.
+    public static func identity(of path: String) -> FileIdentity? {
+        var st = stat()
+        return stat(path, &st) == 0 ? FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino)) : nil
+    }
+
     /// The absolute path with every link resolved, or nil when it does not resolve.
-    static func realPath(_ path: String) -> String? {
+    package static func realPath(_ path: String) -> String? {
         guard let resolved = Glibc.realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -170,6 +185,12 @@ public enum FileIO {
     static func ioError(_ what: String) -> CodecError {
         CodecError(.io, "\(what): \(String(cString: strerror(errno)))")
     }
+}
+
+/// A file on disk, whatever its name: two paths are one file when their identities are equal.
+public struct FileIdentity: Hashable, Sendable {
+    public let device: UInt64
+    public let inode: UInt64
 }
 
 /// A file written in parts (an animation frame by frame) and renamed into place whole: until

@@ -33,6 +33,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Untrusted placeholder strings (`frost placeholder --decode`): the bytes as a BlurHash and as
     /// a ThumbHash, drawn small; a drawn picture's hash must have its shape's components.
     case placeholder
+    /// A filter command's whole entrance on any file: the format sniffed, the header read (`info`),
+    /// the stream-or-whole decision made on the first 24 bytes (`StreamRoute`), the file decoded
+    /// the way that decision says (rows, or whole with shrink on load; an animation's frames), one
+    /// operation the last byte picks, and the result encoded in the format the byte before picks
+    /// (PNG, JPEG, WebP, GIF, AVIF, HEIC; an animation as APNG, WebP or GIF). Nothing may crash.
+    case entrance
 
     /// The budget every decode in a fuzz run gets: big enough for the corpus's images' headers,
     /// small enough to stay fast.
@@ -49,6 +55,51 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .inputs: Self.inputs(bytes)
         case .stream: Self.stream(bytes)
         case .placeholder: Self.placeholder(bytes)
+        case .entrance: Self.entrance(bytes)
+        }
+    }
+
+    static func entrance(_ bytes: [UInt8]) {
+        guard bytes.count >= 2, ImageFormat(sniffing: bytes) != nil else { return }
+        _ = try? ImageInfo(bytes: bytes)
+        let last = Int(bytes[bytes.count - 1]), format = ImageFormat.writable[Int(bytes[bytes.count - 2]) % ImageFormat.writable.count]
+        // Every result is small: AV1 and HEVC encoders are slow, and the budget caps what a step makes.
+        let box = FilterStep.resize(width: 24, height: 24, fit: .contain, noEnlarge: false, padding: .clear)
+        let operation: [FilterStep] = switch last % 4 {
+        case 0: [.gaussian(sigma: 2), box]
+        case 1: [.adjust(ColorAdjustment(brightness: 0.1, contrast: 1.2)), box]
+        case 2: [.resize(width: 20, height: 20, fit: .cover, noEnlarge: false, padding: .clear)]
+        default: [.resize(width: 16, height: 32, fit: .pad, noEnlarge: false, padding: .black)]
+        }
+        var options = decodeOptions
+        options.allowTruncated = last & 4 != 0
+        func encoded(_ image: Image) { _ = try? image.encoded(as: format, options: EncodeOptions(), threads: 1) }
+        if let kind = StreamRoute.candidate(head: Array(bytes.prefix(StreamRoute.headBytes))), operation.allSatisfy(\.streams) {
+            options.autoOrient = false
+            let reader: (any StreamSource)?
+            if kind == .jpeg {
+                let jpeg = try? JPEGRowReader(bytes: bytes, options: options)
+                let plan = jpeg.map { ShrinkOnLoad(steps: operation, width: $0.info.width, height: $0.info.height) }
+                reader = (try? jpeg?.start(reduction: plan?.reduction ?? 1)).flatMap { jpeg }
+            } else if let info = try? ImageInfo(bytes: bytes), PNGRowReader.streams(info) {
+                reader = try? PNGRowReader(bytes: bytes, options: options)
+            } else {
+                reader = nil
+            }
+            if let reader, let image = try? StreamedFilter(reader: reader, steps: operation, limits: options, threads: 2, stripRows: 7).image() {
+                encoded(image)
+            }
+            return
+        }
+        if let animation = try? Animation(decoding: bytes, options: options), animation.frames.count > 1 {
+            let frames = (try? animation.frames.prefix(4).map { frame in try operation.reduce(frame) { try $1.apply(to: $0, limits: options, threads: 1) } })
+            if let frames, [.png, .webp, .gif].contains(format) {
+                _ = try? Animation(frames: frames, delays: Array(animation.delays.prefix(4))).write(into: MemoryFile(), as: format, options: EncodeOptions())
+            }
+            return
+        }
+        if let image = try? operation.reduce(Image(decoding: bytes, options: options), { try $1.apply(to: $0, limits: options, threads: 1) }) {
+            encoded(image)
         }
     }
 

@@ -25,7 +25,7 @@ extension MotionScene {
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: Data(json))
         } catch {
-            throw ComposeError("", "not valid JSON: \(error)")
+            throw ComposeError("", ComposeError.syntaxProblem(json))
         }
         let object = try root.object("scene")
         self.init(scene: scene)

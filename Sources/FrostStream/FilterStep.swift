@@ -26,6 +26,13 @@ package enum FilterStep: Sendable, Equatable {
         }
     }
 
+    /// The size the step makes of an image of `width` × `height`.
+    package func size(width: Int, height: Int) -> (width: Int, height: Int) {
+        guard case .resize(let w, let h, let fit, let noEnlarge, _, _) = self else { return (width, height) }
+        let size = ResizePlacement.size(sourceWidth: width, sourceHeight: height, width: w, height: h, fit: fit)
+        return noEnlarge && (size.width > width || size.height > height) ? (width, height) : size
+    }
+
     /// Whether a resize changes an image of `width` × `height` (not when `noEnlarge` keeps it);
     /// a result larger than `limits` allow is refused before its memory exists.
     func resizes(width: Int, height: Int, limits: DecodeOptions) throws -> Bool {

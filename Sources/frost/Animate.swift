@@ -232,7 +232,7 @@ final class FrameSink {
         let encoded = ResultSlots<Result<[UInt8], Error>>(count: images.count)
         RowBands.runEach(images.count, threads: threads) { i in encoded.set(i, Result { try images[i].encoded(as: .png, options: self.options, threads: 1) }) }
         for (i, result) in encoded.values.enumerated() {
-            try FileIO.writeAtomically(try result.get(), to: path + "/" + String(format: "frame-%04d.png", indices[i]))
+            try FileIO.writeAtomically(try result.get(), to: FileIO.joined(path, String(format: "frame-%04d.png", indices[i])))
         }
     }
 

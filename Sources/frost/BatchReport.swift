@@ -18,7 +18,7 @@ struct BatchFlags: ParsableArguments {
     @Option(parsing: .unconditional, help: "Images processed at once, \(jobsRange) (each gets its share of --threads).")
     var jobs: Int = 1
 
-    @Option(help: "K/N: process only shard K (0…N-1) of N, split by a hash of each relative path.")
+    @Option(parsing: .unconditional, help: "K/N: process only shard K (0…N-1) of N, split by a hash of each output's path (of each input's relative path where the outputs are caches or lines).")
     var shard: String?
 
     var isDefault: Bool { jobs == 1 && shard == nil }
@@ -29,11 +29,11 @@ struct BatchFlags: ParsableArguments {
         if let shard { _ = try parseSlice(shard, option: "--shard") }
     }
 
-    /// The inputs of this worker's shard (all of them without --shard).
-    func shard(_ inputs: [FileBatch.Input]) throws -> [FileBatch.Input] {
+    /// The inputs of this worker's shard (all of them without --shard), split by `key`.
+    func shard(_ inputs: [FileBatch.Input], key: (FileBatch.Input) -> String = \.relative) throws -> [FileBatch.Input] {
         guard let shard else { return inputs }
         let (k, n) = try parseSlice(shard, option: "--shard")
-        return FileBatch.shard(inputs, index: k, of: n)
+        return FileBatch.shard(inputs, index: k, of: n, key: key)
     }
 }
 

@@ -11,7 +11,7 @@ struct DecodeFlags: ParsableArguments {
     @Flag(name: .customLong("no-auto-orient"), help: "Keep JPEG pixels as stored; ignore the EXIF orientation.")
     var noAutoOrient = false
 
-    @Flag(help: "Accept a truncated JPEG (the missing part decodes gray) instead of failing.")
+    @Flag(help: "Decode what a truncated or corrupt file holds instead of failing: a JPEG's missing part gray, a PNG's rows before the cut (the rest transparent), a GIF's whole frames before a broken one.")
     var allowTruncated = false
 
     static let maxPixelsRange = OptionRange(1, 1e12)
@@ -35,6 +35,7 @@ struct DecodeFlags: ParsableArguments {
     var options: DecodeOptions {
         var options = DecodeOptions(maxPixels: maxPixels, autoOrient: !noAutoOrient, allowTruncated: allowTruncated, maxFileBytes: maxFileSize.bytes)
         options.frame = frame ?? 0
+        options.requiresEveryFrame = frame == nil
         options.maxFrames = maxFrames
         return options
     }
@@ -69,14 +70,26 @@ struct EncodeFlags: ParsableArguments {
     static let qualityRange = OptionRange(1, 100)
     static let compressionRange = OptionRange(0, 9)
 
-    @Option(parsing: .unconditional, help: "JPEG quality \(qualityRange) (default 90; 4:4:4 chroma from 90 up, 4:2:0 below); for WebP, lossy at this quality (default lossless); for AVIF, \(EncodeOptions.defaultAVIFQuality) by default, 100 lossless; for HEIC, \(EncodeOptions.defaultHEICQuality) by default, 100 lossless. Not for PNG.")
+    @Option(parsing: .unconditional, help: "JPEG quality \(qualityRange) (default 90; 4:4:4 chroma from 90 up, 4:2:0 below); for WebP, lossy at this quality (default \(EncodeFlags.defaultWebPQuality), as cwebp, libvips and sharp; --lossless for lossless); for AVIF, \(EncodeOptions.defaultAVIFQuality) by default, 100 lossless; for HEIC, \(EncodeOptions.defaultHEICQuality) by default, 100 lossless. Not for PNG.")
     var quality: Int?
 
     @Flag(help: "Write a progressive JPEG.")
     var progressive = false
 
+    /// WebP's default quality on the command line: lossy, as cwebp's, libvips's, sharp's and
+    /// imgproxy's defaults (75–80); a photo's lossless WebP is several times the bytes of a JPEG.
+    static let defaultWebPQuality = 80
+
+    @Flag(help: "Lossless WebP (lossy at quality \(EncodeFlags.defaultWebPQuality) without it), AVIF or HEIC (their quality 100).")
+    var lossless = false
+
     @Option(parsing: .unconditional, help: "PNG deflate level or lossless WebP effort, \(compressionRange). PNG: 1 (the default) is Frost's run-length deflate over Paeth residuals, 2 libdeflate over Up, higher levels zlib with adaptive filters; WebP: default effort \(EncodeOptions.defaultWebPEffort); AVIF: effort, default \(EncodeOptions.defaultAVIFEffort) (aom's speed 10 − effort); HEIC: effort, default \(EncodeOptions.defaultHEICEffort) (x265's presets ultrafast … placebo). Not for JPEG.")
     var compression: Int?
+
+    static let loopRange = OptionRange(0, 65535)
+
+    @Option(parsing: .unconditional, help: "How many times an animation plays, \(loopRange), 0 forever (default: the input's count, which GIF, APNG and WebP files keep; a motion plays forever). GIF, APNG and WebP only.")
+    var loop: Int?
 
     static let colorsRange = OptionRange(2, 256)
 
@@ -88,17 +101,19 @@ struct EncodeFlags: ParsableArguments {
     @Option(parsing: .unconditional, help: "Dithering of a palette (GIF, PNG with --colors), \(ditherRange): 0 none, 1 full Floyd–Steinberg (the default).")
     var dither: Double?
 
-    @Option(help: ArgumentHelp("What transparency is flattened onto in a JPEG, and the padding of resize --fit pad: \(colorHelp) (default: white for a JPEG, with a note on standard error when an image had transparency; clear padding).", valueName: "color"))
+    @Option(help: ArgumentHelp("What transparency is flattened onto, in every output when given (else only in a JPEG, onto white, with a note on standard error), and the padding of resize --fit pad (default clear): \(colorHelp).", valueName: "color"))
     var background: Color?
 
     var options: EncodeOptions {
         var options = EncodeOptions(quality: quality ?? 90, progressive: progressive, compressionLevel: compression,
-                                    pngFilter: EncodeOptions.pngFilter(forLevel: compression), webpQuality: quality,
+                                    pngFilter: EncodeOptions.pngFilter(forLevel: compression),
+                                    webpQuality: lossless ? nil : quality ?? Self.defaultWebPQuality,
                                     background: background ?? EncodeOptions.defaultBackground)
-        options.avifQuality = quality
-        options.heicQuality = quality
+        options.avifQuality = lossless ? 100 : quality
+        options.heicQuality = lossless ? 100 : quality
         options.colors = colors
         options.dither = dither ?? 1
+        options.loops = loop
         return options
     }
 
@@ -114,18 +129,22 @@ struct EncodeFlags: ParsableArguments {
         try Self.compressionRange.check(compression, "--compression")
         try Self.colorsRange.check(colors, "--colors")
         try Self.ditherRange.check(dither, "--dither")
+        try Self.loopRange.check(loop, "--loop")
+        if lossless, let quality { throw ValidationError("--lossless and --quality \(quality) disagree: give one") }
     }
 
     /// Refuses options that the format written does not use (a quality for a PNG), rather than
     /// ignoring them.
     func check(_ format: ImageFormat) throws {
         let given: [(String, Bool)] = [("--quality", quality != nil), ("--compression", compression != nil),
-                                       ("--progressive", progressive), ("--colors", colors != nil), ("--dither", dither != nil)]
+                                       ("--progressive", progressive), ("--colors", colors != nil), ("--dither", dither != nil),
+                                       ("--lossless", lossless), ("--loop", loop != nil)]
         let applies: [String] = switch format {
-        case .png: ["--compression", "--colors"] + (colors == nil ? [] : ["--dither"])
+        case .png: ["--compression", "--colors", "--loop"] + (colors == nil ? [] : ["--dither"])
         case .jpeg: ["--quality", "--progressive"]
-        case .webp, .avif, .heic: ["--quality", "--compression"]
-        case .gif: ["--colors", "--dither"]
+        case .webp: ["--quality", "--compression", "--lossless", "--loop"]
+        case .avif, .heic: ["--quality", "--compression", "--lossless"]
+        case .gif: ["--colors", "--dither", "--loop"]
         }
         if let first = given.first(where: { $0.1 && !applies.contains($0.0) }) {
             throw ValidationError("\(first.0) does not apply to \(format.displayName) output"
@@ -138,7 +157,7 @@ extension EncodeFlags {
     /// An MP4 takes ffmpeg's H.264 settings: none of the image options apply.
     func checkVideo() throws {
         let given = [("--quality", quality != nil), ("--compression", compression != nil), ("--progressive", progressive),
-                     ("--colors", colors != nil), ("--dither", dither != nil)]
+                     ("--colors", colors != nil), ("--dither", dither != nil), ("--lossless", lossless), ("--loop", loop != nil)]
         if let first = given.first(where: \.1) {
             throw ValidationError("\(first.0) does not apply to MP4 output (ffmpeg's H.264 settings)")
         }
@@ -179,6 +198,7 @@ func refuseTerminal() throws {
 
 /// Writes one image: to a file atomically, or for `-` to standard output as PNG.
 func write(_ image: Image, to output: String, encode: EncodeFlags) throws {
+    let image = encode.background.map { image.hasAlpha ? image.flattened(onto: $0) : image } ?? image
     guard output != "-" else { return try FileIO.writeStandardOutput(try image.encoded(as: .png, options: encode.options)) }
     if let format = ImageFormat(pathExtension: output) { encode.noteFlattening(image, as: format, for: output) }
     try image.write(toFile: output, options: encode.options)

@@ -46,4 +46,6 @@ struct EffectStep: ImageStep {
 
 extension EffectParameters: ExpressibleByArgument {
     public init?(argument: String) { self.init(preset: argument) }
+    /// What a wrong --preset is told (tint takes any colour after the colon).
+    public static var allValueStrings: [String] { ["light", "extra-light", "dark", "tint:COLOR"] }
 }

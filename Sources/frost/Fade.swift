@@ -90,7 +90,7 @@ struct Fade: ParsableCommand {
             let cache = CrossfadeCache(try attempt(folder) { try CacheStore.load(folder) })
             try attempt(output) { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) }
             for k in 0..<frames {
-                let path = output + "/" + String(format: "frame-%04d.png", k)
+                let path = FileIO.joined(output, String(format: "frame-%04d.png", k))
                 let frame = cache.frame(at: Double(k) / Double(frames - 1), mode: mode, threads: threads.threads)
                 try attempt(path) { try frame.write(toFile: path, options: encode.options) }
             }

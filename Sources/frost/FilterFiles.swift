@@ -24,6 +24,9 @@ struct FilterFiles: ParsableArguments {
         valueName: "LIST"))
     var inputsFrom: [String] = []
 
+    @Flag(name: .customLong("in-place"), help: "Let an output replace an input file (refused by default: 'frost blur a.jpg a.jpg', or -o src/ over src/).")
+    var inPlace = false
+
     @Flag(help: "Write no EXIF, XMP, IPTC or resolution (by default each input's are kept where the output format holds them; the ICC profile is always kept).")
     var strip = false
 
@@ -40,7 +43,7 @@ struct FilterFiles: ParsableArguments {
         }
         guard !names.isEmpty || !inputsFrom.isEmpty else { throw ValidationError("give at least one input") }
         guard (names + inputsFrom).filter({ $0 == "-" }).count <= 1 else { throw ValidationError("standard input (-) can be read once") }
-        let target = OutputTarget(output)
+        let target = try OutputTarget(checking: output)
         if target.writesFrames, decode.frame != nil {
             throw ValidationError("--frame takes one frame: write it to an image file, not '\(output)'")
         }
@@ -57,11 +60,13 @@ struct FilterFiles: ParsableArguments {
         case .folder, .pattern: if let format { try encode.check(format) }
         }
 
-        var gathered = try FileBatch.inputs(fromArguments: names)
+        var gathered = try FileBatch.inputs(fromArguments: names, excluding: target.folder)
         for list in inputsFrom {
             gathered += try attempt(list == "-" ? "<stdin>" : list) { try FileBatch.inputs(fromList: list) }
         }
-        let inputs = try batch.shard(gathered)
+        // Sharded by the path each input writes, so that two inputs that would write one file meet
+        // in one shard, where checkDistinctOutputs refuses them.
+        let inputs = try batch.shard(gathered) { (try? expectedPath($0, target)).flatMap { $0 } ?? $0.relative }
         if inputs.count != 1 && !target.takesMany {
             throw ValidationError("\(inputs.count) inputs need -o FOLDER/ or a pattern with %s, not '\(output)'")
         }
@@ -71,6 +76,10 @@ struct FilterFiles: ParsableArguments {
         var context = StepContext(threads: threads.threads, limits: decode.options, background: encode.background)
         for path in Set(steps.flatMap(\.auxiliaryFiles)) {
             context.images[path] = try attempt(path) { try Image(contentsOfFile: path, options: decode.options) }
+        }
+        if !inPlace {
+            let read = gathered.filter { !$0.isStandardInput }.map(\.path) + steps.flatMap(\.auxiliaryFiles)
+            context.inputFiles = Set(read.compactMap(FileIO.identity))
         }
         let work: @Sendable (FileBatch.Input, Int) -> Failure? = { [self, context] input, threads in
             var context = context
@@ -111,12 +120,13 @@ struct FilterFiles: ParsableArguments {
         enum Picture { case image(Image), sixteenBit(SixteenBitPNG) }
         let bytes: [UInt8], picture: Picture
         do {
-            _ = try expectedPath(input, target)   // refused before reading if it would leave -o
+            try checkExpectedPath(input, target, context)   // refused before reading if it would leave -o or replace an input
             bytes = try input.read(maxBytes: decode.options.maxFileBytes)
             if target.writesFrames {
                 return filterAnimation(bytes, input: input, target: target, format: target.format(chosen: format, source: ImageFormat(sniffing: bytes)!),
                                        steps: steps, context: context)
             }
+            if let defined, let kind = ImageFormat(sniffing: bytes) { try checkResultSize(bytes, defined, as: target.format(chosen: format, source: kind)) }
             if let frames = animationFrames(bytes), decode.frame == nil {
                 let format = target.format(chosen: self.format, source: ImageFormat(sniffing: bytes)!)
                 if [.png, .webp, .gif].contains(format) { return filterAnimation(bytes, input: input, target: target, format: format, steps: steps, context: context) }
@@ -125,7 +135,7 @@ struct FilterFiles: ParsableArguments {
             }
             // A 16-bit PNG converted to PNG keeps its 16 bits; every operation works on 8.
             let toPNG = ImageFormat(sniffing: bytes) == .png && target.format(chosen: format, source: .png) == .png
-            if steps.isEmpty, toPNG, let wide = try SixteenBitPNG(bytes: bytes, options: decode.options) {
+            if steps.isEmpty, toPNG, encode.background == nil, let wide = try SixteenBitPNG(bytes: bytes, options: decode.options) {
                 picture = .sixteenBit(wide)
             } else {
                 var options = decode.options
@@ -137,13 +147,13 @@ struct FilterFiles: ParsableArguments {
                     options.reduction = plan.reduction
                     run = plan.steps.map { step in { try step.apply(to: $0, limits: context.limits, threads: context.threads) } }
                 }
-                picture = .image(try Self.run(run, on: try Image(decoding: bytes, options: options)))
+                picture = .image(onBackground(try Self.run(run, on: try Image(decoding: bytes, options: options))))
             }
         } catch {
             return Failure(file: name, reason: describe(error))
         }
         let format = target.format(chosen: self.format, source: ImageFormat(sniffing: bytes)!)
-        return deliver(input, bytes, to: target, as: format) { options in
+        return deliver(input, bytes, to: target, as: format, context) { options in
             switch picture {
             case .image(let image):
                 let file = try image.encoded(as: format, options: options, threads: context.threads)
@@ -159,7 +169,7 @@ struct FilterFiles: ParsableArguments {
     /// the file encoded by `encoded` (given the encoder's options with the input's metadata) and
     /// written. A failure names the input (a refused path) or the output.
     private func deliver(_ input: FileBatch.Input, _ bytes: [UInt8], to target: OutputTarget, as format: ImageFormat,
-                         _ encoded: (EncodeOptions) throws -> [UInt8]) -> Failure? {
+                         _ context: StepContext, _ encoded: (EncodeOptions) throws -> [UInt8]) -> Failure? {
         let path: String?
         do {
             try encode.check(format)
@@ -169,7 +179,7 @@ struct FilterFiles: ParsableArguments {
         }
         do {
             let file = try encoded(encodeOptions(ImageMetadata(reading: bytes)))
-            try write(target, path) { try $0(file) }
+            try write(target, path, context) { try $0(file) }
             return nil
         } catch {
             return Failure(file: path ?? "<stdout>", reason: describe(error))
@@ -178,9 +188,13 @@ struct FilterFiles: ParsableArguments {
 
     /// The frame count of a GIF, APNG, WebP or AVIF animation (nil for a still image or another format).
     private func animationFrames(_ bytes: [UInt8]) -> Int? {
-        guard let format = ImageFormat(sniffing: bytes), [.gif, .png, .webp, .avif].contains(format),
-              let info = try? ImageInfo(bytes: bytes), info.frames > 1 else { return nil }
-        return info.frames
+        guard let format = ImageFormat(sniffing: bytes), [.gif, .png, .webp, .avif].contains(format) else { return nil }
+        if let info = try? ImageInfo(bytes: bytes) { return info.frames > 1 ? info.frames : nil }
+        // A GIF broken after whole frames has no header to count (`info` fails); with
+        // --allow-truncated its whole frames are the animation.
+        guard format == .gif, decode.allowTruncated, let animation = try? Animation(decoding: bytes, options: decode.options),
+              animation.frames.count > 1 else { return nil }
+        return animation.frames.count
     }
 
     /// Every frame through the steps, written as an animation (APNG, WebP or GIF) with the same delays,
@@ -199,7 +213,7 @@ struct FilterFiles: ParsableArguments {
             if case .video = sequence, animation.frames.count == 1 {
                 throw CodecError(.encode, "a still image: an MP4 is written from an animation (GIF, APNG, animated WebP or AVIF sequence)")
             }
-            animation.frames = try animation.frames.map { try Self.run(run, on: $0) }
+            animation.frames = try animation.frames.map { onBackground(try Self.run(run, on: $0)) }
         } catch {
             return Failure(file: name, reason: describe(error))
         }
@@ -211,11 +225,18 @@ struct FilterFiles: ParsableArguments {
                 return Failure(file: sequence.path, reason: describe(error))
             }
         }
-        return deliver(input, bytes, to: target, as: format) { options in
+        return deliver(input, bytes, to: target, as: format, context) { options in
             let memory = MemoryFile()
             try animation.write(into: memory, as: format, options: options)
             return memory.bytes
         }
+    }
+
+    /// `image` flattened onto `--background` when one is given, whatever the output format (a
+    /// JPEG is flattened without one too, onto white, by its encoder).
+    private func onBackground(_ image: Image) -> Image {
+        guard let background = encode.background, image.hasAlpha else { return image }
+        return image.flattened(onto: background)
     }
 
     /// The steps one after another. Between steps the image goes as a file would carry it:
@@ -234,7 +255,10 @@ struct FilterFiles: ParsableArguments {
 
     /// Writes a file's bytes, handed over in pieces by `body`: to standard output at the end (nil
     /// `path`), or into a temporary file renamed at the end (its folder made for a many-file target).
-    private func write(_ target: OutputTarget, _ path: String?, _ body: (([UInt8]) throws -> Void) throws -> Void) throws {
+    /// A path that is one of the files read is refused (`--in-place` allows it).
+    private func write(_ target: OutputTarget, _ path: String?, _ context: StepContext,
+                       _ body: (([UInt8]) throws -> Void) throws -> Void) throws {
+        try refuseReplacingInput(path, context)
         guard let path else {
             var bytes: [UInt8] = []
             try body { bytes += $0 }
@@ -257,17 +281,18 @@ struct FilterFiles: ParsableArguments {
     /// written strip by strip as well). Anything else is left to the whole-image path (`.whole`).
     private func streamed(_ input: FileBatch.Input, _ target: OutputTarget, _ steps: [FilterStep], _ context: StepContext) -> Streaming {
         guard !input.isStandardInput, input.refusal == nil,
-              let head = try? FileIO.readPrefix(input.path, count: 24), let kind = ImageFormat(sniffing: head),
-              kind == .jpeg || (kind == .png && PNGRowReader.announcedPixels(head) >= PNGRowReader.streamedPixels) else { return .whole }
+              let head = try? FileIO.readPrefix(input.path, count: StreamRoute.headBytes), let kind = StreamRoute.candidate(head: head),
+              kind == .jpeg || !decode.allowTruncated else { return .whole }   // a cut PNG's rows are kept by the whole read
         let format = target.format(chosen: self.format, source: kind)
         guard format != .jpeg || !encode.options.progressive else { return .whole }
         let reader: any StreamSource, metadata: ImageMetadata, plan: ShrinkOnLoad, path: String?
         do {
-            _ = try expectedPath(input, target)
+            try checkExpectedPath(input, target, context)
             if kind == .jpeg {
                 let jpeg = try JPEGRowReader(path: input.path, options: decode.options)
                 // Turning the picture upright needs all of it.
                 guard jpeg.info.orientation == 1 || decode.noAutoOrient else { return .whole }
+                try checkResultSize(jpeg.info, steps, as: format)
                 plan = ShrinkOnLoad(steps: steps, width: jpeg.info.width, height: jpeg.info.height)
                 try jpeg.start(reduction: plan.reduction)
                 (reader, metadata) = (jpeg, jpeg.metadata)
@@ -275,6 +300,7 @@ struct FilterFiles: ParsableArguments {
                 let bytes = try input.read(maxBytes: decode.options.maxFileBytes)
                 let info = try ImageInfo(bytes: bytes)
                 guard PNGRowReader.streams(info), info.orientation == 1 || decode.noAutoOrient else { return .whole }
+                try checkResultSize(info, steps, as: format)
                 let png = try PNGRowReader(bytes: bytes, options: decode.options)
                 plan = ShrinkOnLoad(unreduced: steps)
                 (reader, metadata) = (png, png.metadata)
@@ -292,7 +318,7 @@ struct FilterFiles: ParsableArguments {
             let options = encodeOptions(metadata)
             if format == .jpeg || (format == .png && PNGStripEncoder.streams(options)) {
                 // The file written piece by piece as strips are made.
-                try write(target, path) { append in
+                try write(target, path, context) { append in
                     let encode = format == .jpeg ? filter.writeJPEG : filter.writePNG
                     try encode(options) { piece in
                         do { try append(piece) } catch { throw WriteFailure(error: error) }
@@ -300,7 +326,7 @@ struct FilterFiles: ParsableArguments {
                 }
             } else {
                 let encoded = try filter.image().encoded(as: format, options: options, threads: context.threads)
-                do { try write(target, path) { try $0(encoded) } } catch { throw WriteFailure(error: error) }
+                do { try write(target, path, context) { try $0(encoded) } } catch { throw WriteFailure(error: error) }
             }
             return .streamed(nil)
         } catch let failure as WriteFailure {
@@ -310,9 +336,36 @@ struct FilterFiles: ParsableArguments {
         }
     }
 
+    /// Refuses, from the header alone, a result the output format cannot hold (a 20000-pixel-wide
+    /// JPEG to WebP), before anything is decoded.
+    private func checkResultSize(_ bytes: [UInt8], _ steps: [FilterStep], as format: ImageFormat) throws {
+        guard format.maximumSide != nil, let info = try? ImageInfo(bytes: bytes) else { return }
+        try checkResultSize(info, steps, as: format)
+    }
+
+    private func checkResultSize(_ info: ImageInfo, _ steps: [FilterStep], as format: ImageFormat) throws {
+        let turned = !decode.noAutoOrient && info.orientation >= 5
+        let start = turned ? (width: info.height, height: info.width) : (width: info.width, height: info.height)
+        let size = steps.reduce(start) { $1.size(width: $0.width, height: $0.height) }
+        try format.checkHolds(width: size.width, height: size.height)
+    }
+
     /// The path an input will write, its format guessed from its name before it is read.
     private func expectedPath(_ input: FileBatch.Input, _ target: OutputTarget) throws -> String? {
         try target.path(for: input, format: target.format(chosen: format, source: ImageFormat(pathExtension: input.path) ?? .png))
+    }
+
+    /// Refuses an input before it is read when its output would leave -o's folder or replace a
+    /// file read (checked again when the output is written, by its real format).
+    private func checkExpectedPath(_ input: FileBatch.Input, _ target: OutputTarget, _ context: StepContext) throws {
+        try refuseReplacingInput(try expectedPath(input, target), context)
+    }
+
+    /// An output must not be one of the files read (however named), unless `--in-place`.
+    private func refuseReplacingInput(_ path: String?, _ context: StepContext) throws {
+        guard let path, !context.inputFiles.isEmpty, let identity = FileIO.identity(of: path),
+              context.inputFiles.contains(identity) else { return }
+        throw CodecError(.refused, "the output \(path) is a file read by this command: not replaced (--in-place replaces it)")
     }
 
     /// Two inputs must not write one file (a.jpg and a.png into `out/%s.webp`): refused before

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import FrostCore
+import FrostEffects
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,19 +37,51 @@ struct Frost: ParsableCommand {
             // Help, --version and exit statuses chosen by a command go out as ArgumentParser
             // writes them; a command line that cannot be understood is one line on stderr.
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
-            exitWithUsageError(message(for: error))
+            let text = message(for: error)
+            exitWithUsageError(valueMessage(text) ?? text)
         }
+    }
+
+    /// ArgumentParser's "The value 'X' is invalid for '--opt <opt>'. Please provide one of the
+    /// following: …" as one line that names the nearest accepted value: the option's listed values,
+    /// or for a colour the CSS and palette names.
+    static func valueMessage(_ text: String) -> String? {
+        guard text.hasPrefix("The value '"), let quote = text.dropFirst(11).firstIndex(of: "'"),
+              let forRange = text.range(of: "' is invalid for '") else { return nil }
+        let value = String(text[text.index(text.startIndex, offsetBy: 11)..<quote])
+        let option = String(text[forRange.upperBound...].prefix(while: { $0 != " " && $0 != "'" }))
+        func notAColour(_ colour: String) -> String {
+            let names = (Array(Color.palette.keys) + Array(Color.cssNames.keys) + ["transparent"]).sorted()
+            return "\(option): '\(colour)' is not a colour\(suggestion(for: colour, in: names)) (a CSS colour: red, #f00, #ff000080, rgb(255 0 0 / 50%), transparent; white:W@A; or one of \(Color.palette.keys.sorted().joined(separator: ", ")))"
+        }
+        var values: [String] = []
+        if let list = text.range(of: "Please provide one of the following:") {
+            values = text[list.upperBound...].split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("- ") }.map { String($0.dropFirst(2)) }
+        } else if text.contains("<color>") {
+            return notAColour(value)
+        } else if option == "--preset" {
+            if value.hasPrefix("tint:") { return notAColour(String(value.dropFirst(5))) }
+            values = EffectParameters.allValueStrings
+        }
+        guard !values.isEmpty else { return "\(option): '\(value)' is not a valid value" }
+        return "\(option): '\(value)' is not one of \(values.joined(separator: ", "))\(suggestion(for: value, in: values))"
     }
 
     /// Exits naming the first option of `arguments` (up to `--`) that `command` does not have.
     static func checkOptionNames(_ arguments: ArraySlice<String>, verb: String, command: any ParsableCommand.Type) {
-        let options = arguments.prefix(while: { $0 != "--" }).filter { $0.hasPrefix("--") }
+        // Long options, and short ones (`-w`; not a negative number, not `-` alone).
+        let isShort = { (a: String) in a.count == 2 && a.hasPrefix("-") && a.last!.isLetter }
+        let options = arguments.prefix(while: { $0 != "--" }).filter { $0.hasPrefix("--") || isShort($0) }
         guard !options.isEmpty else { return }
         let known = optionNames(in: helpMessage(for: command))
         for argument in options {
             let name = String(argument.prefix(while: { $0 != "=" }))
             if !known.contains(name) {
-                exitWithUsageError("\(verb): unknown option '\(name)'\(suggestion(for: name, in: known)); 'frost \(verb) --help' lists them")
+                // A short option's nearest is the long one of that letter (-w: --width), not another letter.
+                let hint = isShort(name) ? known.first { $0.hasPrefix("-" + name) }.map { " (did you mean \($0)?)" } ?? ""
+                                         : suggestion(for: name, in: known)
+                exitWithUsageError("\(verb): unknown option '\(name)'\(hint); 'frost \(verb) --help' lists them")
             }
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import FrostCodecs
 import FrostCore
+import FrostFiles
 import FrostStream
 
 /// One operation on a decoded image: what `blur`, `effect`, `adjust` and `resize` do alone and
@@ -40,6 +41,9 @@ struct StepContext: Sendable {
     var background: Color?
     /// The steps' `auxiliaryFiles`, decoded.
     var images: [String: Image] = [:]
+    /// The files read (every input and auxiliary file), which no output may replace without
+    /// `--in-place`.
+    var inputFiles: Set<FileIdentity> = []
 }
 
 /// The steps a chain can name.

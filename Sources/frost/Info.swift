@@ -79,7 +79,7 @@ struct Info: ParsableCommand {
                 report(path, "no caches or images in this folder")
                 return nil
             }
-            return found.map { path + "/" + $0 }
+            return found.map { FileIO.joined(path, $0) }
         } catch {
             report(path, error)
             return nil
@@ -93,17 +93,19 @@ struct Info: ParsableCommand {
     private func textLine(_ file: String, _ i: ImageInfo) -> String {
         "\(file): \(i.format.rawValue) \(i.width)x\(i.height) \(i.colorModel) channels=\(i.channels) "
             + "depth=\(i.bitDepth) alpha=\(i.hasAlpha ? "yes" : "no") icc=\(i.hasICCProfile ? "yes" : "no") "
-            + "orientation=\(i.orientation)\(i.interlaced ? (i.format == .jpeg ? " progressive" : " interlaced") : "")"
-            + (i.frames > 1 ? " frames=\(i.frames) duration=\(decimal(i.duration))s" : "")
+            + "orientation=\(i.orientation)\(i.displaySize.width != i.width ? " displayed=\(i.displaySize.width)x\(i.displaySize.height)" : "")\(i.interlaced ? (i.format == .jpeg ? " progressive" : " interlaced") : "")"
+            + (i.frames > 1 ? " frames=\(i.frames) duration=\(decimal(i.duration))s loops=\(i.loops == 0 ? "forever" : "\(i.loops)")" : "")
     }
 
     private func jsonLine(_ file: String, _ i: ImageInfo) -> String {
         let fields: [(String, String)] = [
             ("file", jsonString(file)), ("format", jsonString(i.format.rawValue)),
-            ("width", "\(i.width)"), ("height", "\(i.height)"), ("channels", "\(i.channels)"),
+            ("width", "\(i.width)"), ("height", "\(i.height)"),
+            ("stored_width", "\(i.width)"), ("stored_height", "\(i.height)"),
+            ("display_width", "\(i.displaySize.width)"), ("display_height", "\(i.displaySize.height)"), ("channels", "\(i.channels)"),
             ("bit_depth", "\(i.bitDepth)"), ("alpha", "\(i.hasAlpha)"), ("icc", "\(i.hasICCProfile)"),
             ("orientation", "\(i.orientation)"), ("color_model", jsonString(i.colorModel)),
-            ("interlaced", "\(i.interlaced)"), ("frames", "\(i.frames)"), ("duration", decimal(i.duration)),
+            ("interlaced", "\(i.interlaced)"), ("frames", "\(i.frames)"), ("duration", decimal(i.duration)), ("loops", "\(i.loops)"),
         ]
         return jsonObject(fields)
     }

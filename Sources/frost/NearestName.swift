@@ -30,15 +30,16 @@ func suggestion(for name: String, in names: [String]) -> String {
     nearestName(to: name, in: names).map { " (did you mean \($0)?)" } ?? ""
 }
 
-/// The `--long` option names a help text lists in its option rows (`  -o, --output <output>`,
-/// `  --label/--no-label`), so that what is accepted is checked against what the help prints.
+/// The option names a help text lists in its option rows (`  -o, --output <output>`,
+/// `  --label/--no-label`): long and short, so that what is accepted is checked against what the
+/// help prints.
 func optionNames(in help: String) -> [String] {
     var names: [String] = []
     for line in help.split(separator: "\n") where line.hasPrefix("  -") && !line.hasPrefix("   ") {
         let head = line.dropFirst(2).components(separatedBy: "  ")[0]
-        for part in head.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "/" }) where part.hasPrefix("--") {
+        for part in head.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "/" }) where part.hasPrefix("-") {
             names.append(String(part))
         }
     }
-    return names + ["--help"]
+    return names + ["--help", "-h"]
 }

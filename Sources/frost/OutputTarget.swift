@@ -20,6 +20,27 @@ enum OutputTarget: Equatable {
         } else { self = .file(text) }
     }
 
+    /// The target `text` names, refusing an existing folder named like an image file (`out.png`
+    /// without a trailing slash): a single output would land inside it under the input's name.
+    init(checking text: String) throws {
+        self.init(text)
+        if case .folder = self, !text.hasSuffix("/"), ImageFormat(pathExtension: text) != nil || FrameOutput.isVideo(text) {
+            throw ValidationError("'\(text)' is a folder: end it with / to write into it, or name a file")
+        }
+    }
+
+    /// The folder outputs go into (a folder target, or a pattern's folder), which a folder walk
+    /// over the inputs does not enter.
+    var folder: String? {
+        switch self {
+        case .folder(let path): return path
+        case .pattern(let pattern):
+            let prefix = pattern[..<pattern.range(of: "%s")!.lowerBound]
+            return prefix.lastIndex(of: "/").map { $0 == prefix.startIndex ? "/" : String(prefix[..<$0]) }
+        case .file, .standardOutput: return nil
+        }
+    }
+
     /// Whether it writes an animation as a video or a file per frame (`FrameOutput`): said by the
     /// argument itself, never by an input's name filled into a pattern.
     var writesFrames: Bool {

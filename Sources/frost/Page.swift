@@ -19,7 +19,7 @@ struct Page: ParsableCommand {
     @Argument(help: "A cache folder.")
     var folder: String
 
-    @Option(name: [.customShort("o"), .long], help: "The page to write (.html).")
+    @Option(name: [.customShort("o"), .long], help: "The page to write (.html), or - for standard output (the levels then named from the working folder).")
     var output: String
 
     static let heightRange = OptionRange(1, 100_000)
@@ -46,12 +46,19 @@ struct Page: ParsableCommand {
             let loaded = try CacheStore.load(folder, only: { _ in [] })   // every level file verified, none decoded
             return loaded.manifest
         }
-        let relative = relativePath(from: (absolute(output) as NSString).deletingLastPathComponent, to: absolute(folder))
+        let base = output == "-" ? FileManager.default.currentDirectoryPath : (absolute(output) as NSString).deletingLastPathComponent
+        let relative = relativePath(from: absolute(base), to: absolute(folder))
         let html = CachePage.html(manifest, source: { file in
             (relative.isEmpty ? file : relative + "/" + file).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? file
         }, scrollHeight: height ?? Double(manifest.source.height), mode: mode.fadeMode)
-        try attempt(output) { try FileIO.writeAtomically(Array(html.utf8), to: output) }
-        print("\(output): \(manifest.levels.count) levels of \(manifest.source.width)x\(manifest.source.height), \(mode.rawValue)")
+        let summary = "\(manifest.levels.count) levels of \(manifest.source.width)x\(manifest.source.height), \(mode.rawValue)"
+        if output == "-" {
+            try attempt("<stdout>") { try FileIO.writeStandardOutput(Array(html.utf8)) }
+            writeError("<stdout>: \(summary)\n")   // standard output holds the page alone
+        } else {
+            try attempt(output) { try FileIO.writeAtomically(Array(html.utf8), to: output) }
+            print("\(output): \(summary)")
+        }
     }
 
     private func absolute(_ path: String) -> String {

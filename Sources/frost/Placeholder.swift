@@ -48,7 +48,7 @@ struct Placeholder: ParsableCommand {
     @Option(help: ArgumentHelp("Draw this hash (of --kind blurhash or thumbhash) instead of reading images.", valueName: "HASH"))
     var decode: String?
 
-    @Option(name: .customShort("o"), help: "With --decode: the PNG to write.")
+    @Option(name: .customShort("o"), help: "With --decode: the picture to write, in the format its name says (.png, .jpg, .webp, .avif, .heic, .gif), or - for a PNG on standard output.")
     var output: String?
 
     static let widthRange = OptionRange(1, 4096)
@@ -68,7 +68,10 @@ struct Placeholder: ParsableCommand {
         try Self.widthRange.check(height, "--height")
         if let components { _ = try parsedComponents(components) }
         if decode != nil {
-            guard output != nil else { throw ValidationError("--decode needs -o FILE.png") }
+            guard let output else { throw ValidationError("--decode needs -o FILE.png") }
+            if output != "-", ImageFormat(pathExtension: output) == nil {
+                throw ValidationError("-o '\(output)' must end in .png, .jpg, .jpeg, .webp, .avif, .heic or .gif (or be - for standard output)")
+            }
             guard files.isEmpty, inputsFrom.isEmpty else { throw ValidationError("--decode draws a hash: give no images") }
             guard kind != .dataURL else { throw ValidationError("a data URL is an image already: --decode takes blurhash or thumbhash") }
         } else {
@@ -134,7 +137,10 @@ struct Placeholder: ParsableCommand {
         }
         let name = input.path == "-" ? "<stdin>" : input.path
         guard json else { return "\(name): \(text)" }
+        let stored = info.map { ($0.width, $0.height) } ?? size
         return jsonObject([("file", jsonString(name)), ("width", "\(size.0)"), ("height", "\(size.1)"),
+                           ("stored_width", "\(stored.0)"), ("stored_height", "\(stored.1)"),
+                           ("display_width", "\(size.0)"), ("display_height", "\(size.1)"),
                            ("kind", jsonString(kind.rawValue)), ("placeholder", jsonString(text))])
     }
 
@@ -168,7 +174,12 @@ struct Placeholder: ParsableCommand {
         } catch {
             throw failure("--decode", error)
         }
-        try attempt(output!) { try image.write(toFile: output!, format: .png) }
+        let output = output!
+        if output == "-" {
+            try refuseTerminal()
+            return try attempt("<stdout>") { try FileIO.writeStandardOutput(try image.encoded(as: .png)) }
+        }
+        try attempt(output) { try image.write(toFile: output, format: ImageFormat(pathExtension: output)) }
     }
 
     private func parsedComponents(_ text: String) throws -> (Int, Int) {

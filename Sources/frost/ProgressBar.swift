@@ -30,7 +30,7 @@ func writeError(_ text: String) {
 func parseSlice(_ text: String, option: String) throws -> (Int, Int) {
     let parts = text.split(separator: "/")
     guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (0..<n).contains(k) else {
-        throw ValidationError("\(option) must be K/N with 0 <= K < N, e.g. 0/4")
+        throw ValidationError("\(option) must be K/N, part K (counted from 0) of N equal parts, with 0 <= K < N: e.g. 0/4 … 3/4 for four workers; not '\(text)'")
     }
     return (k, n)
 }

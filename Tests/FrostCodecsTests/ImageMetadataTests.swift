@@ -19,7 +19,8 @@ import Testing
         switch format {
         case .jpeg: metadata
         case .png: ImageMetadata(exif: exif, xmp: xmp, density: (300, 150))
-        case .webp, .avif: ImageMetadata(exif: exif, xmp: xmp)
+        case .webp: ImageMetadata(exif: exif, xmp: xmp)
+        case .avif: ImageMetadata(exif: upright, xmp: xmp)   // the turn in irot/imir, said once
         case .heic: ImageMetadata(exif: upright, xmp: xmp)   // the pixels turned instead
         case .gif: ImageMetadata()
         }

@@ -58,6 +58,11 @@ import Testing
         let png = try FileIO.read(Corpus.path("libpng/pngsuite/basn6a08.png"))
         FuzzTarget.decode.run(png)
         FuzzTarget.info.run(png)
+        // The whole entrance, for every output format (the second-to-last byte) and operation (the last).
+        let jpeg = try FileIO.read(Corpus.path("pillow/jpeg/hopper.jpg"))
+        for file in [png, jpeg] {
+            for format in 0..<ImageFormat.writable.count { FuzzTarget.entrance.run(file + [UInt8(format), UInt8(format % 4)]) }
+        }
         let manifest = Array(#"{"format": "frost-blur-cache"}"#.utf8)
         FuzzTarget.cache.run([0, UInt8(manifest.count)] + manifest + [0, UInt8(png.count >> 8), UInt8(png.count & 255)] + png)
         FuzzTarget.inputs.run(Array("a.jpg\n../b.png\n/abs/c.webp\n./d/./e.jpg\n# note\nx/../../y.png\n".utf8))

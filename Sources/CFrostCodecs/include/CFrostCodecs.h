@@ -55,8 +55,10 @@ frost_status frost_png_read_header(frost_png_decoder *d, frost_png_info *info, f
 // `row_bytes` is the caller's stride. Palette, low bit depths, gray and tRNS are expanded.
 // 8-bit non-interlaced gray, gray+alpha, RGB and RGBA files without tRNS are inflated by libdeflate
 // and unfiltered by Frost (png_direct.c), unless that finds anything off; libpng reads the rest.
+// With `allow_truncated`, a file cut short (or corrupt) after its image data began keeps the rows
+// read before it (transparent black after them, as libvips's fail=false) and *truncated says so.
 frost_status frost_png_read_pixels(frost_png_decoder *d, void *pixels, size_t row_bytes,
-                                   frost_error *err);
+                                   int allow_truncated, int *truncated, frost_error *err);
 // Instead of read_pixels, for an 8-bit (or lower) file that is not interlaced: rows one strip at a
 // time, expanded to RGBA8 as read_pixels expands them; after the `last` rows the file's end is
 // checked (the zlib stream, the trailing chunks' CRCs and IEND).
@@ -170,6 +172,7 @@ typedef struct {
     int lossless;              // VP8L; else VP8 (lossy), with or without an ALPH chunk
     uint32_t frames;           // an animation's frame count (1 for a still; 0 when the container is cut short)
     uint64_t duration_ms;      // an animation's frames' durations added up
+    int loops;                 // an animation's ANIM loop count (0: forever)
     const uint8_t *icc;        // points into the file's bytes
     uint32_t icc_length;
     const uint8_t *exif;       // the EXIF chunk's TIFF data ("Exif\0\0" skipped when a writer put it there)
@@ -188,6 +191,7 @@ typedef struct {
     int has_alpha;          // else the alpha bytes are ignored
     const uint8_t *icc;
     uint32_t icc_length;
+    int loops;              // an animation's plays (ANIM's loop count; 0: forever)
 } frost_webp_write_options;
 
 // Encodes RGBA8 rows (straight alpha) to a malloc'd WebP; the caller frees *out with frost_free.
@@ -197,7 +201,7 @@ frost_status frost_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
 
 // Animated WebP (libwebpmux's WebPAnimEncoder): whole RGBA8 frames (straight alpha) added in order
 // with their start times; the encoder stores each as the rectangle that changed, lossless (exact)
-// or lossy as `options` say, and loops forever.
+// or lossy as `options` say, played `options->loops` times (0: forever).
 typedef struct frost_webp_animation frost_webp_animation;
 frost_status frost_webp_animation_new(uint32_t width, uint32_t height, const frost_webp_write_options *options,
                                       frost_webp_animation **out, frost_error *err);
@@ -299,6 +303,8 @@ typedef struct {
     int loops;                 // NETSCAPE2.0's count (0: forever); -1 when absent (shown once)
     uint64_t duration_ms;
     uint32_t largest_width, largest_height;   // the frame rectangle of most pixels (LZW decodes all of it, even off the canvas)
+    int broken;                // the walk failed after whole frames: `frames` (and the duration) count those, and the
+                               // error is still returned (a caller may take the frames before the break)
 } frost_gif_info;
 
 frost_status frost_gif_read_header(const uint8_t *data, size_t size, uint32_t max_frames, frost_gif_info *info,
@@ -310,7 +316,7 @@ typedef struct {
     int colors;                // 2...256
     float dither;              // Floyd–Steinberg strength, 0 (none) ... 1 (full)
     int speed;                 // libimagequant's 1 (slowest, best) ... 10
-    int loops;                 // NETSCAPE2.0's count, 0: forever (animations only)
+    int loops;                 // NETSCAPE2.0's count, 0: forever (animations only; 1, played once, writes no NETSCAPE2.0 block)
 } frost_gif_write_options;
 
 // A GIF written frame by frame in two passes over the frames, so that an animation need not be held
