@@ -34,7 +34,7 @@ enum EXIFRewrite {
                 switch tag {
                 case 0x8769, 0x8825, 0xA005:   // Exif, GPS, Interop IFDs
                     guard let link = u32(at + 8), walk(link) else { return false }
-                case 0xA002, 0xA003 where n == 1:
+                case 0xA002 where n == 1, 0xA003 where n == 1:
                     let value = tag == 0xA002 ? width : height
                     if type == 3, value <= 0xFFFF { put(value, at: at + 8, bytes: 2) }
                     if type == 4 { put(value, at: at + 8, bytes: 4) }
