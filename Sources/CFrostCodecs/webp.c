@@ -189,6 +189,8 @@ struct frost_webp_animation {
     WebPConfig config;
     uint32_t width, height;
     int has_alpha;
+    int loops;
+    int frames, last_start_ms;   // frames added, and when the last one starts
 };
 
 frost_status frost_webp_animation_new(uint32_t width, uint32_t height, const frost_webp_write_options *options,
@@ -211,6 +213,7 @@ frost_status frost_webp_animation_new(uint32_t width, uint32_t height, const fro
     a->width = width;
     a->height = height;
     a->has_alpha = options->has_alpha;
+    a->loops = options->loops;
     a->encoder = WebPAnimEncoderNew((int)width, (int)height, &anim);
     if (!a->encoder) {
         free(a);
@@ -232,7 +235,42 @@ frost_status frost_webp_animation_add(frost_webp_animation *a, const uint8_t *rg
         const char *message = WebPAnimEncoderGetError(a->encoder);
         return frost_fail(err, FROST_ERR_ENCODE, "%s", message && *message ? message : picture_error(code));
     }
+    a->frames++;
+    a->last_start_ms = timestamp_ms;
     return FROST_OK;
+}
+
+// libwebp's encoder merges a frame equal to the one before into it, so an animation of equal frames
+// comes out as a still image: remuxed here as two frames of that one image (the last frame's
+// duration, and the rest before it), so that it stays an animation of its duration and loop count.
+static int remux_as_animation(const frost_webp_animation *a, int end_ms, WebPData *data) {
+    WebPMux *still = WebPMuxCreate(data, 1), *animation = WebPMuxNew();
+    WebPMuxFrameInfo image;
+    memset(&image, 0, sizeof image);
+    WebPData rebuilt = {NULL, 0};
+    int last = end_ms - a->last_start_ms > 0 ? end_ms - a->last_start_ms : 1;
+    WebPMuxAnimParams params = {0, a->loops};
+    int ok = still && animation && WebPMuxGetFrame(still, 1, &image) == WEBP_MUX_OK &&
+             WebPMuxSetAnimationParams(animation, &params) == WEBP_MUX_OK && end_ms > last;
+    image.id = WEBP_CHUNK_ANMF;
+    image.x_offset = image.y_offset = 0;
+    image.dispose_method = WEBP_MUX_DISPOSE_NONE;
+    image.blend_method = WEBP_MUX_NO_BLEND;
+    if (ok) {
+        image.duration = end_ms - last;
+        ok = WebPMuxPushFrame(animation, &image, 1) == WEBP_MUX_OK;
+    }
+    if (ok) {
+        image.duration = last;
+        ok = WebPMuxPushFrame(animation, &image, 1) == WEBP_MUX_OK && WebPMuxAssemble(animation, &rebuilt) == WEBP_MUX_OK;
+    }
+    WebPDataClear(&image.bitstream);
+    WebPMuxDelete(still);
+    WebPMuxDelete(animation);
+    if (!ok) return 0;
+    WebPDataClear(data);
+    *data = rebuilt;
+    return 1;
 }
 
 frost_status frost_webp_animation_assemble(frost_webp_animation *a, int end_ms, uint8_t **out, size_t *out_size,
@@ -244,6 +282,12 @@ frost_status frost_webp_animation_assemble(frost_webp_animation *a, int end_ms, 
     if (!WebPAnimEncoderAdd(a->encoder, NULL, end_ms, NULL) || !WebPAnimEncoderAssemble(a->encoder, &data)) {
         const char *message = WebPAnimEncoderGetError(a->encoder);
         return frost_fail(err, FROST_ERR_ENCODE, "%s", message && *message ? message : "cannot assemble the animation");
+    }
+    WebPBitstreamFeatures features;
+    if (a->frames > 1 && WebPGetFeatures(data.bytes, data.size, &features) == VP8_STATUS_OK && !features.has_animation &&
+        !remux_as_animation(a, end_ms, &data)) {
+        WebPDataClear(&data);
+        return frost_fail(err, FROST_ERR_ENCODE, "cannot write an animation of equal frames");
     }
     *out = malloc(data.size ? data.size : 1);
     if (*out) {

@@ -170,16 +170,19 @@ import Testing
         #expect(try FrostRun.run(["convert", Self.gif, folder.file("x.jpg"), "--loop", "2"]).status == 64)
     }
 
-    /// Equal frames stay an animation of the same duration (APNG, GIF; libwebp's encoder merges
-    /// them into a still, not yet mended).
+    /// Equal frames stay an animation of the same duration and loop count in every animation format
+    /// (libwebp's encoder merged them into a still; a GIF folded them into one frame).
     @Test func anAnimationOfEqualFramesStaysAnAnimation() throws {
         let frame = noiseImage(width: 24, height: 16, seed: 5, opaque: true)
-        let animation = Animation(frames: [frame, frame, frame], delay: 0.1)
-        for format in [ImageFormat.png, .gif] {
+        var animation = Animation(frames: [frame, frame, frame], delay: 0.1)
+        animation.loops = 4
+        for format in [ImageFormat.png, .webp, .gif] {
             let memory = MemoryFile()
             try animation.write(into: memory, as: format, options: EncodeOptions())
             let info = try ImageInfo(bytes: memory.bytes)
-            #expect(info.frames >= 2 && abs(info.duration - 0.3) < 0.011, "\(format): \(info.frames) frames, \(info.duration) s")
+            #expect(info.frames >= 2 && abs(info.duration - 0.3) < 0.011 && info.loops == 4, "\(format): \(info.frames) frames, \(info.duration) s")
+            let decoded = try Animation(decoding: memory.bytes)
+            #expect(decoded.frames.allSatisfy { $0.pixels == decoded.frames[0].pixels }, "\(format)")
         }
     }
 
