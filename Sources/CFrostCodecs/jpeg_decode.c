@@ -39,10 +39,12 @@ static void on_error_exit(j_common_ptr cinfo) {
     longjmp(e->jump, 1);
 }
 
-// The warnings after which libjpeg fills the rest of a scan with gray: the file ends early (with or
-// without an EOI marker: a cut upload, a header announcing more rows than the data holds), or its
-// entropy-coded data is broken. Warnings that lose no pixels (extraneous bytes before a marker, an
-// unknown JFIF revision, a bad ICC chunk) are accepted, as libjpeg accepts them.
+// The warnings after which libjpeg fills the rest of a scan with gray or decodes garbage: the data
+// ends early, with or without an EOI marker (a cut upload, a progressive file missing its last
+// scans, a header announcing more rows than the data holds), or the entropy-coded data is broken
+// (a bad Huffman or arithmetic code, a lost restart marker), as libvips's fail=true and sharp's
+// default failOn 'warning' refuse them (Pillow decodes past them). Warnings that lose no pixels
+// (extraneous bytes before a marker, an unknown JFIF revision, a bad ICC chunk) are accepted.
 static int loses_pixels(int code) {
     return code == JWRN_JPEG_EOF || code == JWRN_HIT_MARKER || code == JWRN_MUST_RESYNC ||
            code == JWRN_HUFF_BAD_CODE || code == JWRN_ARITH_BAD_CODE;

@@ -64,9 +64,9 @@ struct FilterFiles: ParsableArguments {
         for list in inputsFrom {
             gathered += try attempt(list == "-" ? "<stdin>" : list) { try FileBatch.inputs(fromList: list) }
         }
-        // Sharded by the path each input writes, so that two inputs that would write one file meet
-        // in one shard, where checkDistinctOutputs refuses them.
-        let inputs = try batch.shard(gathered) { (try? expectedPath($0, target)).flatMap { $0 } ?? $0.relative }
+        // Sharded by the path each input writes (under -o), so that two inputs that would write one
+        // file meet in one shard, where checkDistinctOutputs refuses them.
+        let inputs = try batch.shard(gathered) { target.outputName(for: $0, format: expectedFormat($0, target)) ?? $0.relative }
         if inputs.count != 1 && !target.takesMany {
             throw ValidationError("\(inputs.count) inputs need -o FOLDER/ or a pattern with %s, not '\(output)'")
         }
@@ -346,13 +346,21 @@ struct FilterFiles: ParsableArguments {
     private func checkResultSize(_ info: ImageInfo, _ steps: [FilterStep], as format: ImageFormat) throws {
         let turned = !decode.noAutoOrient && info.orientation >= 5
         let start = turned ? (width: info.height, height: info.width) : (width: info.width, height: info.height)
-        let size = steps.reduce(start) { $1.size(width: $0.width, height: $0.height) }
+        let size = try steps.reduce(start) { size, step in
+            let next = step.size(width: size.width, height: size.height)
+            try decode.options.checkPixels(width: next.width, height: next.height, of: "the result would be")   // as the step itself would say
+            return next
+        }
         try format.checkHolds(width: size.width, height: size.height)
     }
 
     /// The path an input will write, its format guessed from its name before it is read.
     private func expectedPath(_ input: FileBatch.Input, _ target: OutputTarget) throws -> String? {
-        try target.path(for: input, format: target.format(chosen: format, source: ImageFormat(pathExtension: input.path) ?? .png))
+        try target.path(for: input, format: expectedFormat(input, target))
+    }
+
+    private func expectedFormat(_ input: FileBatch.Input, _ target: OutputTarget) -> ImageFormat {
+        target.format(chosen: format, source: ImageFormat(pathExtension: input.path) ?? .png)
     }
 
     /// Refuses an input before it is read when its output would leave -o's folder or replace a

@@ -35,8 +35,8 @@ enum OutputTarget: Equatable {
         switch self {
         case .folder(let path): return path
         case .pattern(let pattern):
-            let prefix = pattern[..<pattern.range(of: "%s")!.lowerBound]
-            return prefix.lastIndex(of: "/").map { $0 == prefix.startIndex ? "/" : String(prefix[..<$0]) }
+            let root = Self.root(of: pattern)
+            return root.isEmpty ? nil : root
         case .file, .standardOutput: return nil
         }
     }
@@ -76,17 +76,32 @@ enum OutputTarget: Equatable {
         case .standardOutput: return nil
         case .file(let path): return path
         case .folder(let folder):
-            return try FileIO.confined(Self.renamed(input.relative, to: format), under: folder)
+            return try FileIO.confined(outputName(for: input, format: format)!, under: folder)
+        case .pattern(let pattern):
+            return try FileIO.confined(outputName(for: input, format: format)!, under: Self.root(of: pattern))
+        }
+    }
+
+    /// The output's path under the target's folder (a folder's mirrored path, a pattern's filled
+    /// name), whatever that folder is called: what shards split by, so that workers writing into
+    /// differently named folders still agree. Nil for a file or standard output.
+    func outputName(for input: FileBatch.Input, format: ImageFormat) -> String? {
+        switch self {
+        case .standardOutput, .file: return nil
+        case .folder: return Self.renamed(input.relative, to: format)
         case .pattern(let pattern):
             let name = ((input.relative as NSString).lastPathComponent as NSString).deletingPathExtension
-            // The pattern's own folders before the one holding %s are the user's; what %s fills in stays under them.
-            let cut = pattern.range(of: "%s")!.lowerBound
-            let slash = pattern[..<cut].lastIndex(of: "/")
-            let root = slash.map { $0 == pattern.startIndex ? "/" : String(pattern[..<$0]) } ?? ""
-            let rest = String(slash.map { pattern[pattern.index(after: $0)...] } ?? pattern[...])
-            let path = try FileIO.confined(rest.replacingOccurrences(of: "%s", with: name), under: root)
-            return ImageFormat(pathExtension: path) == nil && !FrameOutput.isVideo(path) ? path + "." + format.fileExtension : path
+            let root = Self.root(of: pattern)
+            let rest = String(pattern.dropFirst(root.isEmpty ? 0 : root == "/" ? 1 : root.count + 1))
+            let filled = rest.replacingOccurrences(of: "%s", with: name)
+            return ImageFormat(pathExtension: filled) == nil && !FrameOutput.isVideo(filled) ? filled + "." + format.fileExtension : filled
         }
+    }
+
+    /// A pattern's own folders before the one holding %s: the user's; what %s fills in stays under them.
+    private static func root(of pattern: String) -> String {
+        let prefix = pattern[..<pattern.range(of: "%s")!.lowerBound]
+        return prefix.lastIndex(of: "/").map { $0 == pattern.startIndex ? "/" : String(pattern[..<$0]) } ?? ""
     }
 
     /// `relative` with an extension of `format`: kept when it already names it (a.jpeg stays a.jpeg).

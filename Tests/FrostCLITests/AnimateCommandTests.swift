@@ -53,7 +53,7 @@ import Testing
         #expect(apng.status == 0, "\(apng.stderr)")
         let read = try APNGFrames(try FileIO.read(folder.file("anim.png")))
         #expect(read.frameCount == 9 && read.delays.allSatisfy { abs($0 - 1.0 / 30) < 1e-12 })
-        #expect(try FrostRun.run(["info", folder.file("anim.png")]).stdout.hasSuffix(" frames=9 duration=0.3s\n"))
+        #expect(try FrostRun.run(["info", folder.file("anim.png")]).stdout.hasSuffix(" frames=9 duration=0.3s loops=forever\n"))
         for k in 0..<9 {
             let y = -20 + 10 * k
             let still = try FrostRun.run(["compose", scene, "--scroll", String(y), "-o", folder.file("still.png")])
@@ -138,7 +138,7 @@ import Testing
         let stills = try Self.frames(scene, folder)
         for quality in [nil, 80] {
             let path = folder.file("anim-\(quality ?? 0).webp")
-            let run = try FrostRun.run(["animate", scene, "-o", path, "--fps", "30"] + (quality.map { ["--quality", "\($0)"] } ?? []))
+            let run = try FrostRun.run(["animate", scene, "-o", path, "--fps", "30"] + (quality.map { ["--quality", "\($0)"] } ?? ["--lossless"]))
             #expect(run.status == 0, "\(run.stderr)")
             let read = try AnimatedWebPFrames(try FileIO.read(path))
             #expect(abs(read.delays.reduce(0, +) - 0.3) < 0.0015 && read.frames.count <= 9, "\(read.delays)")

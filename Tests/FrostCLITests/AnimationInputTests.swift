@@ -16,7 +16,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let source = try Self.animation(Self.gif)
-        let converted = try FrostRun.run(["convert", Self.gif, folder.file("anim.webp")])
+        let converted = try FrostRun.run(["convert", Self.gif, folder.file("anim.webp"), "--lossless"])
         #expect(converted.status == 0 && converted.stderr.isEmpty, "\(converted.stderr)")
         let webp = try Self.animation(folder.file("anim.webp"))
         #expect(webp.delays == source.delays && zip(webp.frames, source.frames).allSatisfy { identical($0, $1) })
@@ -88,7 +88,7 @@ import Testing
         let object = try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as! [String: Any]
         #expect(object["format"] as? String == "gif" && object["frames"] as? Int == 5 && object["duration"] as? Double == 1.2)
         let text = try FrostRun.run(["info", Self.gif])
-        #expect(text.stdout.hasSuffix("frames=5 duration=1.2s\n"), "\(text.stdout)")
+        #expect(text.stdout.hasSuffix("frames=5 duration=1.2s loops=forever\n"), "\(text.stdout)")
         // GIFs into a folder stay GIFs, an animation an animation.
         let batch = try FrostRun.run(["convert", Self.gif, Corpus.repository + "/Tests/Fixtures/animation/still.gif", "-o", folder.file("out/")])
         #expect(batch.status == 0, "\(batch.stderr)")

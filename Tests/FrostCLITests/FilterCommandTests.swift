@@ -31,7 +31,7 @@ import Testing
         #expect(identical(try Self.image(both.stdoutBytes), reference))
         let kept = try FrostRun.run(["convert", "-", "-"], stdin: Data(jpegBytes))
         #expect(ImageFormat(sniffing: kept.stdoutBytes) == .jpeg)
-        let webp = try FrostRun.run(["convert", Self.photo, "-", "--format", "webp"])
+        let webp = try FrostRun.run(["convert", Self.photo, "-", "--format", "webp", "--lossless"])
         #expect(ImageFormat(sniffing: webp.stdoutBytes) == .webp)
         #expect(identical(try Self.image(webp.stdoutBytes), (try Image(contentsOfFile: Self.photo))))
         // A failure writes nothing to standard output and one line to standard error.
