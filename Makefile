@@ -14,8 +14,10 @@ FROST   := .build/release/frost
 OUT     := out
 # Debian packages the build, the tests and the demo need; ffmpeg for the MP4 output (`frost animate
 # OUT.mp4`), which the tests exercise as well; webp (cwebp, dwebp, img2webp) makes test files; chromium shows `frost page` to the tests;
-# libavif-dev and libheif-dev read and write AVIF and HEIC (Tests/Fixtures/heif/make.sh uses their tools, not installed here).
-APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libavif-dev libheif-dev libgif-dev libimagequant-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium
+# libavif-dev and libheif-dev read and write AVIF and HEIC (Tests/Fixtures/heif/make.sh uses their tools, not installed here);
+# liblcms2-dev converts colour; icc-profiles-free, colord-data and libgs-common (Ghostscript's CMYK profile) hold the
+# profiles the colour tests convert from.
+APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libavif-dev libheif-dev libgif-dev libimagequant-dev liblcms2-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium icc-profiles-free colord-data libgs-common
 
 .PHONY: deps build debug docs examples requests references check test test-asan test-tsan fuzz fuzz-build run gallery man bench compare compare-deps clean
 
@@ -59,7 +61,7 @@ references:
 # intrinsic paths, which the debug build (plain x86-64) never compiles, and the run-length
 # deflate's vector compares, the direct PNG read's unfiltering and the PNG writer's packing
 # (un-premultiplying, the alpha check) become AVX2 code.
-LIBRARY_SUITES := FrostTests|FrostClientsTests|FrostCoreTests|FrostEffectsTests|FrostStreamTests|FrostCacheTests|FrostComposeTests|FrostMotionTests|RunLengthDeflateTests|PNGDirectReadTests|RoundTripTests
+LIBRARY_SUITES := FrostTests|FrostClientsTests|FrostCoreTests|ColorConversionTests|FrostEffectsTests|FrostStreamTests|FrostCacheTests|FrostComposeTests|FrostMotionTests|RunLengthDeflateTests|PNGDirectReadTests|RoundTripTests
 # Then the library suites under AddressSanitizer (+ UBSan on the C code) and a fuzz smoke of
 # FUZZ_SMOKE_SECONDS per target (findings printed; the kept ones replay in FrostFuzzTests).
 FUZZ_SMOKE_SECONDS ?= 20

@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "Frost", targets: ["Frost"]),
         .library(name: "FrostCore", targets: ["FrostCore"]),
+        .library(name: "FrostColor", targets: ["FrostColor"]),
         .library(name: "FrostCodecs", targets: ["FrostCodecs"]),
         .library(name: "FrostFiles", targets: ["FrostFiles"]),
         .library(name: "FrostEffects", targets: ["FrostEffects"]),
@@ -40,21 +41,23 @@ let package = Package(
         // prefetch Swift lacks.
         .target(name: "CFrostSystem"),
         .target(name: "FrostCore", dependencies: ["CFrostSystem"]),
-        .target(name: "FrostCodecs", dependencies: ["FrostCore", "CFrostCodecs", "CFrostSystem"]),
+        // Colour: ICC profiles read and pixels converted by lcms2 (opened on first use, colour.c).
+        .target(name: "FrostColor", dependencies: ["FrostCore", "CFrostCodecs"]),
+        .target(name: "FrostCodecs", dependencies: ["FrostCore", "FrostColor", "CFrostCodecs", "CFrostSystem"]),
         // Files: whole reads, atomic writes, images and animations by path, many-file batches.
         .target(name: "FrostFiles", dependencies: ["FrostCore", "FrostCodecs"]),
         .target(name: "FrostEffects", dependencies: ["FrostCore", "CFrostSystem"]),
         .target(name: "FrostCache", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "FrostFiles", "CFrostSystem"]),
         .target(name: "FrostCrossfade", dependencies: ["FrostCore", "FrostEffects", "FrostCache"]),
         // What a client needs to show a cache or a picture still loading: the web page, BlurHash, ThumbHash.
-        .target(name: "FrostClients", dependencies: ["FrostCore", "FrostEffects", "FrostCache", "FrostCrossfade"]),
+        .target(name: "FrostClients", dependencies: ["FrostCore", "FrostColor", "FrostEffects", "FrostCache", "FrostCrossfade"]),
         // Decode → operations → encode as a pipeline over strips of rows on every core (docs/design.md, Streaming).
         .target(name: "FrostStream", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "FrostFiles", "CFrostSystem"]),
         // FreeType 2 for text (Debian libfreetype-dev; flags from freetype2.pc).
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "FrostCompose", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "FrostFiles", "CFreeType"]),
         .target(name: "FrostMotion", dependencies: ["FrostCore", "FrostCodecs", "FrostFiles", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose"]),
-        .target(name: "Frost", dependencies: ["FrostCore", "FrostCodecs", "FrostFiles", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostClients",
+        .target(name: "Frost", dependencies: ["FrostCore", "FrostColor", "FrostCodecs", "FrostFiles", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostClients",
                                               "FrostCompose", "FrostMotion", "FrostStream"]),
         // What the fuzzers (`make fuzz`) and the replay of their findings feed bytes to, and the
         // fuzzer's binary: with libFuzzer under `make fuzz` (FROST_LIBFUZZER), else a replay tool.
@@ -65,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "frost",
             dependencies: [
-                "FrostCore", "FrostCodecs", "FrostFiles", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostClients", "FrostCompose", "FrostMotion",
+                "FrostCore", "FrostColor", "FrostCodecs", "FrostFiles", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostClients", "FrostCompose", "FrostMotion",
                 "FrostStream", "FrostBench", "CFrostSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -73,7 +76,8 @@ let package = Package(
         // Corpus lookup, CRC-32 and pixel comparisons shared by the test targets.
         .target(name: "FrostTestSupport", dependencies: ["FrostCore", "FrostCodecs", "FrostFiles"], path: "Tests/FrostTestSupport"),
         .testTarget(name: "FrostCoreTests", dependencies: ["FrostCore", "FrostTestSupport"]),
-        .testTarget(name: "FrostCodecsTests", dependencies: ["FrostCodecs", "FrostFiles", "FrostTestSupport"]),
+        .testTarget(name: "FrostColorTests", dependencies: ["FrostColor", "FrostCodecs", "FrostFiles", "FrostTestSupport"]),
+        .testTarget(name: "FrostCodecsTests", dependencies: ["FrostCodecs", "FrostColor", "FrostFiles", "FrostTestSupport"]),
         .testTarget(name: "FrostEffectsTests", dependencies: ["FrostEffects", "FrostCodecs", "FrostFiles", "FrostTestSupport"]),
         .testTarget(name: "FrostCacheTests", dependencies: ["FrostCache", "FrostCrossfade", "FrostClients", "FrostEffects", "FrostCodecs", "FrostFiles", "FrostTestSupport"]),
         .testTarget(name: "FrostClientsTests", dependencies: ["FrostClients", "FrostCodecs", "FrostFiles", "FrostTestSupport"]),

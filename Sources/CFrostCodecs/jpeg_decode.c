@@ -23,6 +23,7 @@ struct frost_jpeg_decoder {
     FILE *file;          // read as it decodes, instead of data
     uint8_t *icc;        // from jpeg_read_icc_profile (malloc'd)
     uint8_t *cmyk_row;   // scratch row for CMYK conversion
+    int keep_cmyk;       // CMYK rows handed over as they are (a profile converts them)
     int started;
 };
 
@@ -97,6 +98,8 @@ static frost_jpeg_decoder *create(const uint8_t *data, size_t size, FILE *file) 
 }
 
 frost_jpeg_decoder *frost_jpeg_decoder_create(const uint8_t *data, size_t size) { return create(data, size, NULL); }
+
+void frost_jpeg_decoder_keep_cmyk(frost_jpeg_decoder *d) { d->keep_cmyk = 1; }
 
 frost_jpeg_decoder *frost_jpeg_decoder_create_file(FILE *file) { return create(NULL, 0, file); }
 
@@ -197,7 +200,8 @@ frost_status frost_jpeg_read_rows(frost_jpeg_decoder *d, uint8_t *const *rows, u
     for (uint32_t i = 0; i < count && cinfo->output_scanline < cinfo->output_height; i++) {
         JSAMPROW target = d->cmyk_row ? d->cmyk_row : rows[i];
         jpeg_read_scanlines(cinfo, &target, 1);
-        if (d->cmyk_row) cmyk_to_rgba(d->cmyk_row, rows[i], cinfo->output_width, cinfo->saw_Adobe_marker);
+        if (d->cmyk_row && d->keep_cmyk) memcpy(rows[i], d->cmyk_row, (size_t)cinfo->output_width * 4);
+        else if (d->cmyk_row) cmyk_to_rgba(d->cmyk_row, rows[i], cinfo->output_width, cinfo->saw_Adobe_marker);
     }
     return FROST_OK;
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FrostColor
 import FrostCore
 import FrostEffects
 
@@ -13,13 +14,20 @@ public struct PlaceholderError: Error, CustomStringConvertible, Sendable, Equata
 
 extension Image {
     /// The pixels a placeholder is computed from: the picture shrunk by area averaging to fit
-    /// `maxSide` × `maxSide` (never enlarged; ThumbHash's limit is 100), its shape kept. The hashes
-    /// depend only on these pixels, so the same ones handed to a reference give the same string.
+    /// `maxSide` × `maxSide` (never enlarged; ThumbHash's limit is 100), its shape kept, in sRGB
+    /// (a tagged picture converted after the shrink; a hash or a data URL carries no profile), and
+    /// untagged. The hashes depend only on these pixels, so the same ones handed to a reference
+    /// give the same string.
     public func placeholderSource(maxSide: Int = 100) -> Image {
         let scale = min(1, Double(maxSide) / Double(max(width, height)))
-        guard scale < 1 else { return self }
-        let w = max(1, Int((Double(width) * scale).rounded())), h = max(1, Int((Double(height) * scale).rounded()))
-        return resized(width: w, height: h, kernel: .area, threads: 1)
+        var source = self
+        if scale < 1 {
+            let w = max(1, Int((Double(width) * scale).rounded())), h = max(1, Int((Double(height) * scale).rounded()))
+            source = resized(width: w, height: h, kernel: .area, threads: 1)
+        }
+        source = source.inSRGB(threads: 1)
+        source.iccProfile = nil
+        return source
     }
 
     /// The pixels as straight RGBA bytes (premultiplied images divided back).

@@ -1,4 +1,5 @@
 import CFrostCodecs
+import FrostColor
 import FrostCore
 
 /// Writes a GIF frame by frame in two passes over the frames, so that an animation need not be held
@@ -60,7 +61,8 @@ public final class AnimatedGIFWriter {
         guard frame.width == width, frame.height == height else {
             throw CodecError(.encode, "a frame is \(frame.width)×\(frame.height), not \(width)×\(height)")
         }
-        let straight = frame.isPremultiplied ? frame.unpremultiplied() : frame
+        // A GIF holds no profile: what it shows is read as sRGB, so a tagged frame is converted.
+        let straight = (frame.isPremultiplied ? frame.unpremultiplied() : frame).inSRGB(threads: 1)
         var error = frost_error()
         let status = straight.pixels.withUnsafeBufferPointer { call($0.baseAddress, &error) }
         try check(status, error, .gif)

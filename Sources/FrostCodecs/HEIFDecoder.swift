@@ -35,6 +35,7 @@ enum HEIFDecoder {
                                  colorModel: raw.chroma == 0 ? "yuv" : gray ? "gray" : "yuv\(raw.chroma)",
                                  interlaced: false, frames: max(Int(raw.frames), 1))
             info.duration = raw.duration
+            info.iccProfile = copiedBytes(raw.icc, count: raw.icc_length)
             return info
         }
 

@@ -1,3 +1,4 @@
+import FrostColor
 import FrostCore
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +20,7 @@ extension Image {
             self = animation.frames[try options.frameIndex(of: animation.frames.count)]
             return
         }
-        self = try bytes.withUnsafeBufferPointer { buffer in
+        self = Self.withoutDeviceProfile(try bytes.withUnsafeBufferPointer { buffer in
             switch format {
             case .png: return try PNGDecoder.decode(buffer, options: options)
             case .jpeg:
@@ -29,7 +30,21 @@ extension Image {
             case .avif, .heic: return try HEIFDecoder.decode(buffer, format: format, options: options)
             case .gif: return try GIFDecoder.decode(buffer, options: options)
             }
+        })
+    }
+
+    /// No Gray or CMYK profile stays on the RGBA pixels a decoder gives: a gray picture under a Gray
+    /// profile is converted to sRGB through it (lcms2); any other profile that is not RGB (a CMYK
+    /// profile on RGB pixels, a Lab one) describes no pixels here and is dropped. RGB profiles stay,
+    /// and untagged pictures are untouched.
+    static func withoutDeviceProfile(_ image: Image) -> Image {
+        guard let profile = image.iccProfile, let space = ColorProfile.colorSpace(of: profile), space != "RGB" else { return image }
+        if space == "GRAY", image.isGray, let converted = try? Image.fromDeviceSpace(image, profile: profile) {
+            return converted
         }
+        var untagged = image
+        untagged.iccProfile = nil
+        return untagged
     }
 
     /// Decodes PNG bytes with libpng reading every pixel: the reference the direct read (Frost's own

@@ -29,6 +29,9 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     /// APNG's num_plays, WebP's ANIM loop count); 0 for a still image.
     public var loops: Int = 0
 
+    /// The embedded ICC profile's bytes (nil without one; `FrostColor.ColorProfile` reads them).
+    public var iccProfile: [UInt8]?
+
     /// The size the picture shows at: the stored size, turned by an orientation of 5...8.
     public var displaySize: (width: Int, height: Int) {
         orientation >= 5 ? (height, width) : (width, height)

@@ -1,4 +1,5 @@
 import CFrostCodecs
+import FrostColor
 import FrostCore
 
 /// Reads JPEG files through CFrostCodecs (libjpeg-turbo): baseline, progressive, arithmetic,
@@ -93,13 +94,15 @@ enum JPEGDecoder {
             // libjpeg's J_COLOR_SPACE numbering: 1 gray, 2 RGB, 3 YCbCr, 4 CMYK, 5 YCCK.
             let models = [1: "gray", 2: "rgb", 3: "ycbcr", 4: "cmyk", 5: "ycck"]
             let gray = header.components == 1
-            return ImageInfo(
+            var info = ImageInfo(
                 format: .jpeg, width: Int(header.width), height: Int(header.height),
                 channels: gray ? 1 : 3, bitDepth: 8, hasAlpha: false,
                 hasICCProfile: header.icc_length > 0,
                 orientation: EXIFOrientation.read(header.exif, count: Int(header.exif_length)),
                 colorModel: models[Int(header.color_space)] ?? "unknown",
                 interlaced: header.progressive != 0)
+            info.iccProfile = iccProfile
+            return info
         }
 
         var iccProfile: [UInt8]? { copiedBytes(header.icc, count: header.icc_length) }
@@ -113,14 +116,24 @@ enum JPEGDecoder {
         let session = try Session(bytes)
         let info = session.info
         try options.checkBudget(width: info.width, height: info.height)
+        // A CMYK file with a CMYK profile: its samples converted by the profile (lcms2), untagged sRGB after.
+        let profiled = ["cmyk", "ycck"].contains(info.colorModel) && session.iccProfile.flatMap(ColorProfile.colorSpace(of:)) == "CMYK"
+        if profiled { frost_jpeg_decoder_keep_cmyk(session.decoder) }
         let (width, height) = try session.start(reduction: options.reduction, allowTruncated: options.allowTruncated)
         let pixels: [UInt8] = try decodedSamples(count: width * height * 4) { buffer in
             var rows = (0..<height).map { Optional(buffer.baseAddress! + $0 * width * 4) }
             try session.read(&rows, count: height)
             try session.finish()
         }
-        let image = Image(width: width, height: height, pixels: pixels, isPremultiplied: false,
+        var image = Image(width: width, height: height, pixels: pixels, isPremultiplied: false,
                           hasAlpha: false, isGray: info.channels == 1, iccProfile: session.iccProfile)
+        if profiled {
+            do {
+                image = try Image.fromDeviceSpace(image, profile: session.iccProfile!, cmyk: true, inverted: session.header.saw_adobe != 0)
+            } catch {
+                throw CodecError(.unsupported, "the CMYK profile cannot be used: \(error.description)")
+            }
+        }
         return options.autoOrient ? image.oriented(Orientation(exifValue: info.orientation)) : image
     }
 }

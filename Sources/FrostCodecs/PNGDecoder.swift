@@ -41,12 +41,14 @@ enum PNGDecoder {
             let alpha = type & 4 != 0 || header.has_trns != 0
             let gray = type & 2 == 0
             let models = [0: "gray", 2: "rgb", 3: "palette", 4: "gray+alpha", 6: "rgba"]
-            return ImageInfo(
+            var info = ImageInfo(
                 format: .png, width: width, height: height,
                 channels: (gray ? 1 : 3) + (alpha ? 1 : 0), bitDepth: Int(header.bit_depth),
                 hasAlpha: alpha, hasICCProfile: header.icc_length > 0,
                 orientation: EXIFOrientation.read(header.exif, count: Int(header.exif_length)),
                 colorModel: models[Int(type)] ?? "unknown", interlaced: header.interlaced != 0)
+            info.iccProfile = iccProfile
+            return info
         }
 
         var iccProfile: [UInt8]? { copiedBytes(header.icc, count: header.icc_length) }

@@ -25,6 +25,7 @@ enum WebPDecoder {
                              interlaced: false, frames: max(Int(raw.frames), 1))
             info.duration = Double(raw.duration_ms) / 1000
             info.loops = info.frames > 1 ? Int(raw.loops) : 0
+            info.iccProfile = iccProfile
             return info
         }
 

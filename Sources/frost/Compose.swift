@@ -19,6 +19,7 @@ struct Compose: ParsableCommand {
 
     @OptionGroup var scene: SceneFlags
     @OptionGroup var encode: EncodeFlags
+    @OptionGroup var color: ColorFlags
     @OptionGroup var threads: ThreadsFlag
 
     func validate() throws {
@@ -34,6 +35,6 @@ struct Compose: ParsableCommand {
             let renderer = try file.renderer(threads: threads.threads)
             image = try attempt(file.name) { try renderer.frame(at: scene.state) }
         }
-        try attempt(output) { try write(image, to: output, encode: encode) }
+        try attempt(output) { try write(image, to: output, encode: encode, color: color) }
     }
 }

@@ -197,8 +197,9 @@ func refuseTerminal() throws {
 }
 
 /// Writes one image: to a file atomically, or for `-` to standard output as PNG.
-func write(_ image: Image, to output: String, encode: EncodeFlags) throws {
-    let image = encode.background.map { image.hasAlpha ? image.flattened(onto: $0) : image } ?? image
+func write(_ image: Image, to output: String, encode: EncodeFlags, color: ColorFlags? = nil) throws {
+    let converted = try color?.apply(image) ?? image
+    let image = encode.background.map { converted.hasAlpha ? converted.flattened(onto: $0) : converted } ?? converted
     guard output != "-" else { return try FileIO.writeStandardOutput(try image.encoded(as: .png, options: encode.options)) }
     if let format = ImageFormat(pathExtension: output) { encode.noteFlattening(image, as: format, for: output) }
     try image.write(toFile: output, options: encode.options)

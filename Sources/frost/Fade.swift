@@ -48,6 +48,7 @@ struct Fade: ParsableCommand {
     var frames: Int?
 
     @OptionGroup var encode: EncodeFlags
+    @OptionGroup var color: ColorFlags
     @OptionGroup var threads: ThreadsFlag
 
     func validate() throws {
@@ -76,7 +77,7 @@ struct Fade: ParsableCommand {
                 report(inputs[1], CodecError(.corrupt, "is \(b.width)x\(b.height), \(inputs[0]) is \(a.width)x\(a.height): blending needs one size"))
                 throw ExitCode.failure
             }
-            return try attempt(output) { try write(a.blended(with: b, fraction: fraction!, threads: threads.threads), to: output, encode: encode) }
+            return try attempt(output) { try write(a.blended(with: b, fraction: fraction!, threads: threads.threads), to: output, encode: encode, color: color) }
         }
         let folder = inputs[0]
         if mode == .exact {
@@ -92,7 +93,7 @@ struct Fade: ParsableCommand {
             for k in 0..<frames {
                 let path = FileIO.joined(output, String(format: "frame-%04d.png", k))
                 let frame = cache.frame(at: Double(k) / Double(frames - 1), mode: mode, threads: threads.threads)
-                try attempt(path) { try frame.write(toFile: path, options: encode.options) }
+                try attempt(path) { try color.apply(frame).write(toFile: path, options: encode.options) }
             }
             print("\(output): \(frames) frames")
             return
@@ -102,7 +103,7 @@ struct Fade: ParsableCommand {
         let cache = CrossfadeCache(try attempt(folder) {
             try CacheStore.load(folder, only: { $0.levelsNeeded(at: p, mode: mode) })
         })
-        try attempt(output) { try write(cache.frame(at: p, mode: mode, threads: threads.threads), to: output, encode: encode) }
+        try attempt(output) { try write(cache.frame(at: p, mode: mode, threads: threads.threads), to: output, encode: encode, color: color) }
     }
 }
 

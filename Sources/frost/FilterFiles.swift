@@ -3,6 +3,7 @@ import ArgumentParser
 import Glibc
 #endif
 import FrostCodecs
+import FrostColor
 @_spi(Kernels) import FrostCore
 import FrostFiles
 import FrostStream
@@ -30,6 +31,7 @@ struct FilterFiles: ParsableArguments {
     @Flag(help: "Write no EXIF, XMP, IPTC or resolution (by default each input's are kept where the output format holds them; the ICC profile is always kept).")
     var strip = false
 
+    @OptionGroup var color: ColorFlags
     @OptionGroup var batch: BatchFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
@@ -77,6 +79,8 @@ struct FilterFiles: ParsableArguments {
         for path in Set(steps.flatMap(\.auxiliaryFiles)) {
             context.images[path] = try attempt(path) { try Image(contentsOfFile: path, options: decode.options) }
         }
+        context.colorTarget = try color.target()
+        context.intent = (color.intent ?? .relative).rendering
         if !inPlace {
             let read = gathered.filter { !$0.isStandardInput }.map(\.path) + steps.flatMap(\.auxiliaryFiles)
             context.inputFiles = Set(read.compactMap(FileIO.identity))
@@ -135,7 +139,7 @@ struct FilterFiles: ParsableArguments {
             }
             // A 16-bit PNG converted to PNG keeps its 16 bits; every operation works on 8.
             let toPNG = ImageFormat(sniffing: bytes) == .png && target.format(chosen: format, source: .png) == .png
-            if steps.isEmpty, toPNG, encode.background == nil, let wide = try SixteenBitPNG(bytes: bytes, options: decode.options) {
+            if steps.isEmpty, toPNG, encode.background == nil, context.colorTarget == nil, let wide = try SixteenBitPNG(bytes: bytes, options: decode.options) {
                 picture = .sixteenBit(wide)
             } else {
                 var options = decode.options
@@ -147,7 +151,7 @@ struct FilterFiles: ParsableArguments {
                     options.reduction = plan.reduction
                     run = plan.steps.map { step in { try step.apply(to: $0, limits: context.limits, threads: context.threads) } }
                 }
-                picture = .image(onBackground(try Self.run(run, on: try Image(decoding: bytes, options: options))))
+                picture = .image(try finished(try Self.run(run, on: try Image(decoding: bytes, options: options)), context))
             }
         } catch {
             return Failure(file: name, reason: describe(error))
@@ -213,7 +217,7 @@ struct FilterFiles: ParsableArguments {
             if case .video = sequence, animation.frames.count == 1 {
                 throw CodecError(.encode, "a still image: an MP4 is written from an animation (GIF, APNG, animated WebP or AVIF sequence)")
             }
-            animation.frames = try animation.frames.map { onBackground(try Self.run(run, on: $0)) }
+            animation.frames = try animation.frames.map { try finished(try Self.run(run, on: $0), context) }
         } catch {
             return Failure(file: name, reason: describe(error))
         }
@@ -232,9 +236,11 @@ struct FilterFiles: ParsableArguments {
         }
     }
 
-    /// `image` flattened onto `--background` when one is given, whatever the output format (a
-    /// JPEG is flattened without one too, onto white, by its encoder).
-    private func onBackground(_ image: Image) -> Image {
+    /// What the steps made, as written: in the `--colorspace` asked for, flattened onto
+    /// `--background` when one is given, whatever the output format (a JPEG is flattened without
+    /// one too, onto white, by its encoder).
+    private func finished(_ image: Image, _ context: StepContext) throws -> Image {
+        let image = try ColorFlags.apply(image, to: context.colorTarget, intent: context.intent, threads: context.threads)
         guard let background = encode.background, image.hasAlpha else { return image }
         return image.flattened(onto: background)
     }
@@ -280,7 +286,7 @@ struct FilterFiles: ParsableArguments {
     /// the whole image is never in memory (a JPEG output, and a PNG at the default level, are
     /// written strip by strip as well). Anything else is left to the whole-image path (`.whole`).
     private func streamed(_ input: FileBatch.Input, _ target: OutputTarget, _ steps: [FilterStep], _ context: StepContext) -> Streaming {
-        guard !input.isStandardInput, input.refusal == nil,
+        guard !input.isStandardInput, input.refusal == nil, context.colorTarget == nil,   // a conversion takes the whole image
               let head = try? FileIO.readPrefix(input.path, count: StreamRoute.headBytes), let kind = StreamRoute.candidate(head: head),
               kind == .jpeg || !decode.allowTruncated else { return .whole }   // a cut PNG's rows are kept by the whole read
         let format = target.format(chosen: self.format, source: kind)
@@ -292,6 +298,8 @@ struct FilterFiles: ParsableArguments {
                 let jpeg = try JPEGRowReader(path: input.path, options: decode.options)
                 // Turning the picture upright needs all of it.
                 guard jpeg.info.orientation == 1 || decode.noAutoOrient else { return .whole }
+                // A CMYK file's profile converts it, in the whole-image decoder (JPEGDecoder).
+                guard !["cmyk", "ycck"].contains(jpeg.info.colorModel) || jpeg.iccProfile == nil else { return .whole }
                 try checkResultSize(jpeg.info, steps, as: format)
                 plan = ShrinkOnLoad(steps: steps, width: jpeg.info.width, height: jpeg.info.height)
                 try jpeg.start(reduction: plan.reduction)

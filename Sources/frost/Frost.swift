@@ -63,6 +63,8 @@ struct Frost: ParsableCommand {
         } else if option == "--preset" {
             if value.hasPrefix("tint:") { return notAColour(String(value.dropFirst(5))) }
             values = EffectParameters.allValueStrings
+        } else if option == "--colorspace" {
+            values = ColorFlags.Space.allValueStrings
         }
         guard !values.isEmpty else { return "\(option): '\(value)' is not a valid value" }
         return "\(option): '\(value)' is not one of \(values.joined(separator: ", "))\(suggestion(for: value, in: values))"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FrostCodecs
+import FrostColor
 import FrostCore
 import FrostFiles
 import FrostStream
@@ -44,6 +45,9 @@ struct StepContext: Sendable {
     /// The files read (every input and auxiliary file), which no output may replace without
     /// `--in-place`.
     var inputFiles: Set<FileIdentity> = []
+    /// `--colorspace` (nil: keep) and `--intent`.
+    var colorTarget: ColorTarget?
+    var intent = RenderingIntent.relative
 }
 
 /// The steps a chain can name.

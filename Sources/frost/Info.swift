@@ -1,6 +1,7 @@
 import ArgumentParser
 import FrostCache
 import FrostCodecs
+import FrostColor
 import FrostFiles
 import Foundation
 
@@ -90,14 +91,21 @@ struct Info: ParsableCommand {
         FileManager.default.fileExists(atPath: folder + "/" + CacheStore.manifestName)
     }
 
+    /// ` ("Adobe RGB (1998)", RGB)` after icc=yes: what the profile says it is.
+    private func profileText(_ i: ImageInfo) -> String {
+        guard let profile = i.iccProfile.flatMap({ try? ColorProfile($0) }) else { return "" }
+        return " (\(jsonString(profile.description)), \(profile.colorSpace))"
+    }
+
     private func textLine(_ file: String, _ i: ImageInfo) -> String {
         "\(file): \(i.format.rawValue) \(i.width)x\(i.height) \(i.colorModel) channels=\(i.channels) "
-            + "depth=\(i.bitDepth) alpha=\(i.hasAlpha ? "yes" : "no") icc=\(i.hasICCProfile ? "yes" : "no") "
+            + "depth=\(i.bitDepth) alpha=\(i.hasAlpha ? "yes" : "no") icc=\(i.hasICCProfile ? "yes" : "no")\(profileText(i)) "
             + "orientation=\(i.orientation)\(i.displaySize.width != i.width ? " displayed=\(i.displaySize.width)x\(i.displaySize.height)" : "")\(i.interlaced ? (i.format == .jpeg ? " progressive" : " interlaced") : "")"
             + (i.frames > 1 ? " frames=\(i.frames) duration=\(decimal(i.duration))s loops=\(i.loops == 0 ? "forever" : "\(i.loops)")" : "")
     }
 
     private func jsonLine(_ file: String, _ i: ImageInfo) -> String {
+        let profile = i.iccProfile.flatMap { try? ColorProfile($0) }
         let fields: [(String, String)] = [
             ("file", jsonString(file)), ("format", jsonString(i.format.rawValue)),
             ("width", "\(i.width)"), ("height", "\(i.height)"),
@@ -105,6 +113,8 @@ struct Info: ParsableCommand {
             ("display_width", "\(i.displaySize.width)"), ("display_height", "\(i.displaySize.height)"), ("channels", "\(i.channels)"),
             ("bit_depth", "\(i.bitDepth)"), ("alpha", "\(i.hasAlpha)"), ("icc", "\(i.hasICCProfile)"),
             ("orientation", "\(i.orientation)"), ("color_model", jsonString(i.colorModel)),
+            ("icc_description", profile.map { jsonString($0.description) } ?? "null"),
+            ("icc_color_space", profile.map { jsonString($0.colorSpace) } ?? "null"),
             ("interlaced", "\(i.interlaced)"), ("frames", "\(i.frames)"), ("duration", decimal(i.duration)), ("loops", "\(i.loops)"),
         ]
         return jsonObject(fields)

@@ -34,6 +34,7 @@ struct Sheet: ParsableCommand {
     var labels = true
 
     @OptionGroup var encode: EncodeFlags
+    @OptionGroup var color: ColorFlags
 
     func validate() throws {
         _ = try encode.format(writing: output)
@@ -52,7 +53,7 @@ struct Sheet: ParsableCommand {
         }
         // The levels' pixels are in the source's colour space: so is the sheet.
         sheet.iccProfile = loaded.levels.lazy.compactMap { $0?.iccProfile }.first
-        try attempt(output) { try write(sheet, to: output, encode: encode) }
+        try attempt(output) { try write(sheet, to: output, encode: encode, color: color) }
         print("\(output): \(count) levels, \(columns) per row")
     }
 

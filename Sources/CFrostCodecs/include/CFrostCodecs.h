@@ -134,6 +134,9 @@ typedef struct {
 } frost_jpeg_info;
 
 frost_jpeg_decoder *frost_jpeg_decoder_create(const uint8_t *data, size_t size);
+// Before start: a CMYK or YCCK file's rows are handed over as CMYK samples (4 bytes a pixel, as
+// stored: inverted where saw_adobe), for an ICC profile to convert, instead of the naive conversion.
+void frost_jpeg_decoder_keep_cmyk(frost_jpeg_decoder *d);
 // Reads from an open file (from its current position) as it decodes, instead of from memory;
 // the caller closes it after frost_jpeg_decoder_destroy.
 frost_jpeg_decoder *frost_jpeg_decoder_create_file(FILE *file);
@@ -369,5 +372,35 @@ void frost_palette_free(frost_palette_builder *builder);
 uint32_t frost_crc32(const uint8_t *data, size_t length);
 
 void frost_free(void *p);
+
+
+// ---------------------------------------------------------------- Colour (lcms2, opened on first use)
+// Profiles are ICC bytes. A transform converts rows of 8-bit pixels from a source profile (NULL:
+// sRGB) in `layout` to RGBA8 in the target space: sRGB, Display P3 (DCI-P3 primaries, D65, the
+// sRGB curve) or the given RGB profile, with an ICC rendering intent (0 perceptual, 1 relative
+// colorimetric, 2 saturation, 3 absolute colorimetric). RGBA rows keep their alpha; CMYK rows
+// (4 bytes a pixel; Adobe's inverted samples with CMYK_INVERTED) and gray rows (RGBA8 whose red is
+// the gray) come out opaque, gray rows keeping their alpha.
+enum { FROST_COLOUR_SRGB = 0, FROST_COLOUR_P3 = 1, FROST_COLOUR_GIVEN = 2 };
+enum { FROST_COLOUR_RGBA = 0, FROST_COLOUR_CMYK = 1, FROST_COLOUR_CMYK_INVERTED = 2, FROST_COLOUR_GRAY = 3 };
+
+typedef struct {
+    char description[256];     // the profile's description tag (ASCII, English), or empty
+    uint32_t colour_space;     // its data colour space signature: 'RGB ', 'GRAY', 'CMYK', 'Lab '…
+    int is_srgb;               // an RGB profile whose every probe colour converts to sRGB unchanged (±1)
+} frost_colour_info;
+
+frost_status frost_colour_describe(const uint8_t *icc, size_t size, frost_colour_info *info, frost_error *err);
+// A built-in target's profile (sRGB, P3) as malloc'd ICC bytes (frost_free), to tag what was converted.
+frost_status frost_colour_profile_bytes(int target, uint8_t **out, size_t *out_size, frost_error *err);
+
+typedef struct frost_colour_transform frost_colour_transform;
+frost_status frost_colour_transform_create(const uint8_t *source, size_t source_size, int layout, int target,
+                                           const uint8_t *target_bytes, size_t target_size, int intent,
+                                           frost_colour_transform **out, frost_error *err);
+// `rows` rows of `width` pixels; `in` and `out` may be the same rows for RGBA and gray.
+frost_status frost_colour_transform_rows(frost_colour_transform *t, const uint8_t *in, uint8_t *out, size_t width, size_t rows,
+                                         size_t in_stride, size_t out_stride, frost_error *err);
+void frost_colour_transform_free(frost_colour_transform *t);
 
 #endif

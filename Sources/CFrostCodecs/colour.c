@@ -1,0 +1,214 @@
+// Colour management over lcms2 (Little CMS 2, Debian's liblcms2), opened on first use like the
+// AVIF and HEIC stacks (lazy_library.h): most commands never convert. See CFrostCodecs.h.
+#include "CFrostCodecs.h"
+#include "error.h"
+#include "lazy_library.h"
+#include <lcms2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LCMS_CALLS(X) \
+    X(cmsOpenProfileFromMem) X(cmsCloseProfile) X(cmsGetColorSpace) X(cmsGetProfileInfoASCII) \
+    X(cmsCreate_sRGBProfile) X(cmsCreateRGBProfile) X(cmsBuildParametricToneCurve) X(cmsFreeToneCurve) \
+    X(cmsSaveProfileToMem) X(cmsCreateTransform) X(cmsDoTransformLineStride) X(cmsDeleteTransform) \
+    X(cmsSetLogErrorHandler) X(cmsMD5computeID) X(cmsMLUalloc) X(cmsMLUsetASCII) X(cmsMLUfree) X(cmsWriteTag)
+
+typedef struct { LCMS_CALLS(LAZY_DECLARE) } lcms_calls;
+static lcms_calls lcms;
+static int lcms_loaded;
+static pthread_once_t lcms_once = PTHREAD_ONCE_INIT;
+LAZY_LOADER(load_lcms_calls, lcms_calls, LCMS_CALLS)
+
+static void quiet(cmsContext context, cmsUInt32Number code, const char *text) {
+    (void)context; (void)code; (void)text;   // errors come back as NULL handles, reported per file
+}
+
+static void load_lcms(void) {
+    lcms_loaded = load_lcms_calls("liblcms2.so.2", &lcms);
+    if (lcms_loaded) lcms.cmsSetLogErrorHandler(quiet);
+}
+
+static frost_status need_lcms(frost_error *err) {
+    pthread_once(&lcms_once, load_lcms);
+    return lcms_loaded ? FROST_OK : frost_fail(err, FROST_ERR_UNSUPPORTED, "colour management needs liblcms2 (Debian's liblcms2-2)");
+}
+
+// Display P3: the DCI-P3 primaries, the D65 white point and the sRGB transfer curve (Apple, 2015).
+static cmsHPROFILE create_p3(void) {
+    cmsCIExyY white = {0.3127, 0.3290, 1.0};
+    cmsCIExyYTRIPLE primaries = {{0.680, 0.320, 1.0}, {0.265, 0.690, 1.0}, {0.150, 0.060, 1.0}};
+    // IEC 61966-2-1's curve as lcms2's parametric type 4: Y = (aX + b)^g for X >= d, else cX.
+    cmsFloat64Number srgb[5] = {2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045};
+    cmsToneCurve *curve = lcms.cmsBuildParametricToneCurve(NULL, 4, srgb);
+    if (!curve) return NULL;
+    cmsToneCurve *curves[3] = {curve, curve, curve};
+    cmsHPROFILE p3 = lcms.cmsCreateRGBProfile(&white, &primaries, curves);
+    lcms.cmsFreeToneCurve(curve);
+    cmsMLU *name = lcms.cmsMLUalloc(NULL, 1);
+    if (p3 && name && lcms.cmsMLUsetASCII(name, "en", "US", "Display P3")) lcms.cmsWriteTag(p3, cmsSigProfileDescriptionTag, name);
+    if (name) lcms.cmsMLUfree(name);
+    return p3;
+}
+
+static cmsHPROFILE target_profile(int target, const uint8_t *bytes, size_t size) {
+    switch (target) {
+    case FROST_COLOUR_SRGB: return lcms.cmsCreate_sRGBProfile();
+    case FROST_COLOUR_P3: return create_p3();
+    default: return bytes && size ? lcms.cmsOpenProfileFromMem(bytes, (cmsUInt32Number)size) : NULL;
+    }
+}
+
+frost_status frost_colour_profile_bytes(int target, uint8_t **out, size_t *out_size, frost_error *err) {
+    *out = NULL;
+    *out_size = 0;
+    frost_status status = need_lcms(err);
+    if (status != FROST_OK) return status;
+    cmsHPROFILE profile = target_profile(target, NULL, 0);
+    if (!profile) return frost_fail(err, FROST_ERR_MEMORY, "cannot make the profile");
+    lcms.cmsMD5computeID(profile);
+    cmsUInt32Number size = 0;
+    if (lcms.cmsSaveProfileToMem(profile, NULL, &size) && (*out = malloc(size)) &&
+        lcms.cmsSaveProfileToMem(profile, *out, &size)) {
+        *out_size = size;
+    } else {
+        free(*out);
+        *out = NULL;
+    }
+    lcms.cmsCloseProfile(profile);
+    return *out ? FROST_OK : frost_fail(err, FROST_ERR_MEMORY, "cannot write the profile");
+}
+
+struct frost_colour_transform {
+    cmsHTRANSFORM transform;
+    int layout;
+    uint8_t *scratch;   // a gray row's RGB before its alpha is put back
+    size_t scratch_pixels;
+};
+
+static cmsUInt32Number input_type(int layout) {
+    switch (layout) {
+    case FROST_COLOUR_CMYK: return TYPE_CMYK_8;
+    case FROST_COLOUR_CMYK_INVERTED: return TYPE_CMYK_8_REV;
+    case FROST_COLOUR_GRAY: return TYPE_GRAY_8;
+    default: return TYPE_RGBA_8;
+    }
+}
+
+static cmsColorSpaceSignature layout_space(int layout) {
+    switch (layout) {
+    case FROST_COLOUR_CMYK:
+    case FROST_COLOUR_CMYK_INVERTED: return cmsSigCmykData;
+    case FROST_COLOUR_GRAY: return cmsSigGrayData;
+    default: return cmsSigRgbData;
+    }
+}
+
+frost_status frost_colour_transform_create(const uint8_t *source, size_t source_size, int layout, int target,
+                                           const uint8_t *target_bytes, size_t target_size, int intent,
+                                           frost_colour_transform **out, frost_error *err) {
+    *out = NULL;
+    frost_status status = need_lcms(err);
+    if (status != FROST_OK) return status;
+    cmsHPROFILE input = source ? lcms.cmsOpenProfileFromMem(source, (cmsUInt32Number)source_size) : lcms.cmsCreate_sRGBProfile();
+    if (!input) return frost_fail(err, FROST_ERR_CORRUPT, "the ICC profile cannot be read");
+    if (lcms.cmsGetColorSpace(input) != layout_space(layout)) {
+        lcms.cmsCloseProfile(input);
+        return frost_fail(err, FROST_ERR_UNSUPPORTED, "the ICC profile is not for these pixels' colour space");
+    }
+    cmsHPROFILE output = target_profile(target, target_bytes, target_size);
+    if (!output || lcms.cmsGetColorSpace(output) != cmsSigRgbData) {
+        lcms.cmsCloseProfile(input);
+        if (output) lcms.cmsCloseProfile(output);
+        return frost_fail(err, FROST_ERR_UNSUPPORTED, output ? "the output profile is not an RGB profile" : "the output profile cannot be read");
+    }
+    frost_colour_transform *t = calloc(1, sizeof *t);
+    int rgba = layout == FROST_COLOUR_RGBA;
+    // No one-pixel cache: a transform is then shared by the threads converting bands of rows.
+    cmsUInt32Number flags = cmsFLAGS_NOCACHE | (rgba ? cmsFLAGS_COPY_ALPHA : 0);
+    if (t) t->transform = lcms.cmsCreateTransform(input, input_type(layout), output, layout == FROST_COLOUR_GRAY ? TYPE_RGB_8 : TYPE_RGBA_8,
+                                                  (cmsUInt32Number)intent, flags);
+    lcms.cmsCloseProfile(input);
+    lcms.cmsCloseProfile(output);
+    if (!t || !t->transform) {
+        free(t);
+        return frost_fail(err, FROST_ERR_UNSUPPORTED, "lcms2 cannot convert between these profiles");
+    }
+    t->layout = layout;
+    *out = t;
+    return FROST_OK;
+}
+
+// Gray rows: the gray channel (the first of each RGBA pixel) through the transform into RGB, then
+// interleaved with the alpha the rows had.
+static frost_status gray_rows(frost_colour_transform *t, const uint8_t *in, uint8_t *out, size_t width, size_t rows,
+                              size_t in_stride, size_t out_stride, frost_error *err) {
+    if (t->scratch_pixels < width) {
+        free(t->scratch);
+        if (!(t->scratch = malloc(width * 4))) return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+        t->scratch_pixels = width;
+    }
+    uint8_t *gray = t->scratch + width * 3;
+    for (size_t y = 0; y < rows; y++) {
+        const uint8_t *row = in + y * in_stride;
+        uint8_t *target = out + y * out_stride;
+        for (size_t x = 0; x < width; x++) gray[x] = row[4 * x];
+        lcms.cmsDoTransformLineStride(t->transform, gray, t->scratch, (cmsUInt32Number)width, 1, 0, 0, 0, 0);
+        for (size_t x = 0; x < width; x++) {
+            uint8_t alpha = row[4 * x + 3];
+            memcpy(target + 4 * x, t->scratch + 3 * x, 3);
+            target[4 * x + 3] = alpha;
+        }
+    }
+    return FROST_OK;
+}
+
+frost_status frost_colour_transform_rows(frost_colour_transform *t, const uint8_t *in, uint8_t *out, size_t width, size_t rows,
+                                         size_t in_stride, size_t out_stride, frost_error *err) {
+    if (t->layout == FROST_COLOUR_GRAY) return gray_rows(t, in, out, width, rows, in_stride, out_stride, err);
+    lcms.cmsDoTransformLineStride(t->transform, in, out, (cmsUInt32Number)width, (cmsUInt32Number)rows, (cmsUInt32Number)in_stride,
+                              (cmsUInt32Number)out_stride, 0, 0);
+    if (t->layout != FROST_COLOUR_RGBA) {
+        for (size_t y = 0; y < rows; y++)
+            for (size_t x = 0; x < width; x++) out[y * out_stride + 4 * x + 3] = 255;
+    }
+    return FROST_OK;
+}
+
+void frost_colour_transform_free(frost_colour_transform *t) {
+    if (!t) return;
+    if (t->transform) lcms.cmsDeleteTransform(t->transform);
+    free(t->scratch);
+    free(t);
+}
+
+frost_status frost_colour_describe(const uint8_t *icc, size_t size, frost_colour_info *info, frost_error *err) {
+    memset(info, 0, sizeof *info);
+    frost_status status = need_lcms(err);
+    if (status != FROST_OK) return status;
+    cmsHPROFILE profile = lcms.cmsOpenProfileFromMem(icc, (cmsUInt32Number)size);
+    if (!profile) return frost_fail(err, FROST_ERR_CORRUPT, "the ICC profile cannot be read");
+    lcms.cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", info->description, sizeof info->description);
+    info->colour_space = (uint32_t)lcms.cmsGetColorSpace(profile);
+    lcms.cmsCloseProfile(profile);
+    // sRGB in all but name when every probe colour converts to itself: such pixels need no conversion.
+    info->is_srgb = 0;
+    if (info->colour_space == (uint32_t)cmsSigRgbData) {
+        frost_colour_transform *t = NULL;
+        if (frost_colour_transform_create(icc, size, FROST_COLOUR_RGBA, FROST_COLOUR_SRGB, NULL, 0, INTENT_RELATIVE_COLORIMETRIC, &t, err) != FROST_OK)
+            return FROST_OK;   // described, though not convertible
+        enum { steps = 6, count = steps * steps * steps };
+        uint8_t probe[count * 4], converted[count * 4];
+        for (int i = 0; i < count; i++) {
+            probe[4 * i] = (uint8_t)(i % steps * 51);
+            probe[4 * i + 1] = (uint8_t)(i / steps % steps * 51);
+            probe[4 * i + 2] = (uint8_t)(i / (steps * steps) * 51);
+            probe[4 * i + 3] = 255;
+        }
+        frost_colour_transform_rows(t, probe, converted, count, 1, count * 4, count * 4, err);
+        frost_colour_transform_free(t);
+        int same = 1;
+        for (int i = 0; i < count * 4 && same; i++) same = abs((int)probe[i] - (int)converted[i]) <= 1;
+        info->is_srgb = same;
+    }
+    return FROST_OK;
+}

@@ -1,0 +1,101 @@
+import CFrostCodecs
+import FrostCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An ICC profile as a file carries it: its bytes, what it says of itself (description, colour
+/// space) and whether it is sRGB in all but name (its pixels need no conversion to sRGB). Read by
+/// lcms2 (Little CMS 2), opened on first use.
+public struct ColorProfile: Sendable, Equatable {
+    /// The profile as stored (ICC.1).
+    public let bytes: [UInt8]
+    /// The description tag (English), e.g. "Display P3", "Adobe RGB (1998)"; empty when absent.
+    public let description: String
+    /// The data colour space: "RGB", "GRAY", "CMYK", "Lab", … (the signature, trimmed).
+    public let colorSpace: String
+    /// An RGB profile that converts every probe colour (6³ of them) to sRGB unchanged within one
+    /// level: its pixels are used as they are.
+    public let isSRGB: Bool
+
+    /// Reads `bytes`; an unreadable profile is an error.
+    public init(_ bytes: [UInt8]) throws(ColorError) {
+        var info = frost_colour_info(), error = frost_error()
+        let status = bytes.withUnsafeBufferPointer { frost_colour_describe($0.baseAddress, $0.count, &info, &error) }
+        guard status == FROST_OK else { throw ColorError(error) }
+        self.bytes = bytes
+        description = withUnsafeBytes(of: info.description) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let signature = info.colour_space
+        colorSpace = String(decoding: (0..<4).map { UInt8(truncatingIfNeeded: signature >> (24 - 8 * $0)) }, as: UTF8.self)
+            .trimmingSpaces
+        isSRGB = info.is_srgb != 0
+    }
+
+    /// Whether the profile describes RGB pixels (what every output but a gray one holds).
+    public var isRGB: Bool { colorSpace == "RGB" }
+
+    /// The data colour space an ICC profile's header names (bytes 16–19: "RGB", "GRAY", "CMYK", …),
+    /// read without lcms2; nil for bytes too short to be a profile.
+    public static func colorSpace(of bytes: [UInt8]) -> String? {
+        guard bytes.count >= 128 else { return nil }
+        return String(decoding: bytes[16..<20], as: UTF8.self).trimmingSpaces
+    }
+
+    /// The profile of a built-in target (sRGB, Display P3), as written into a converted file.
+    public static func builtIn(_ target: ColorTarget) -> [UInt8]? {
+        switch target {
+        case .sRGB: builtInProfiles.sRGB
+        case .displayP3: builtInProfiles.displayP3
+        case .profile(let bytes): bytes
+        }
+    }
+
+    private static let builtInProfiles: (sRGB: [UInt8]?, displayP3: [UInt8]?) = (made(FROST_COLOUR_SRGB), made(FROST_COLOUR_P3))
+
+    private static func made(_ target: Int) -> [UInt8]? {
+        var out: UnsafeMutablePointer<UInt8>?, size = 0, error = frost_error()
+        guard frost_colour_profile_bytes(Int32(target), &out, &size, &error) == FROST_OK, let out else { return nil }
+        defer { frost_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: size))
+    }
+}
+
+/// The space converted pixels are put in: sRGB (written untagged, as the web takes untagged
+/// pixels), Display P3, or an RGB profile's.
+public enum ColorTarget: Sendable, Equatable {
+    case sRGB
+    case displayP3
+    case profile([UInt8])
+}
+
+/// ICC's rendering intents: how colours outside the target's gamut are brought in.
+public enum RenderingIntent: Int32, Sendable, CaseIterable {
+    /// The whole gamut compressed to fit (photos' usual choice where a perceptual table exists).
+    case perceptual = 0
+    /// Colours inside both gamuts exact, the white point adapted, the rest clipped (libvips's
+    /// and imgproxy's default, and Frost's).
+    case relative = 1
+    /// Saturation kept over hue accuracy (business graphics).
+    case saturation = 2
+    /// Colours inside both gamuts exact without adapting the white point (proofing).
+    case absolute = 3
+}
+
+/// A profile that cannot be read or a conversion lcms2 cannot make.
+public struct ColorError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+
+    public init(_ description: String) { self.description = description }
+
+    init(_ error: frost_error) {
+        description = withUnsafeBytes(of: error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+}
+
+private extension String {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while s.last == " " { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,83 @@
+import FrostCodecs
+import FrostCore
+import FrostFiles
+import FrostTestSupport
+import Foundation
+import Testing
+
+/// The colour policy on the command line (issue 57's contract): `info` says what a profile is,
+/// `--colorspace`/`--intent` convert, and what holds no profile (GIF, placeholders) shows a tagged
+/// picture's colours.
+@Suite struct ColourCommandTests {
+    /// SampleImages/rocket.jpg: a photo tagged Adobe RGB (1998).
+    static let adobe = Corpus.repository + "/SampleImages/rocket.jpg"
+
+    static func mean(_ image: Image) -> [Double] {
+        let straight = image.isPremultiplied ? image.unpremultiplied() : image
+        return (0..<3).map { c in
+            stride(from: c, to: straight.pixels.count, by: 4).reduce(0.0) { $0 + Double(straight.pixels[$1]) } / Double(straight.width * straight.height)
+        }
+    }
+
+    static func far(_ a: [Double], _ b: [Double]) -> Double { zip(a, b).map { abs($0 - $1) }.max()! }
+
+    @Test func infoSaysWhatTheProfileIs() throws {
+        let json = try FrostRun.run(["info", Self.adobe, "--json"])
+        #expect(json.stdout.contains(#""icc_description": "Adobe RGB (1998)", "icc_color_space": "RGB""#), "\(json.stdout)")
+        let text = try FrostRun.run(["info", Self.adobe])
+        #expect(text.stdout.contains(#"icc=yes ("Adobe RGB (1998)", RGB)"#), "\(text.stdout)")
+        let untagged = try FrostRun.run(["info", Corpus.path("pngsuite/basn2c08.png"), "--json"])
+        #expect(untagged.stdout.contains(#""icc_description": null"#))
+    }
+
+    /// A P3 picture and its sRGB conversion: placeholders whose average colours agree within 3
+    /// levels, and a GIF that shows the picture's colours within 3 (the raw P3 values are farther).
+    @Test func placeholdersAndGIFsShowATaggedPicturesColours() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let p3 = folder.file("p3.png"), srgb = folder.file("srgb.png")
+        #expect(try FrostRun.run(["convert", Self.adobe, p3, "--colorspace", "p3"]).status == 0)
+        #expect(try FrostRun.run(["convert", Self.adobe, srgb, "--colorspace", "srgb"]).status == 0)
+        #expect(try ImageInfo(contentsOfFile: p3).hasICCProfile && !ImageInfo(contentsOfFile: srgb).hasICCProfile)
+        let reference = Self.mean(try Image(contentsOfFile: srgb))
+        var raw = try Image(contentsOfFile: p3)
+        raw.iccProfile = nil
+        #expect(Self.far(Self.mean(raw), reference) > 3, "the test can tell: P3 values read as sRGB are off")
+
+        // A BlurHash's average colour is its DC term: characters 2–5, base 83, 8-bit sRGB each.
+        let digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz#$%*+,-.:;=?@[]^_{|}~")
+        var averages: [[Double]] = []
+        for file in [p3, srgb] {
+            let line = try FrostRun.run(["placeholder", file, "--kind", "blurhash"])
+            let hash = Array(line.stdout.split(separator: " ").last!.dropLast())
+            let dc = hash[2..<6].reduce(0) { $0 * 83 + digits.firstIndex(of: $1)! }
+            averages.append([Double(dc >> 16), Double(dc >> 8 & 255), Double(dc & 255)])
+        }
+        #expect(Self.far(averages[0], averages[1]) <= 3, "\(averages)")
+        var thumbs: [String] = []
+        for file in [p3, srgb] { thumbs.append(try FrostRun.run(["placeholder", file, "--kind", "thumbhash"]).stdout.split(separator: " ").last.map(String.init) ?? "") }
+        #expect(thumbs[0] == thumbs[1], "\(thumbs)")
+        #expect(try FrostRun.run(["convert", p3, folder.file("p3.gif")]).status == 0)
+        #expect(Self.far(Self.mean(try Image(contentsOfFile: folder.file("p3.gif"))), reference) <= 3)
+    }
+
+    @Test func colorspaceRefusals() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let out = folder.file("o.png")
+        let bad = try FrostRun.run(["convert", Self.adobe, out, "--colorspace", "rec2020"])
+        #expect(bad.status == 64 && bad.stderr.contains("keep, srgb, p3, PROFILE.icc"), "\(bad.stderr)")
+        let cmyk = try FrostRun.run(["convert", Self.adobe, out, "--colorspace", "/usr/share/color/icc/ghostscript/default_cmyk.icc"])
+        #expect(cmyk.status == 64 && cmyk.stderr.contains("CMYK profile"), "\(cmyk.stderr)")
+        let intent = try FrostRun.run(["convert", Self.adobe, out, "--intent", "perceptual"])
+        #expect(intent.status == 64 && intent.stderr.contains("--intent applies to a conversion"), "\(intent.stderr)")
+        let wide = try FrostRun.run(["convert", Self.adobe, out, "--colorspace", "/usr/share/color/icc/colord/WideGamutRGB.icc", "--intent", "perceptual"])
+        #expect(wide.status == 0, "\(wide.stderr)")
+        #expect(try ImageInfo(contentsOfFile: out).iccProfile == FileIO.read("/usr/share/color/icc/colord/WideGamutRGB.icc"))
+        // The default keeps the file's pixels and profile: the same bytes as before this policy.
+        #expect(try FrostRun.run(["convert", Self.adobe, folder.file("kept.png")]).status == 0)
+        #expect(try FrostRun.run(["convert", Self.adobe, folder.file("keep.png"), "--colorspace", "keep"]).status == 0)
+        #expect(try FileIO.read(folder.file("kept.png")) == FileIO.read(folder.file("keep.png")))
+        #expect(try Image(contentsOfFile: folder.file("kept.png")).iccProfile == Image(contentsOfFile: Self.adobe).iccProfile)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import FrostCodecs
+import FrostColor
+import FrostCore
+import FrostFiles
+import FrostTestSupport
+import Testing
+
+/// Profiles read and pixels converted by lcms2, held to lcms2 as its users call it (Pillow's
+/// ImageCms, Tests/References/colour.py, in the venv `make check` makes: $FROST_REFERENCE_PYTHON),
+/// on real profiles from Debian's colord-data, icc-profiles-free and libgs-common.
+@Suite struct ColorConversionTests {
+    static let python = ProcessInfo.processInfo.environment["FROST_REFERENCE_PYTHON"]
+    static let colord = "/usr/share/color/icc/colord/"
+    static let cmykProfile = "/usr/share/color/icc/ghostscript/default_cmyk.icc"
+
+    static func profile(_ path: String) throws -> [UInt8] { try FileIO.read(path) }
+
+    @Test func profilesSayWhatTheyAre() throws {
+        let adobe = try ColorProfile(try Self.profile(Self.colord + "AdobeRGB1998.icc"))
+        #expect(adobe.description.contains("Adobe RGB") && adobe.colorSpace == "RGB" && !adobe.isSRGB, "\(adobe.description)")
+        #expect(try ColorProfile(try Self.profile(Self.colord + "sRGB.icc")).isSRGB)
+        #expect(try ColorProfile(try Self.profile("/usr/share/color/icc/Gray.icc")).colorSpace == "GRAY")
+        #expect(try ColorProfile(try Self.profile(Self.cmykProfile)).colorSpace == "CMYK")
+        #expect(try ColorProfile(try #require(ColorProfile.builtIn(.displayP3))).description == "Display P3")
+        #expect(ColorProfile.colorSpace(of: try Self.profile(Self.cmykProfile)) == "CMYK")
+        #expect(throws: ColorError.self) { try ColorProfile(Array(repeating: 7, count: 200)) }
+    }
+
+    /// RGB profiles to sRGB, every intent lcms2 tables: within one level of lcms2 through Pillow.
+    @Test(.enabled(if: python != nil, "set FROST_REFERENCE_PYTHON (make check does)"),
+          arguments: ["AdobeRGB1998.icc", "ProPhotoRGB.icc", "WideGamutRGB.icc", "Rec709.icc"], [RenderingIntent.perceptual, .relative])
+    func rgbProfilesConvertAsLcms2Does(_ name: String, _ intent: RenderingIntent) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var image = noiseImage(width: 61, height: 37, seed: 11, opaque: true)
+        try image.write(toFile: folder.file("in.png"))
+        image.iccProfile = try Self.profile(Self.colord + name)
+        let converted = try image.converted(to: .sRGB, intent: intent, threads: 2)
+        #expect(converted.iccProfile == nil)
+        let run = try FrostRun.run([Corpus.repository + "/Tests/References/colour.py", folder.file("in.png"), Self.colord + name,
+                                    folder.file("ref.png"), "\(intent.rawValue)"], executable: Self.python!)
+        #expect(run.status == 0, "\(run.stderr)")
+        let reference = try Image(contentsOfFile: folder.file("ref.png"))
+        let difference = PixelDifference(converted, reference, channels: 3)
+        #expect(difference.max <= 1, "\(name) \(intent): \(difference)")
+    }
+
+    /// A CMYK JPEG with a CMYK profile decodes through it (Adobe's inverted samples), as lcms2 does.
+    @Test(.enabled(if: python != nil, "set FROST_REFERENCE_PYTHON (make check does)"))
+    func cmykJPEGsConvertThroughTheirProfile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let script = Corpus.repository + "/Tests/References/colour.py"
+        #expect(try FrostRun.run([script, "--make-cmyk", folder.file("c.jpg"), Self.cmykProfile], executable: Self.python!).status == 0)
+        #expect(try FrostRun.run([script, "--cmyk", folder.file("c.jpg"), Self.cmykProfile, folder.file("ref.png")], executable: Self.python!).status == 0)
+        let decoded = try Image(contentsOfFile: folder.file("c.jpg"))
+        #expect(decoded.iccProfile == nil, "a CMYK profile never lands on RGB pixels")
+        let difference = PixelDifference(decoded, try Image(contentsOfFile: folder.file("ref.png")), channels: 3)
+        #expect(difference.max <= 1, "\(difference)")
+        // Written again: an RGB JPEG without the CMYK profile, streamed or not.
+        let out = folder.file("rgb.jpg")
+        #expect(try FrostRun.run(["convert", folder.file("c.jpg"), out]).status == 0)
+        let info = try ImageInfo(contentsOfFile: out)
+        #expect(info.colorModel == "ycbcr" && !info.hasICCProfile)
+    }
+
+    /// Untagged and sRGB-tagged pictures are left as they are, byte for byte; a tag is all that
+    /// changes for an untagged picture asked into P3 (its pixels converted).
+    @Test func untaggedAndSRGBPixelsAreUntouched() throws {
+        let image = noiseImage(width: 33, height: 21, seed: 3, opaque: false)
+        #expect(identical(image.inSRGB(), image) && image.inSRGB().iccProfile == nil)
+        var tagged = image
+        tagged.iccProfile = try Self.profile(Self.colord + "sRGB.icc")
+        #expect(tagged.inSRGB().pixels == image.pixels && tagged.inSRGB().iccProfile == tagged.iccProfile)
+        #expect(try image.converted(to: .sRGB).pixels == image.pixels)
+        let p3 = try image.converted(to: .displayP3)
+        #expect(p3.iccProfile == ColorProfile.builtIn(.displayP3) && p3.pixels != image.pixels)
+        // Alpha survives a conversion.
+        #expect(stride(from: 3, to: p3.pixels.count, by: 4).allSatisfy { p3.pixels[$0] == image.pixels[$0] })
+    }
+
+    /// Display P3 and back: the sRGB of a P3 conversion is the direct one, within 2 levels, for
+    /// colours inside both gamuts.
+    @Test func p3RoundTrips() throws {
+        var image = noiseImage(width: 40, height: 30, seed: 8, opaque: true)
+        image.pixels = image.pixels.enumerated().map { $0.offset % 4 == 3 ? 255 : 64 + $0.element / 2 }
+        let p3 = try image.converted(to: .displayP3)
+        let back = try p3.converted(to: .sRGB)
+        #expect(PixelDifference(back, image, channels: 3).max <= 2)
+    }
+
+    /// A gray picture under a Gray profile is converted to sRGB on decode; its tag is gone.
+    @Test func grayProfilesNeverReachRGBOutputs() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var gray = Image(width: 16, height: 4, filledWith: (0, 0, 0, 255))
+        gray.pixels = (0..<64).flatMap { k -> [UInt8] in let v = UInt8(k * 4); return [v, v, v, 255] }
+        gray.isGray = true
+        gray.iccProfile = try Self.profile("/usr/share/color/icc/Gray.icc")
+        try gray.write(toFile: folder.file("g.png"))
+        #expect(try ImageInfo(contentsOfFile: folder.file("g.png")).hasICCProfile)
+        let decoded = try Image(contentsOfFile: folder.file("g.png"))
+        #expect(decoded.iccProfile == nil)
+        let direct = try Image.fromDeviceSpaceForTests(gray)
+        #expect(decoded.pixels == direct.pixels)
+    }
+}
+
+extension Image {
+    /// The Gray conversion the decoder makes, called directly.
+    static func fromDeviceSpaceForTests(_ image: Image) throws -> Image {
+        try Image.fromDeviceSpace(image, profile: image.iccProfile!)
+    }
+}
