@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "FrostStream", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "FrostFiles", "CFrostSystem"]),
         // FreeType 2 for text (Debian libfreetype-dev; flags from freetype2.pc).
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
-        .target(name: "FrostCompose", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "FrostFiles", "CFreeType"]),
+        .target(name: "FrostCompose", dependencies: ["FrostCore", "FrostColor", "FrostEffects", "FrostCodecs", "FrostFiles", "CFreeType"]),
         .target(name: "FrostMotion", dependencies: ["FrostCore", "FrostCodecs", "FrostFiles", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose"]),
         .target(name: "Frost", dependencies: ["FrostCore", "FrostColor", "FrostCodecs", "FrostFiles", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostClients",
                                               "FrostCompose", "FrostMotion", "FrostStream"]),

@@ -1,4 +1,5 @@
 import FrostCodecs
+import FrostColor
 import FrostCore
 import FrostFiles
 #if canImport(Glibc)
@@ -60,7 +61,8 @@ public struct SceneAssets: Sendable {
         let resolved: String
         do { resolved = try options.assetPath(file, relativeTo: directory) } catch { throw ComposeError(subject, error.message) }
         do {
-            images[file] = try Image(contentsOfFile: resolved, options: options)
+            // A scene composites in one working space, sRGB: each tagged layer converted on load.
+            images[file] = try Image(contentsOfFile: resolved, options: options).inSRGB()
         } catch {
             throw ComposeError(subject, "cannot read \(resolved): \(error)")
         }

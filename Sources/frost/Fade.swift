@@ -1,6 +1,7 @@
 import ArgumentParser
 import FrostCache
 import FrostCodecs
+import FrostColor
 import FrostCore
 import FrostCrossfade
 import FrostFiles
@@ -71,8 +72,10 @@ struct Fade: ParsableCommand {
     func run() throws {
         if inputs.count == 2 {
             guard inputs.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("standard input (-) can be read once") }
-            let a = try attempt(inputs[0]) { try Image(decoding: try FileIO.readInput(inputs[0])) }
-            let b = try attempt(inputs[1]) { try Image(decoding: try FileIO.readInput(inputs[1])) }
+            var a = try attempt(inputs[0]) { try Image(decoding: try FileIO.readInput(inputs[0])) }
+            var b = try attempt(inputs[1]) { try Image(decoding: try FileIO.readInput(inputs[1])) }
+            // Two pictures in one space blend there (its profile kept); in two, both in sRGB first.
+            if a.iccProfile != b.iccProfile { (a, b) = (a.inSRGB(), b.inSRGB()) }
             guard a.width == b.width, a.height == b.height else {
                 report(inputs[1], CodecError(.corrupt, "is \(b.width)x\(b.height), \(inputs[0]) is \(a.width)x\(a.height): blending needs one size"))
                 throw ExitCode.failure

@@ -61,6 +61,28 @@ import Testing
         #expect(Self.far(Self.mean(try Image(contentsOfFile: folder.file("p3.gif"))), reference) <= 3)
     }
 
+    /// A scene composites in sRGB (a tagged layer converted on load); `fade A B` of two pictures in
+    /// different spaces blends them in sRGB.
+    @Test func scenesAndFadesWorkInOneSpace() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let srgb = folder.file("srgb.png")
+        #expect(try FrostRun.run(["convert", Self.adobe, srgb, "--colorspace", "srgb"]).status == 0)
+        let reference = try Image(contentsOfFile: srgb)
+        try FileManager.default.copyItem(atPath: Self.adobe, toPath: folder.file("rocket.jpg"))
+        try Data(#"{"width": 640, "height": 427, "layers": [{"type": "image", "file": "rocket.jpg"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: folder.file("scene.json")))
+        let composed = try FrostRun.run(["compose", folder.file("scene.json"), "-o", folder.file("scene.png")])
+        #expect(composed.status == 0, "\(composed.stderr)")
+        let scene = try Image(contentsOfFile: folder.file("scene.png"))
+        #expect(scene.iccProfile == nil && PixelDifference(scene, reference, channels: 3).max <= 1, "\(PixelDifference(scene, reference, channels: 3))")
+        // rocket.jpg (Adobe RGB) faded with its own sRGB conversion: the same colours at every fraction.
+        let faded = try FrostRun.run(["fade", Self.adobe, srgb, "--fraction", "0.5", "-o", folder.file("fade.png")])
+        #expect(faded.status == 0, "\(faded.stderr)")
+        let fade = try Image(contentsOfFile: folder.file("fade.png"))
+        #expect(fade.iccProfile == nil && PixelDifference(fade, reference, channels: 3).max <= 2, "\(PixelDifference(fade, reference, channels: 3))")
+    }
+
     @Test func colorspaceRefusals() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
