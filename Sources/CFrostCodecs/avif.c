@@ -83,6 +83,10 @@ frost_status frost_avif_open(const uint8_t *data, size_t size, int threads, fros
     if (image->transformFlags & AVIF_TRANSFORM_IMIR) info->mirror = image->imir.mode & 1;
     info->icc = image->icc.data;
     info->icc_length = image->icc.size;
+    // libavif reports 2 (unspecified) for each field the file does not say.
+    info->cicp_primaries = image->colorPrimaries;
+    info->cicp_transfer = image->transferCharacteristics;
+    info->cicp_matrix = image->matrixCoefficients;
     info->exif = image->exif.data;
     info->exif_length = image->exif.size;
     info->xmp = image->xmp.data;
@@ -144,10 +148,11 @@ frost_status frost_avif_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
     avifImage *image = avif.avifImageCreate(width, height, 8, format);
     if (!image) return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
     // sRGB, said in the CICP fields as avifenc does (BT.709 primaries, sRGB transfer, BT.601
-    // matrix) so that a decoder does not have to guess; lossless needs every sample kept: RGB
-    // stored as it is (the identity matrix). Full range either way.
-    image->colorPrimaries = AVIF_COLOR_PRIMARIES_BT709;
-    image->transferCharacteristics = AVIF_TRANSFER_CHARACTERISTICS_SRGB;
+    // matrix) so that a decoder does not have to guess; with an ICC profile the profile says the
+    // colours and the CICP leaves them unspecified (one signal, never two that disagree). Lossless
+    // needs every sample kept: RGB stored as it is (the identity matrix). Full range either way.
+    image->colorPrimaries = options->icc_length ? AVIF_COLOR_PRIMARIES_UNSPECIFIED : AVIF_COLOR_PRIMARIES_BT709;
+    image->transferCharacteristics = options->icc_length ? AVIF_TRANSFER_CHARACTERISTICS_UNSPECIFIED : AVIF_TRANSFER_CHARACTERISTICS_SRGB;
     image->matrixCoefficients = lossless ? AVIF_MATRIX_COEFFICIENTS_IDENTITY : AVIF_MATRIX_COEFFICIENTS_BT601;
     image->yuvRange = AVIF_RANGE_FULL;
     if (options->icc_length) avif.avifImageSetProfileICC(image, options->icc, options->icc_length);

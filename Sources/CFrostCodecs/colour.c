@@ -33,22 +33,44 @@ static frost_status need_lcms(frost_error *err) {
     return lcms_loaded ? FROST_OK : frost_fail(err, FROST_ERR_UNSUPPORTED, "colour management needs liblcms2 (Debian's liblcms2-2)");
 }
 
-// Display P3: the DCI-P3 primaries, the D65 white point and the sRGB transfer curve (Apple, 2015).
-static cmsHPROFILE create_p3(void) {
-    cmsCIExyY white = {0.3127, 0.3290, 1.0};
-    cmsCIExyYTRIPLE primaries = {{0.680, 0.320, 1.0}, {0.265, 0.690, 1.0}, {0.150, 0.060, 1.0}};
-    // IEC 61966-2-1's curve as lcms2's parametric type 4: Y = (aX + b)^g for X >= d, else cX.
+// A matrix/TRC profile of CICP primaries (ITU-T H.273 table 2) and transfer (table 3), named
+// `description`; NULL for a pair this does not build.
+static cmsHPROFILE create_rgb(int primaries, int transfer, const char *description) {
+    cmsCIExyY white = {0.3127, 0.3290, 1.0};   // D65
+    cmsCIExyYTRIPLE xy;
+    switch (primaries) {
+    case 1: xy = (cmsCIExyYTRIPLE){{0.640, 0.330, 1.0}, {0.300, 0.600, 1.0}, {0.150, 0.060, 1.0}}; break;
+    case 9: xy = (cmsCIExyYTRIPLE){{0.708, 0.292, 1.0}, {0.170, 0.797, 1.0}, {0.131, 0.046, 1.0}}; break;
+    case 11: white = (cmsCIExyY){0.314, 0.351, 1.0};   // DCI's white
+        /* fallthrough */
+    case 12: xy = (cmsCIExyYTRIPLE){{0.680, 0.320, 1.0}, {0.265, 0.690, 1.0}, {0.150, 0.060, 1.0}}; break;
+    default: return NULL;
+    }
+    // Curves as lcms2's parametric types: 1 is Y = X^g; 4 is Y = (aX + b)^g for X >= d, else cX.
     cmsFloat64Number srgb[5] = {2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045};
-    cmsToneCurve *curve = lcms.cmsBuildParametricToneCurve(NULL, 4, srgb);
+    cmsFloat64Number bt709[5] = {1 / 0.45, 1 / 1.099, 0.099 / 1.099, 1 / 4.5, 0.081};
+    cmsFloat64Number gamma[1];
+    cmsToneCurve *curve;
+    switch (transfer) {
+    case 13: curve = lcms.cmsBuildParametricToneCurve(NULL, 4, srgb); break;
+    case 1: case 6: case 14: case 15: curve = lcms.cmsBuildParametricToneCurve(NULL, 4, bt709); break;
+    case 4: gamma[0] = 2.2; curve = lcms.cmsBuildParametricToneCurve(NULL, 1, gamma); break;
+    case 5: gamma[0] = 2.8; curve = lcms.cmsBuildParametricToneCurve(NULL, 1, gamma); break;
+    case 8: gamma[0] = 1.0; curve = lcms.cmsBuildParametricToneCurve(NULL, 1, gamma); break;
+    default: return NULL;
+    }
     if (!curve) return NULL;
     cmsToneCurve *curves[3] = {curve, curve, curve};
-    cmsHPROFILE p3 = lcms.cmsCreateRGBProfile(&white, &primaries, curves);
+    cmsHPROFILE profile = lcms.cmsCreateRGBProfile(&white, &xy, curves);
     lcms.cmsFreeToneCurve(curve);
     cmsMLU *name = lcms.cmsMLUalloc(NULL, 1);
-    if (p3 && name && lcms.cmsMLUsetASCII(name, "en", "US", "Display P3")) lcms.cmsWriteTag(p3, cmsSigProfileDescriptionTag, name);
+    if (profile && name && lcms.cmsMLUsetASCII(name, "en", "US", description)) lcms.cmsWriteTag(profile, cmsSigProfileDescriptionTag, name);
     if (name) lcms.cmsMLUfree(name);
-    return p3;
+    return profile;
 }
+
+// Display P3: the DCI-P3 primaries, the D65 white point and the sRGB transfer curve (Apple, 2015).
+static cmsHPROFILE create_p3(void) { return create_rgb(12, 13, "Display P3"); }
 
 static cmsHPROFILE target_profile(int target, const uint8_t *bytes, size_t size) {
     switch (target) {
@@ -58,13 +80,7 @@ static cmsHPROFILE target_profile(int target, const uint8_t *bytes, size_t size)
     }
 }
 
-frost_status frost_colour_profile_bytes(int target, uint8_t **out, size_t *out_size, frost_error *err) {
-    *out = NULL;
-    *out_size = 0;
-    frost_status status = need_lcms(err);
-    if (status != FROST_OK) return status;
-    cmsHPROFILE profile = target_profile(target, NULL, 0);
-    if (!profile) return frost_fail(err, FROST_ERR_MEMORY, "cannot make the profile");
+static frost_status saved(cmsHPROFILE profile, uint8_t **out, size_t *out_size, frost_error *err) {
     lcms.cmsMD5computeID(profile);
     cmsUInt32Number size = 0;
     if (lcms.cmsSaveProfileToMem(profile, NULL, &size) && (*out = malloc(size)) &&
@@ -76,6 +92,29 @@ frost_status frost_colour_profile_bytes(int target, uint8_t **out, size_t *out_s
     }
     lcms.cmsCloseProfile(profile);
     return *out ? FROST_OK : frost_fail(err, FROST_ERR_MEMORY, "cannot write the profile");
+}
+
+frost_status frost_colour_profile_bytes(int target, uint8_t **out, size_t *out_size, frost_error *err) {
+    *out = NULL;
+    *out_size = 0;
+    frost_status status = need_lcms(err);
+    if (status != FROST_OK) return status;
+    cmsHPROFILE profile = target_profile(target, NULL, 0);
+    if (!profile) return frost_fail(err, FROST_ERR_MEMORY, "cannot make the profile");
+    return saved(profile, out, out_size, err);
+}
+
+frost_status frost_colour_profile_for_cicp(int primaries, int transfer, uint8_t **out, size_t *out_size, frost_error *err) {
+    *out = NULL;
+    *out_size = 0;
+    frost_status status = need_lcms(err);
+    if (status != FROST_OK) return status;
+    char description[48];
+    if (primaries == 12 && transfer == 13) snprintf(description, sizeof description, "Display P3");
+    else snprintf(description, sizeof description, "CICP %d/%d", primaries, transfer);
+    cmsHPROFILE profile = create_rgb(primaries, transfer, description);
+    if (!profile) return frost_fail(err, FROST_ERR_UNSUPPORTED, "CICP primaries %d with transfer %d are not a profile Frost builds", primaries, transfer);
+    return saved(profile, out, out_size, err);
 }
 
 struct frost_colour_transform {

@@ -23,7 +23,7 @@
     X(heif_image_get_plane) X(heif_image_set_raw_color_profile) X(heif_image_set_nclx_color_profile) \
     X(heif_nclx_color_profile_alloc) X(heif_nclx_color_profile_free) X(heif_encoding_options_alloc) \
     X(heif_encoding_options_free) X(heif_context_encode_image) X(heif_context_add_exif_metadata) \
-    X(heif_context_add_XMP_metadata) X(heif_context_write)
+    X(heif_context_add_XMP_metadata) X(heif_context_write) X(heif_image_handle_get_nclx_color_profile)
 
 typedef struct { HEIF_CALLS(LAZY_DECLARE) } heif_calls;
 static heif_calls heif;
@@ -128,6 +128,13 @@ frost_status frost_heic_open(const uint8_t *data, size_t size, int transform, fr
     info->premultiplied = heif.heif_image_handle_is_premultiplied_alpha(d->handle);
     info->frames = 1;
     enum heif_color_profile_type profile = heif.heif_image_handle_get_color_profile_type(d->handle);
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (heif.heif_image_handle_get_nclx_color_profile(d->handle, &nclx).code == heif_error_Ok && nclx) {
+        info->cicp_primaries = nclx->color_primaries;
+        info->cicp_transfer = nclx->transfer_characteristics;
+        info->cicp_matrix = nclx->matrix_coefficients;
+        heif.heif_nclx_color_profile_free(nclx);
+    }
     if (profile == heif_color_profile_type_prof || profile == heif_color_profile_type_rICC) {
         size_t length = heif.heif_image_handle_get_raw_color_profile_size(d->handle);
         if (length && (d->icc = malloc(length)) &&
@@ -316,8 +323,9 @@ frost_status frost_heic_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
     }
     // sRGB said in the nclx: BT.709 primaries, the sRGB transfer, BT.601's matrix (GBR's identity
     // for lossless), full range, as Frost's AVIF says in its CICP.
-    nclx->color_primaries = heif_color_primaries_ITU_R_BT_709_5;
-    nclx->transfer_characteristics = heif_transfer_characteristic_IEC_61966_2_1;
+    // With an ICC profile the nclx (written for its matrix) leaves the colours unspecified: one signal.
+    nclx->color_primaries = options->icc_length ? heif_color_primaries_unspecified : heif_color_primaries_ITU_R_BT_709_5;
+    nclx->transfer_characteristics = options->icc_length ? heif_transfer_characteristic_unspecified : heif_transfer_characteristic_IEC_61966_2_1;
     nclx->matrix_coefficients = lossless ? heif_matrix_coefficients_RGB_GBR : heif_matrix_coefficients_ITU_R_BT_601_6;
     nclx->full_range_flag = 1;
     if (error.code == heif_error_Ok) error = make_picture(rgba, width, height, row_bytes, alpha, lossless, &image);

@@ -1,4 +1,5 @@
 import CFrostCodecs
+import FrostColor
 @_spi(Kernels) import FrostCore
 
 /// Reads the primary image of a HEIF container through CFrostCodecs: AVIF with libavif, HEIC with
@@ -36,6 +37,9 @@ enum HEIFDecoder {
                                  interlaced: false, frames: max(Int(raw.frames), 1))
             info.duration = raw.duration
             info.iccProfile = copiedBytes(raw.icc, count: raw.icc_length)
+            if raw.cicp_primaries > 0 {
+                info.cicp = CICP(primaries: Int(raw.cicp_primaries), transfer: Int(raw.cicp_transfer), matrix: Int(raw.cicp_matrix))
+            }
             return info
         }
 
@@ -89,10 +93,28 @@ enum HEIFDecoder {
     }
 
     private static func image(_ container: Container, _ info: ImageInfo, frame: Int, options: DecodeOptions) throws -> Image {
+        let profile = try colorProfile(info)
         let pixels = try container.pixels(count: info.width * info.height * 4, rowBytes: info.width * 4, frame: frame)
         let image = Image(width: info.width, height: info.height, pixels: pixels,
                           isPremultiplied: container.raw.premultiplied != 0 && info.hasAlpha, hasAlpha: info.hasAlpha,
-                          isGray: container.raw.chroma == 400, iccProfile: copiedBytes(container.raw.icc, count: container.raw.icc_length))
+                          isGray: container.raw.chroma == 400, iccProfile: profile)
         return options.autoOrient && container.format == .avif ? image.oriented(container.orientation) : image
+    }
+
+    /// The profile the pixels are in: the ICC profile, else the one the CICP (nclx) says where it
+    /// is not sRGB (a P3 or BT.2020 picture signalled the AVIF way), built by lcms2. A PQ or HLG
+    /// (HDR) picture is refused: its 8-bit reading would be wrong and Frost has no tone map yet.
+    private static func colorProfile(_ info: ImageInfo) throws -> [UInt8]? {
+        if let icc = info.iccProfile { return icc }
+        guard let cicp = info.cicp else { return nil }
+        if cicp.isHDR {
+            throw CodecError(.unsupported, "an HDR picture (CICP transfer \(cicp.transfer), \(cicp.transfer == 16 ? "PQ" : "HLG")): Frost reads 8-bit SDR and has no tone map yet")
+        }
+        guard !cicp.isSRGB else { return nil }
+        do {
+            return try ColorProfile.forCICP(primaries: cicp.primaries, transfer: cicp.transfer)
+        } catch {
+            throw CodecError(.unsupported, "colours said by CICP \(cicp.primaries)/\(cicp.transfer)/\(cicp.matrix): \(error.description)")
+        }
     }
 }

@@ -34,11 +34,12 @@ extension Image {
     }
 
     /// No Gray or CMYK profile stays on the RGBA pixels a decoder gives: a gray picture under a Gray
-    /// profile is converted to sRGB through it (lcms2); any other profile that is not RGB (a CMYK
+    /// profile is converted to sRGB through it (lcms2); a profile of another colour space (a CMYK
     /// profile on RGB pixels, a Lab one) describes no pixels here and is dropped. RGB profiles stay,
-    /// and untagged pictures are untouched.
+    /// and so do bytes whose header names no colour space Frost knows (passed on as they were).
     static func withoutDeviceProfile(_ image: Image) -> Image {
-        guard let profile = image.iccProfile, let space = ColorProfile.colorSpace(of: profile), space != "RGB" else { return image }
+        guard let profile = image.iccProfile, let space = ColorProfile.colorSpace(of: profile),
+              ["GRAY", "CMYK", "Lab", "XYZ"].contains(space) else { return image }
         if space == "GRAY", image.isGray, let converted = try? Image.fromDeviceSpace(image, profile: profile) {
             return converted
         }

@@ -31,9 +31,30 @@ public struct ImageInfo: Sendable, Equatable, Codable {
 
     /// The embedded ICC profile's bytes (nil without one; `FrostColor.ColorProfile` reads them).
     public var iccProfile: [UInt8]?
+    /// An AVIF's or HEIC's CICP (nclx colr box), nil where the file has none.
+    public var cicp: CICP?
 
     /// The size the picture shows at: the stored size, turned by an orientation of 5...8.
     public var displaySize: (width: Int, height: Int) {
         orientation >= 5 ? (height, width) : (width, height)
     }
+}
+
+/// Colour said by code points (ITU-T H.273), as AVIF and HEIC carry it in an nclx box: primaries
+/// (1 BT.709, 9 BT.2020, 12 Display P3…), transfer (13 sRGB, 16 PQ, 18 HLG…), matrix.
+public struct CICP: Sendable, Equatable, Codable {
+    public let primaries: Int
+    public let transfer: Int
+    public let matrix: Int
+
+    public init(primaries: Int, transfer: Int, matrix: Int) {
+        (self.primaries, self.transfer, self.matrix) = (primaries, transfer, matrix)
+    }
+
+    /// PQ (SMPTE ST 2084) or HLG (ARIB STD-B67): high dynamic range.
+    public var isHDR: Bool { transfer == 16 || transfer == 18 }
+
+    /// What needs no conversion: BT.709 primaries (or unspecified) with the sRGB curve, BT.709's
+    /// (which players show as sRGB) or an unspecified one.
+    public var isSRGB: Bool { [1, 2].contains(primaries) && [1, 2, 6, 13, 14, 15].contains(transfer) }
 }

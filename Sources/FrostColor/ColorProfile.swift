@@ -50,6 +50,17 @@ public struct ColorProfile: Sendable, Equatable {
         }
     }
 
+    /// The profile CICP primaries and transfer say (colour.c: BT.709, BT.2020, DCI-P3, Display P3
+    /// primaries with the sRGB, BT.709, gamma 2.2, 2.8 and linear curves).
+    public static func forCICP(primaries: Int, transfer: Int) throws(ColorError) -> [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>?, size = 0, error = frost_error()
+        guard frost_colour_profile_for_cicp(Int32(primaries), Int32(transfer), &out, &size, &error) == FROST_OK, let out else {
+            throw ColorError(error)
+        }
+        defer { frost_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: size))
+    }
+
     private static let builtInProfiles: (sRGB: [UInt8]?, displayP3: [UInt8]?) = (made(FROST_COLOUR_SRGB), made(FROST_COLOUR_P3))
 
     private static func made(_ target: Int) -> [UInt8]? {

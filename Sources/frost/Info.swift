@@ -93,8 +93,9 @@ struct Info: ParsableCommand {
 
     /// ` ("Adobe RGB (1998)", RGB)` after icc=yes: what the profile says it is.
     private func profileText(_ i: ImageInfo) -> String {
-        guard let profile = i.iccProfile.flatMap({ try? ColorProfile($0) }) else { return "" }
-        return " (\(jsonString(profile.description)), \(profile.colorSpace))"
+        let cicp = i.cicp.map { " cicp=\($0.primaries)/\($0.transfer)/\($0.matrix)" } ?? ""
+        guard let profile = i.iccProfile.flatMap({ try? ColorProfile($0) }) else { return cicp }
+        return " (\(jsonString(profile.description)), \(profile.colorSpace))" + cicp
     }
 
     private func textLine(_ file: String, _ i: ImageInfo) -> String {
@@ -115,6 +116,7 @@ struct Info: ParsableCommand {
             ("orientation", "\(i.orientation)"), ("color_model", jsonString(i.colorModel)),
             ("icc_description", profile.map { jsonString($0.description) } ?? "null"),
             ("icc_color_space", profile.map { jsonString($0.colorSpace) } ?? "null"),
+            ("cicp", i.cicp.map { "[\($0.primaries), \($0.transfer), \($0.matrix)]" } ?? "null"),
             ("interlaced", "\(i.interlaced)"), ("frames", "\(i.frames)"), ("duration", decimal(i.duration)), ("loops", "\(i.loops)"),
         ]
         return jsonObject(fields)

@@ -50,7 +50,10 @@ import Testing
 
     /// A hash decodes to its picture's colours: the decoded placeholder's mean is the source's.
     @Test func hashesDecodeToTheirPicture() throws {
-        let photo = try Image(contentsOfFile: Corpus.repository + "/SampleImages/rocket.jpg").placeholderSource()
+        // Its values as they are (untagged): what is checked is the hashes' round trip, not colour.
+        var tagged = try Image(contentsOfFile: Corpus.repository + "/SampleImages/rocket.jpg")
+        tagged.iccProfile = nil
+        let photo = tagged.placeholderSource()
         let mean = Self.mean(photo)
         let blur = try BlurHash.decode(try BlurHash.encode(photo, componentsX: 4, componentsY: 3), width: 32, height: 32)
         let thumb = try ThumbHash.decode(try ThumbHash.encode(photo))

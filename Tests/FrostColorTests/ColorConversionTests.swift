@@ -90,6 +90,40 @@ import Testing
         #expect(PixelDifference(back, image, channels: 3).max <= 2)
     }
 
+    /// An AVIF whose colours only CICP says (Display P3, 12/13/6): read as P3 pixels under the
+    /// profile those code points make, and converted to sRGB as lcms2 converts them; PQ refused.
+    @Test(.enabled(if: python != nil, "set FROST_REFERENCE_PYTHON (make check does)"))
+    func cicpSaysTheColours() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let fixtures = Corpus.repository + "/Tests/Fixtures/heif/"
+        let info = try ImageInfo(contentsOfFile: fixtures + "p3-cicp.avif")
+        #expect(info.cicp == CICP(primaries: 12, transfer: 13, matrix: 6) && info.iccProfile == nil)
+        let p3 = try Image(contentsOfFile: fixtures + "p3-cicp.avif")
+        let profile = try ColorProfile(try #require(p3.iccProfile))
+        #expect(profile.description == "Display P3" && !profile.isSRGB)
+        let source = try Image(contentsOfFile: fixtures + "cicp-source.png")
+        #expect(PixelDifference(p3, source, channels: 3).mean < 2, "the stored values are the source's")
+        var stored = p3
+        stored.iccProfile = nil
+        try stored.write(toFile: folder.file("p3.png"))
+        try FileIO.writeAtomically(profile.bytes, to: folder.file("p3.icc"))
+        let run = try FrostRun.run([Corpus.repository + "/Tests/References/colour.py", folder.file("p3.png"), folder.file("p3.icc"),
+                                    folder.file("ref.png"), "1"], executable: Self.python!)
+        #expect(run.status == 0, "\(run.stderr)")
+        let srgb = try p3.converted(to: .sRGB)
+        #expect(PixelDifference(srgb, try Image(contentsOfFile: folder.file("ref.png")), channels: 3).max <= 1)
+        #expect(PixelDifference(srgb, p3, channels: 3).max > 3, "P3 values are not sRGB values")
+        #expect(throws: CodecError.self) { try Image(contentsOfFile: fixtures + "pq-10bit.avif") }
+        #expect(try ImageInfo(contentsOfFile: fixtures + "pq-10bit.avif").cicp?.isHDR == true)
+        // An AVIF written from a tagged picture says its colours once: the ICC, the CICP unspecified.
+        var tagged = source
+        tagged.iccProfile = try Self.profile(Self.colord + "AdobeRGB1998.icc")
+        let avif = try ImageInfo(bytes: tagged.encoded(as: .avif))
+        #expect(avif.iccProfile == tagged.iccProfile && avif.cicp?.primaries == 2 && avif.cicp?.transfer == 2)
+        #expect(try ImageInfo(bytes: source.encoded(as: .avif)).cicp == CICP(primaries: 1, transfer: 13, matrix: 6))
+    }
+
     /// A gray picture under a Gray profile is converted to sRGB on decode; its tag is gone.
     @Test func grayProfilesNeverReachRGBOutputs() throws {
         let folder = try TemporaryFolder()

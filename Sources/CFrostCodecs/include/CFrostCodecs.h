@@ -241,6 +241,9 @@ typedef struct {
     int mirror;                // AVIF imir: -1 none, 0 top and bottom exchanged, 1 left and right
     const uint8_t *icc;
     size_t icc_length;
+    int cicp_primaries;        // the nclx box's CICP (ITU-T H.273): colour primaries, transfer and matrix;
+    int cicp_transfer;         // 0 when the file has no nclx box
+    int cicp_matrix;
     const uint8_t *exif;       // TIFF data (HEIF's offset prefix and "Exif\0\0" skipped)
     size_t exif_length;
     const uint8_t *xmp;
@@ -393,6 +396,10 @@ typedef struct {
 frost_status frost_colour_describe(const uint8_t *icc, size_t size, frost_colour_info *info, frost_error *err);
 // A built-in target's profile (sRGB, P3) as malloc'd ICC bytes (frost_free), to tag what was converted.
 frost_status frost_colour_profile_bytes(int target, uint8_t **out, size_t *out_size, frost_error *err);
+// The RGB profile a CICP pair says (ITU-T H.273 colour primaries 1 BT.709, 9 BT.2020, 11 DCI-P3,
+// 12 Display P3; transfer 1, 6, 14, 15 BT.709's curve, 13 sRGB, 4 gamma 2.2, 5 gamma 2.8, 8 linear),
+// as malloc'd ICC bytes; FROST_ERR_UNSUPPORTED for any other (PQ and HLG among them).
+frost_status frost_colour_profile_for_cicp(int primaries, int transfer, uint8_t **out, size_t *out_size, frost_error *err);
 
 typedef struct frost_colour_transform frost_colour_transform;
 frost_status frost_colour_transform_create(const uint8_t *source, size_t source_size, int layout, int target,

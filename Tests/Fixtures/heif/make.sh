@@ -44,3 +44,9 @@ a=../animation
 avifenc -s 8 -l --timescale 100 --duration 10 $a/disposal-0.png --duration 20 $a/disposal-1.png \
   --duration 30 $a/disposal-2.png --duration 50 $a/disposal-3.png --duration 10 $a/disposal-4.png sequence.avif
 for k in 0 1 2 3 4; do avifdec --index $k sequence.avif sequence-$k.png; done
+
+# CICP alone (no ICC): the photo's sRGB values signalled as Display P3 (12/13/6), and as 10-bit PQ
+# BT.2020 (9/16/9, HDR).
+convert "$corpus/photos/UNIS_EV0.jpg" -resize 96x -strip cicp-source.png
+avifenc -s 8 -y 444 --min 10 --max 10 --cicp 12/13/6 cicp-source.png p3-cicp.avif
+avifenc -s 8 -d 10 -y 444 --min 10 --max 10 --cicp 9/16/9 cicp-source.png pq-10bit.avif
