@@ -28,7 +28,7 @@ struct FilterFiles: ParsableArguments {
     @Flag(name: .customLong("in-place"), help: "Let an output replace an input file (refused by default: 'frost blur a.jpg a.jpg', or -o src/ over src/).")
     var inPlace = false
 
-    @Flag(help: "Write no EXIF, XMP, IPTC or resolution (by default each input's are kept where the output format holds them; the ICC profile is always kept).")
+    @Flag(help: "Write no EXIF, XMP, IPTC, resolution or ICC profile (by default each input's are kept where the output format holds them): a tagged picture is converted to sRGB first, so its colours stay (with --colorspace p3 or PROFILE.icc, that profile is written).")
     var strip = false
 
     @OptionGroup var color: ColorFlags
@@ -79,7 +79,8 @@ struct FilterFiles: ParsableArguments {
         for path in Set(steps.flatMap(\.auxiliaryFiles)) {
             context.images[path] = try attempt(path) { try Image(contentsOfFile: path, options: decode.options) }
         }
-        context.colorTarget = try color.target()
+        // Stripped means untagged: a tagged picture in sRGB, as imgproxy strips (unless a space is asked for).
+        context.colorTarget = try color.target() ?? (strip ? .sRGB : nil)
         context.intent = (color.intent ?? .relative).rendering
         if !inPlace {
             let read = gathered.filter { !$0.isStandardInput }.map(\.path) + steps.flatMap(\.auxiliaryFiles)

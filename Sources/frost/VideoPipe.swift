@@ -1,5 +1,6 @@
 import Foundation
 import FrostCodecs
+import FrostColor
 import FrostCore
 
 /// An H.264 MP4 made by ffmpeg from raw RGBA frames piped to it at `rate` frames a second (ffmpeg's
@@ -26,10 +27,14 @@ final class VideoPipe {
         // A write to ffmpeg after it stopped must fail with EPIPE, not end frost with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         process.executableURL = URL(fileURLWithPath: ffmpeg)
-        // yuv420p (what players expect) needs even sizes: an odd edge gets one padded pixel.
+        // yuv420p (what players expect) needs even sizes: an odd edge gets one padded pixel. The
+        // frames are sRGB: converted with BT.709's matrix and tagged BT.709 (primaries, transfer,
+        // matrix), so that a player does not guess (swscale's default matrix is BT.601's, untagged).
         process.arguments = ["-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba",
                              "-s", "\(width)x\(height)", "-r", rate, "-i", "-",
-                             "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                             "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2,scale=out_color_matrix=bt709:out_range=tv",
+                             "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                             "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
                              "-movflags", "+faststart", "-f", "mp4", temporary]
         process.standardInput = input
         process.standardError = errors
@@ -45,10 +50,11 @@ final class VideoPipe {
         }
     }
 
-    /// One frame: premultiplied RGBA, which is the frame over black where it is transparent.
+    /// One frame: premultiplied RGBA, which is the frame over black where it is transparent; a
+    /// tagged frame in sRGB first (an MP4 holds no ICC profile).
     func write(_ frame: Image) throws {
         do {
-            try input.fileHandleForWriting.write(contentsOf: frame.premultiplied().pixels)
+            try input.fileHandleForWriting.write(contentsOf: frame.inSRGB().premultiplied().pixels)
         } catch {
             throw failure("ffmpeg stopped reading frames")
         }

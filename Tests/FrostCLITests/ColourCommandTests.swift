@@ -83,6 +83,21 @@ import Testing
         #expect(fade.iccProfile == nil && PixelDifference(fade, reference, channels: 3).max <= 2, "\(PixelDifference(fade, reference, channels: 3))")
     }
 
+    /// --strip writes no profile: a tagged picture is converted to sRGB first. An MP4 is tagged BT.709.
+    @Test func strippedAndVideoOutputsSaySRGB() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try FrostRun.run(["convert", Self.adobe, folder.file("s.png"), "--strip"]).status == 0)
+        #expect(try FrostRun.run(["convert", Self.adobe, folder.file("c.png"), "--colorspace", "srgb"]).status == 0)
+        #expect(try !ImageInfo(contentsOfFile: folder.file("s.png")).hasICCProfile)
+        #expect(try Image(contentsOfFile: folder.file("s.png")).pixels == Image(contentsOfFile: folder.file("c.png")).pixels)
+        #expect(try FrostRun.run(["convert", Corpus.repository + "/Tests/Fixtures/animation/disposal.gif", folder.file("a.mp4")]).status == 0)
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe") {
+            let probe = try FrostRun.run(["-v", "error", "-show_streams", folder.file("a.mp4")], executable: "/usr/bin/ffprobe")
+            for tag in ["color_space=bt709", "color_transfer=bt709", "color_primaries=bt709"] { #expect(probe.stdout.contains(tag), "\(tag)") }
+        }
+    }
+
     @Test func colorspaceRefusals() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
