@@ -33,6 +33,9 @@ static frost_status need_lcms(frost_error *err) {
     return lcms_loaded ? FROST_OK : frost_fail(err, FROST_ERR_UNSUPPORTED, "colour management needs liblcms2 (Debian's liblcms2-2)");
 }
 
+static cmsHPROFILE named(cmsHPROFILE profile, const char *description);
+static frost_status saved(cmsHPROFILE profile, uint8_t **out, size_t *out_size, frost_error *err);
+
 // A matrix/TRC profile of CICP primaries (ITU-T H.273 table 2) and transfer (table 3), named
 // `description`; NULL for a pair this does not build.
 static cmsHPROFILE create_rgb(int primaries, int transfer, const char *description) {
@@ -63,10 +66,32 @@ static cmsHPROFILE create_rgb(int primaries, int transfer, const char *descripti
     cmsToneCurve *curves[3] = {curve, curve, curve};
     cmsHPROFILE profile = lcms.cmsCreateRGBProfile(&white, &xy, curves);
     lcms.cmsFreeToneCurve(curve);
+    return named(profile, description);
+}
+
+static cmsHPROFILE named(cmsHPROFILE profile, const char *description) {
     cmsMLU *name = lcms.cmsMLUalloc(NULL, 1);
     if (profile && name && lcms.cmsMLUsetASCII(name, "en", "US", description)) lcms.cmsWriteTag(profile, cmsSigProfileDescriptionTag, name);
     if (name) lcms.cmsMLUfree(name);
     return profile;
+}
+
+frost_status frost_colour_profile_for_chromaticities(const double *xy, double gamma, const char *description,
+                                                     uint8_t **out, size_t *out_size, frost_error *err) {
+    *out = NULL;
+    *out_size = 0;
+    frost_status status = need_lcms(err);
+    if (status != FROST_OK) return status;
+    cmsCIExyY white = {xy[0], xy[1], 1.0};
+    cmsCIExyYTRIPLE primaries = {{xy[2], xy[3], 1.0}, {xy[4], xy[5], 1.0}, {xy[6], xy[7], 1.0}};
+    cmsFloat64Number exponent[1] = {gamma};
+    cmsToneCurve *curve = lcms.cmsBuildParametricToneCurve(NULL, 1, exponent);
+    if (!curve) return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
+    cmsToneCurve *curves[3] = {curve, curve, curve};
+    cmsHPROFILE profile = lcms.cmsCreateRGBProfile(&white, &primaries, curves);
+    lcms.cmsFreeToneCurve(curve);
+    if (!profile) return frost_fail(err, FROST_ERR_UNSUPPORTED, "these chromaticities make no profile");
+    return saved(named(profile, description), out, out_size, err);
 }
 
 // Display P3: the DCI-P3 primaries, the D65 white point and the sRGB transfer curve (Apple, 2015).

@@ -22,9 +22,9 @@ struct frost_png_decoder {
 };
 
 // Ancillary chunks Frost never uses: skipping them avoids decompressing text bombs (zTXt/iTXt) and
-// allocating for absurd lengths. tRNS, iCCP and eXIf are kept.
+// allocating for absurd lengths. tRNS, iCCP, eXIf and the colour chunks (sRGB, gAMA, cHRM) are kept.
 static const png_byte ignored_chunks[] =
-    "bKGD\0cHRM\0gAMA\0hIST\0iTXt\0oFFs\0pCAL\0pHYs\0sBIT\0sCAL\0sPLT\0sRGB\0sTER\0tEXt\0tIME\0zTXt";
+    "bKGD\0hIST\0iTXt\0oFFs\0pCAL\0pHYs\0sBIT\0sCAL\0sPLT\0sTER\0tEXt\0tIME\0zTXt";
 
 static void on_error(png_structp png, png_const_charp message) {
     frost_png_decoder *d = png_get_error_ptr(png);
@@ -86,6 +86,17 @@ frost_status frost_png_read_header(frost_png_decoder *d, frost_png_info *info, f
     if (png_get_iCCP(d->png, d->info, &name, &compression, &profile, &profile_length)) {
         info->icc = profile;
         info->icc_length = profile_length;
+    }
+    // Colour without a profile (PNG 1.2, 11.3.3): sRGB, else gAMA and cHRM. Read only; libpng
+    // corrects no gamma unless asked, so the samples stay as stored.
+    int intent;
+    info->srgb = png_get_sRGB(d->png, d->info, &intent) != 0;
+    png_fixed_point gamma;
+    if (png_get_gAMA_fixed(d->png, d->info, &gamma)) info->gamma = (uint32_t)gamma;
+    double c[8];
+    if (png_get_cHRM(d->png, d->info, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7])) {
+        info->has_chrm = 1;
+        memcpy(info->chrm, c, sizeof c);
     }
     png_bytep exif;
     png_uint_32 exif_length;

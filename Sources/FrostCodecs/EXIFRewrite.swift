@@ -1,3 +1,5 @@
+import FrostColor
+
 /// EXIF made to describe the pixels it is written with (as libvips updates it on save): the
 /// Exif IFD's PixelXDimension and PixelYDimension (0xA002, 0xA003) set to the written size, and
 /// IFD1, the embedded thumbnail of the original encoding, dropped: IFD0's link to it is cleared, and
@@ -57,5 +59,28 @@ enum EXIFRewrite {
             out.removeSubrange(min(cut + cut % 2, out.count)...)
         }
         return out
+    }
+}
+
+/// The colour space EXIF says where no profile is embedded (EXIF 2.3, ColorSpace 0xA001, and DCF's
+/// interoperability index 0x0001): 1 is sRGB (nothing to add); "uncalibrated" (0xFFFF) with the
+/// index "R03" is Adobe RGB, as cameras set to Adobe RGB write it (and some write ColorSpace 2).
+enum EXIFColorSpace {
+    static func impliedProfile(_ tiff: [UInt8]) -> [UInt8]? {
+        guard let numbers = TIFFNumbers(tiff) else { return nil }
+        let (u16, u32) = (numbers.u16, numbers.u32)
+        /// The entry of `tag` in the IFD at `ifd`: its offset, or nil.
+        func entry(_ tag: Int, in ifd: Int) -> Int? {
+            guard let count = u16(ifd), count < 1000 else { return nil }
+            return (0..<count).map { ifd + 2 + $0 * 12 }.first { u16($0) == tag }
+        }
+        guard u16(2) == 42, let ifd0 = u32(4), let exifEntry = entry(0x8769, in: ifd0), let exif = u32(exifEntry + 8),
+              let spaceEntry = entry(0xA001, in: exif), let space = u16(spaceEntry + 8) else { return nil }
+        if space == 2 { return ColorProfile.adobeRGB }
+        guard space == 0xFFFF, let interopEntry = entry(0xA005, in: exif), let interop = u32(interopEntry + 8),
+              let index = entry(0x0001, in: interop), u32(index + 4) == 4 else { return nil }
+        // Four ASCII bytes (with the NUL) fit in the entry itself.
+        let value = tiff[(index + 8)..<min(index + 11, tiff.count)]
+        return Array(value) == Array("R03".utf8) ? ColorProfile.adobeRGB : nil
     }
 }

@@ -105,7 +105,11 @@ enum JPEGDecoder {
             return info
         }
 
-        var iccProfile: [UInt8]? { copiedBytes(header.icc, count: header.icc_length) }
+        /// The APP2 profile; without one, the one EXIF implies (a camera's Adobe RGB, `EXIFColorSpace`).
+        var iccProfile: [UInt8]? {
+            copiedBytes(header.icc, count: header.icc_length)
+                ?? (header.exif_length > 0 ? EXIFColorSpace.impliedProfile(Array(UnsafeBufferPointer(start: header.exif, count: Int(header.exif_length)))) : nil)
+        }
     }
 
     static func info(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ImageInfo {

@@ -61,6 +61,26 @@ public struct ColorProfile: Sendable, Equatable {
         return Array(UnsafeBufferPointer(start: out, count: size))
     }
 
+    /// The profile of chromaticities (white x, y, then red, green, blue x, y) and a power curve of
+    /// `gamma` (decoding exponent), named `description`.
+    public static func forChromaticities(_ xy: [Double], gamma: Double, description: String) throws(ColorError) -> [UInt8] {
+        precondition(xy.count == 8, "white, red, green and blue x, y")
+        var out: UnsafeMutablePointer<UInt8>?, size = 0, error = frost_error()
+        guard frost_colour_profile_for_chromaticities(xy, gamma, description, &out, &size, &error) == FROST_OK, let out else {
+            throw ColorError(error)
+        }
+        defer { frost_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: size))
+    }
+
+    /// sRGB's (BT.709's) chromaticities with D65: white, red, green, blue x, y.
+    public static let sRGBChromaticities = [0.3127, 0.3290, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06]
+
+    /// Adobe RGB (1998): its primaries, D65, gamma 563/256 (Adobe's specification, 2005) — what a
+    /// camera means by EXIF ColorSpace "uncalibrated" with the interoperability index R03.
+    public static let adobeRGB: [UInt8]? = try? forChromaticities([0.3127, 0.3290, 0.64, 0.33, 0.21, 0.71, 0.15, 0.06],
+                                                                  gamma: 563.0 / 256, description: "Adobe RGB (1998) (from EXIF)")
+
     private static let builtInProfiles: (sRGB: [UInt8]?, displayP3: [UInt8]?) = (made(FROST_COLOUR_SRGB), made(FROST_COLOUR_P3))
 
     private static func made(_ target: Int) -> [UInt8]? {

@@ -95,7 +95,8 @@ struct Info: ParsableCommand {
     private func profileText(_ i: ImageInfo) -> String {
         let cicp = i.cicp.map { " cicp=\($0.primaries)/\($0.transfer)/\($0.matrix)" } ?? ""
         guard let profile = i.iccProfile.flatMap({ try? ColorProfile($0) }) else { return cicp }
-        return " (\(jsonString(profile.description)), \(profile.colorSpace))" + cicp
+        // A profile the file implies without embedding one (PNG's gAMA and cHRM) is said so.
+        return "\(i.hasICCProfile ? "" : " implied") (\(jsonString(profile.description)), \(profile.colorSpace))" + cicp
     }
 
     private func textLine(_ file: String, _ i: ImageInfo) -> String {

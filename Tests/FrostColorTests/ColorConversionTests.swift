@@ -124,6 +124,33 @@ import Testing
         #expect(try ImageInfo(bytes: source.encoded(as: .avif)).cicp == CICP(primaries: 1, transfer: 13, matrix: 6))
     }
 
+    /// Colour said without a profile: EXIF's Adobe RGB (uncalibrated + R03) on a JPEG, PNG's gAMA
+    /// and cHRM; an sRGB chunk, or gamma 1/2.2 alone, says sRGB (no profile).
+    @Test func coloursSaidWithoutAProfile() throws {
+        // Big-endian TIFF: IFD0 (Exif pointer) at 8, the Exif IFD (ColorSpace 0xFFFF, Interop
+        // pointer) at 26, the Interop IFD (index "R03") at 56.
+        func be(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * (n - 1 - $0))) } }
+        let tiff: [UInt8] = [0x4D, 0x4D, 0, 42] + be(8, 4)
+            + be(1, 2) + be(0x8769, 2) + be(4, 2) + be(1, 4) + be(26, 4) + be(0, 4)
+            + be(2, 2) + be(0xA001, 2) + be(3, 2) + be(1, 4) + be(0xFFFF, 2) + [0, 0] + be(0xA005, 2) + be(4, 2) + be(1, 4) + be(56, 4) + be(0, 4)
+            + be(1, 2) + be(0x0001, 2) + be(2, 2) + be(4, 4) + Array("R03\0".utf8) + be(0, 4)
+        var options = EncodeOptions()
+        options.metadata = ImageMetadata(exif: tiff)
+        let jpeg = try noiseImage(width: 16, height: 16, opaque: true).encoded(as: .jpeg, options: options)
+        #expect(try Image(decoding: jpeg).iccProfile == ColorProfile.adobeRGB && ColorProfile.adobeRGB != nil)
+        #expect(try ImageInfo(bytes: jpeg).iccProfile == ColorProfile.adobeRGB)
+        var srgbTIFF = tiff
+        srgbTIFF[srgbTIFF.count - 8] = UInt8(ascii: "9")   // "R98": sRGB
+        options.metadata = ImageMetadata(exif: srgbTIFF)
+        #expect(try Image(decoding: try noiseImage(width: 16, height: 16, opaque: true).encoded(as: .jpeg, options: options)).iccProfile == nil)
+
+        let pngsuite = Corpus.path("pngsuite/")
+        let linear = try ColorProfile(try #require(Image(contentsOfFile: pngsuite + "basn2c08.png").iccProfile))   // gAMA 1.0
+        #expect(linear.description == "PNG gAMA/cHRM" && !linear.isSRGB)
+        #expect(try Image(contentsOfFile: pngsuite + "g10n2c08.png").iccProfile != nil)
+        #expect(try Image(contentsOfFile: pngsuite + "g03n0g16.png").iccProfile == nil, "gray: left as it is")
+    }
+
     /// A gray picture under a Gray profile is converted to sRGB on decode; its tag is gone.
     @Test func grayProfilesNeverReachRGBOutputs() throws {
         let folder = try TemporaryFolder()

@@ -45,6 +45,10 @@ typedef struct {
     uint32_t icc_length;
     const uint8_t *exif;    // eXIf payload (TIFF header onwards); valid until destroyed
     uint32_t exif_length;
+    int srgb;               // an sRGB chunk
+    uint32_t gamma;         // gAMA × 100000 (the encoding gamma: 45455 for 1/2.2); 0 without
+    int has_chrm;           // a cHRM chunk: chrm holds white x, y, red x, y, green x, y, blue x, y
+    double chrm[8];
 } frost_png_info;
 
 // `data` must stay alive until the decoder is destroyed. Returns NULL only when out of memory.
@@ -400,6 +404,10 @@ frost_status frost_colour_profile_bytes(int target, uint8_t **out, size_t *out_s
 // 12 Display P3; transfer 1, 6, 14, 15 BT.709's curve, 13 sRGB, 4 gamma 2.2, 5 gamma 2.8, 8 linear),
 // as malloc'd ICC bytes; FROST_ERR_UNSUPPORTED for any other (PQ and HLG among them).
 frost_status frost_colour_profile_for_cicp(int primaries, int transfer, uint8_t **out, size_t *out_size, frost_error *err);
+// The RGB profile of chromaticities (white x, y, then red, green and blue x, y) and a pure power
+// curve of `gamma` (the decoding exponent: 2.2 for PNG's gAMA 45455), named `description`.
+frost_status frost_colour_profile_for_chromaticities(const double *xy, double gamma, const char *description,
+                                                     uint8_t **out, size_t *out_size, frost_error *err);
 
 typedef struct frost_colour_transform frost_colour_transform;
 frost_status frost_colour_transform_create(const uint8_t *source, size_t source_size, int layout, int target,
