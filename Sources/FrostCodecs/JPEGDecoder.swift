@@ -51,6 +51,9 @@ enum JPEGDecoder {
         private func readHeader() throws {
             var error = frost_error()
             try check(frost_jpeg_read_header(decoder, &header, &error), error, .jpeg)
+            // Read now: the EXIF lies in libjpeg's saved markers, which finishing the decode frees.
+            iccProfile = copiedBytes(header.icc, count: header.icc_length)
+                ?? (header.exif_length > 0 ? EXIFColorSpace.impliedProfile(Array(UnsafeBufferPointer(start: header.exif, count: Int(header.exif_length)))) : nil)
         }
 
         deinit {
@@ -106,10 +109,7 @@ enum JPEGDecoder {
         }
 
         /// The APP2 profile; without one, the one EXIF implies (a camera's Adobe RGB, `EXIFColorSpace`).
-        var iccProfile: [UInt8]? {
-            copiedBytes(header.icc, count: header.icc_length)
-                ?? (header.exif_length > 0 ? EXIFColorSpace.impliedProfile(Array(UnsafeBufferPointer(start: header.exif, count: Int(header.exif_length)))) : nil)
-        }
+        private(set) var iccProfile: [UInt8]?
     }
 
     static func info(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ImageInfo {

@@ -41,18 +41,18 @@ struct ColorFlags: ParsableArguments {
         }
     }
 
-    @Option(help: "The ICC rendering intent of a conversion: perceptual, relative (colorimetric, the default, as libvips and imgproxy), saturation or absolute.")
+    @Option(help: "The ICC rendering intent of a conversion: perceptual, relative (colorimetric, the default, as libvips and imgproxy), saturation or absolute. Alone, it converts to sRGB with that intent.")
     var intent: Intent?
 
     func validate() throws {
-        if intent != nil, colorspace == .keep { throw ValidationError("--intent applies to a conversion: give --colorspace srgb, p3 or PROFILE.icc") }
         _ = try target()
     }
 
-    /// The conversion asked for, its profile file read and checked (nil: keep).
+    /// The conversion asked for, its profile file read and checked (nil: keep). `--intent` without
+    /// `--colorspace` asks for sRGB.
     func target() throws -> ColorTarget? {
         switch colorspace {
-        case .keep: return nil
+        case .keep: return intent == nil ? nil : .sRGB
         case .sRGB: return .sRGB
         case .displayP3: return .displayP3
         case .profile(let path):

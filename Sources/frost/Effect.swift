@@ -46,6 +46,7 @@ struct EffectStep: ImageStep {
 
 extension EffectParameters: ExpressibleByArgument {
     public init?(argument: String) { self.init(preset: argument) }
-    /// What a wrong --preset is told (tint takes any colour after the colon).
-    public static var allValueStrings: [String] { ["light", "extra-light", "dark", "tint:COLOR"] }
+    /// What a wrong --preset is told (tint takes any colour after the colon). Not `allValueStrings`:
+    /// the help would list tint:COLOR as a value to type as it is.
+    static let presetNames = ["light", "extra-light", "dark", "tint:COLOR"]
 }

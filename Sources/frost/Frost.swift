@@ -62,7 +62,7 @@ struct Frost: ParsableCommand {
             return notAColour(value)
         } else if option == "--preset" {
             if value.hasPrefix("tint:") { return notAColour(String(value.dropFirst(5))) }
-            values = EffectParameters.allValueStrings
+            values = EffectParameters.presetNames
         } else if option == "--colorspace" {
             values = ColorFlags.Space.allValueStrings
         }
