@@ -52,7 +52,7 @@ let package = Package(
         // What a client needs to show a cache or a picture still loading: the web page, BlurHash, ThumbHash.
         .target(name: "FrostClients", dependencies: ["FrostCore", "FrostColor", "FrostEffects", "FrostCache", "FrostCrossfade"]),
         // Decode → operations → encode as a pipeline over strips of rows on every core (docs/design.md, Streaming).
-        .target(name: "FrostStream", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "FrostFiles", "CFrostSystem"]),
+        .target(name: "FrostStream", dependencies: ["FrostCore", "FrostColor", "FrostEffects", "FrostCodecs", "FrostFiles", "CFrostSystem"]),
         // FreeType 2 for text (Debian libfreetype-dev; flags from freetype2.pc).
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "FrostCompose", dependencies: ["FrostCore", "FrostColor", "FrostEffects", "FrostCodecs", "FrostFiles", "CFreeType"]),

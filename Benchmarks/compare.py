@@ -16,7 +16,27 @@ import argparse, io, json, os, statistics, subprocess, sys, time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 CASES = ["copy", "gauss-s2", "gauss-s4", "gauss-s20", "gauss-s40", "gauss-s200", "box-r40", "brightness", "adjust", "blend", "cache-10",
-         "resize-1170", "resize-1170-box", "resize-1170-linear", "resize-1170-lanczos3", "png-write"]
+         "resize-1170", "resize-1170-box", "resize-1170-linear", "resize-1170-lanczos3", "png-write",
+         "icc-p3-to-srgb", "icc-p3-to-srgb-lcms2", "icc-cmyk-to-srgb"]
+# Colour (`icc-*`): the photo's values read as Display P3 (Frost's built-in profile, the same bytes for
+# every engine) or its bytes as CMYK samples under Ghostscript's SWOP profile, converted to sRGB,
+# relative colorimetric, by each engine's lcms2 call: Pillow's ImageCms.applyTransform (a transform
+# built once), libvips's icc_transform.
+CMYK_PROFILE = "/usr/share/color/icc/ghostscript/default_cmyk.icc"
+
+
+def p3_profile():
+    """Frost's built-in Display P3 profile, as `frost convert --colorspace p3` writes it."""
+    path = os.path.join(ROOT, "out", "compare", "p3.icc")
+    if not os.path.exists(path):
+        from PIL import Image
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tiny = os.path.join(os.path.dirname(path), "p3-tiny.png")
+        subprocess.run([os.path.join(ROOT, ".build", "release", "frost"), "convert", os.path.join(ROOT, "SampleImages", "rocket.jpg"),
+                        tiny, "--colorspace", "p3"], check=True, capture_output=True)
+        with open(path, "wb") as f:
+            f.write(Image.open(tiny).info["icc_profile"])
+    return path
 # The seed apps' scroll sweeps (SampleImages/motion, 1170x2532), one thread, ms per frame: Frost against
 # Skia's CPU raster drawing the same scene files (skia_scenes.py).
 MOTION_CASES = ["scroll-secret", "scroll-twitter", "scroll-twitter-blend"]
@@ -197,6 +217,15 @@ def pillow_cases(path, runs, label):
         ops[f"resize-1170-{name}"] = (lambda f=f: im.resize((1170, 1170), f))
     ops["resize-1170"] = ops["resize-1170-lanczos3"]
     ops["png-write"] = lambda: im.save(io.BytesIO(), "PNG", compress_level=1)
+    from PIL import ImageCms
+    srgb = ImageCms.createProfile("sRGB")
+    if SELECTED is None or "icc-p3-to-srgb" in SELECTED:
+        p3 = ImageCms.buildTransform(ImageCms.getOpenProfile(p3_profile()), srgb, im.mode, im.mode, renderingIntent=1)
+        ops["icc-p3-to-srgb"] = lambda: ImageCms.applyTransform(im, p3)
+    if os.path.exists(CMYK_PROFILE) and (SELECTED is None or "icc-cmyk-to-srgb" in SELECTED):
+        cmyk = Image.frombytes("CMYK", im.size, im.convert("RGBA").tobytes())
+        to_srgb = ImageCms.buildTransform(ImageCms.getOpenProfile(CMYK_PROFILE), srgb, "CMYK", "RGB", renderingIntent=1)
+        ops["icc-cmyk-to-srgb"] = lambda: ImageCms.applyTransform(cmyk, to_srgb)
     return timed(ops, runs), f"{label} {PIL.__version__}"
 
 
@@ -227,6 +256,9 @@ def vips_cases(path, threads, runs):
     for kernel in ("linear", "lanczos3"):
         ops[f"resize-1170-{kernel}"] = run(lambda i, k=kernel: i.resize(1170 / i.width, kernel=k))
     ops["resize-1170"] = ops["resize-1170-lanczos3"]
+    if SELECTED is None or "icc-p3-to-srgb" in SELECTED:
+        p3 = p3_profile()
+        ops["icc-p3-to-srgb"] = run(lambda i: i.icc_transform("srgb", input_profile=p3, embedded=False, intent="relative"))
     return timed(ops, runs), f"libvips {pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)}"
 
 

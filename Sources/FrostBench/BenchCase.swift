@@ -3,7 +3,7 @@ import Frost
 
 /// A named, parametric benchmark case (`frost bench --case NAME`): `copy`, `box-r<R>`,
 /// `gauss-s<σ>`, `resize-<W>`, `resize-<W>-<kernel>`, `png-write`, `effect-light`, `adjust`, `brightness`, `cache-10`, `fade`, `fade-exact`, `compose`,
-/// `scroll-secret`, `scroll-twitter`, `scroll-twitter-blend`. The same cases run in Benchmarks/ and in `make compare`, so
+/// `scroll-secret`, `scroll-twitter`, `scroll-twitter-blend`, `icc-p3-to-srgb`(`-lcms2`), `icc-cmyk-to-srgb`. The same cases run in Benchmarks/ and in `make compare`, so
 /// numbers line up.
 public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     /// A plain copy of the same bytes: the memory floor, measured in the same run.
@@ -36,6 +36,13 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     /// An iPhone-size snapshot (BenchScene: 1170×2532, eight layers, one shadow, one backdrop
     /// blur, text) with the image as its photo; the font is read beforehand.
     case compose
+    /// The image's values read as Display P3 and converted to sRGB (relative colorimetric): by the
+    /// matrix/TRC fast path (`icc-p3-to-srgb`), or by lcms2's own transform, its reference
+    /// (`icc-p3-to-srgb-lcms2`).
+    case iccP3ToSRGB(lcms2: Bool)
+    /// The image's bytes read as CMYK samples under Ghostscript's SWOP profile (Debian's
+    /// libgs-common) and converted to sRGB by lcms2 (what a CMYK JPEG with a profile costs on decode).
+    case iccCMYKToSRGB
     /// Every frame of a seed app's scroll sweep (SampleImages/motion), 1170×2532: the time is per
     /// frame (median over the frames of every run), encoding excluded; the image is not used.
     case scroll(MotionSample)
@@ -78,6 +85,9 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case "scroll-secret": self = .scroll(.secret)
         case "scroll-twitter": self = .scroll(.twitter)
         case "scroll-twitter-blend": self = .scroll(.twitterBlend)
+        case "icc-p3-to-srgb": self = .iccP3ToSRGB(lcms2: false)
+        case "icc-p3-to-srgb-lcms2": self = .iccP3ToSRGB(lcms2: true)
+        case "icc-cmyk-to-srgb": self = .iccCMYKToSRGB
         default:
             if name.hasPrefix("box-r"), let r = Int(name.dropFirst(5)), (0...1000).contains(r) {
                 self = .box(radius: r)
@@ -115,6 +125,8 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case .scroll(.secret): "scroll-secret"
         case .scroll(.twitter): "scroll-twitter"
         case .scroll(.twitterBlend): "scroll-twitter-blend"
+        case .iccP3ToSRGB(let lcms2): lcms2 ? "icc-p3-to-srgb-lcms2" : "icc-p3-to-srgb"
+        case .iccCMYKToSRGB: "icc-cmyk-to-srgb"
         }
     }
 
@@ -164,6 +176,15 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         case .adjust: return image.adjusted(Self.adjustment, threads: threads)
         case .brightness: return image.adjusted(Self.brightening, threads: threads)
         case .cache10: return CacheRenderer(plan: Self.cachePlan, threads: threads).render(image).last!
+        case .iccP3ToSRGB(let lcms2):
+            var p3 = image
+            p3.iccProfile = ColorProfile.builtIn(.displayP3)
+            return try! p3.converted(to: .sRGB, intent: .relative, threads: threads, engine: lcms2 ? .lcms2 : .automatic)
+        case .iccCMYKToSRGB:
+            guard let profile = FileManager.default.contents(atPath: Self.cmykProfile) else {
+                preconditionFailure("\(Self.cmykProfile) not found: install Debian's libgs-common (make deps does)")
+            }
+            return try! Image.fromDeviceSpace(image, profile: Array(profile), cmyk: true, threads: threads)
         case .fade, .fadeExact, .blend, .compose, .scroll:
             switch prepared ?? prepare(image, threads: threads)! {
             case .cache(let cache):
@@ -175,6 +196,9 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
             }
         }
     }
+
+    /// Ghostscript's default CMYK (SWOP) profile.
+    static let cmykProfile = "/usr/share/color/icc/ghostscript/default_cmyk.icc"
 
     /// SampleImages/motion: under $FROST_SAMPLES, else under the current folder (the repository).
     static var motionSamples: String {

@@ -9,6 +9,14 @@ extension Image {
     /// sRGB one, the pixels are sRGB already and only the tag changes. A Gray or CMYK profile on
     /// these (RGBA) pixels is refused: such pixels were converted when decoded.
     public func converted(to target: ColorTarget, intent: RenderingIntent = .relative, threads: Int? = nil) throws(ColorError) -> Image {
+        try converted(to: target, intent: intent, threads: threads, engine: .automatic)
+    }
+
+    /// Who converts: the matrix/TRC fast path where both profiles allow it, else lcms2's transform
+    /// (`automatic`); or lcms2's always (the reference the tests and `frost bench` compare with).
+    package enum ColorEngine: Sendable { case automatic, lcms2, fastScalar }
+
+    package func converted(to target: ColorTarget, intent: RenderingIntent, threads: Int?, engine: ColorEngine) throws(ColorError) -> Image {
         let source = try iccProfile.map { bytes throws(ColorError) in try ColorProfile(bytes) }
         if let source, !source.isRGB {
             throw ColorError("a \(source.colorSpace) profile on RGB pixels cannot be converted")
@@ -20,7 +28,7 @@ extension Image {
             return same
         }
         var out = try Self.transformed(isPremultiplied ? unpremultiplied() : self, from: source?.bytes, layout: FROST_COLOUR_RGBA,
-                                       to: target, intent: intent, threads: threads)
+                                       to: target, intent: intent, threads: threads, engine: engine)
         out.iccProfile = tag
         return out
     }
@@ -48,36 +56,17 @@ extension Image {
     }
 
     private static func transformed(_ image: Image, from source: [UInt8]?, layout: Int, to target: ColorTarget,
-                                    intent: RenderingIntent, threads: Int?) throws(ColorError) -> Image {
-        var error = frost_error()
-        var transform: OpaquePointer?
-        let targetBytes: [UInt8] = if case .profile(let bytes) = target { bytes } else { [] }
-        let kind = switch target {
-        case .sRGB: FROST_COLOUR_SRGB
-        case .displayP3: FROST_COLOUR_P3
-        case .profile: FROST_COLOUR_GIVEN
-        }
-        let status = (source ?? []).withUnsafeBufferPointer { source in
-            targetBytes.withUnsafeBufferPointer { target in
-                frost_colour_transform_create(source.count > 0 ? source.baseAddress : nil, source.count, Int32(layout), Int32(kind),
-                                              target.baseAddress, target.count, intent.rawValue, &transform, &error)
-            }
-        }
-        guard status == FROST_OK, let transform else { throw ColorError(error) }
-        defer { frost_colour_transform_free(transform) }
+                                    intent: RenderingIntent, threads: Int?, engine: ColorEngine = .automatic) throws(ColorError) -> Image {
+        let transform = try RowColorTransform(from: source, layout: layout, to: target, intent: intent, engine: engine)
         var out = image
         let (width, rowBytes) = (image.width, image.rowBytes)
-        // A transform made without lcms2's one-pixel cache can be shared by the bands (colour.c);
-        // the gray path keeps a scratch row, so it runs on one.
-        let bands = layout == FROST_COLOUR_GRAY ? 1 : RowBands.threads(threads)
         let failed = Locked(false)
         image.pixels.withUnsafeBufferPointer { input in
             out.pixels.withUnsafeMutableBufferPointer { output in
                 let (source, target) = (input.baseAddress!, output.baseAddress!)
-                RowBands.run(image.height, threads: bands) { rows in
-                    var error = frost_error()
-                    if frost_colour_transform_rows(transform, source + rows.lowerBound * rowBytes, target + rows.lowerBound * rowBytes,
-                                                   width, rows.count, rowBytes, rowBytes, &error) != FROST_OK {
+                RowBands.run(image.height, threads: transform.sharable ? RowBands.threads(threads) : 1) { rows in
+                    if !transform.apply(source + rows.lowerBound * rowBytes, into: target + rows.lowerBound * rowBytes, width: width,
+                                        rows: rows.count, rowBytes: rowBytes) {
                         failed.withLock { $0 = true }
                     }
                 }
@@ -90,5 +79,71 @@ extension Image {
             stride(from: 0, to: p.count, by: 4).allSatisfy { p[$0] == p[$0 + 1] && p[$0] == p[$0 + 2] }
         }
         return out
+    }
+}
+
+/// One conversion made ready for rows: the matrix/TRC fast path where both profiles allow it (RGBA
+/// rows), else lcms2's transform; what whole images and the streamed executor's strips both run.
+package final class RowColorTransform: @unchecked Sendable {
+    private let fast: OpaquePointer?
+    private let lcms: OpaquePointer?
+    private let scalar: Bool
+    /// Whether threads may share it: the fast path's tables and an lcms2 transform without its
+    /// one-pixel cache are read only (colour.c); the gray path keeps a scratch row.
+    package let sharable: Bool
+
+    /// From `source` (nil: sRGB) rows in `layout` (colour.c's FROST_COLOUR_RGBA, CMYK, …) to `target`.
+    package init(from source: [UInt8]?, layout: Int = Int(FROST_COLOUR_RGBA), to target: ColorTarget, intent: RenderingIntent,
+                 engine: Image.ColorEngine = .automatic) throws(ColorError) {
+        let targetBytes: [UInt8] = if case .profile(let bytes) = target { bytes } else { [] }
+        let kind = switch target {
+        case .sRGB: FROST_COLOUR_SRGB
+        case .displayP3: FROST_COLOUR_P3
+        case .profile: FROST_COLOUR_GIVEN
+        }
+        let source = source ?? []
+        fast = layout == FROST_COLOUR_RGBA && engine != .lcms2 ? source.withUnsafeBufferPointer { source in
+            targetBytes.withUnsafeBufferPointer { target in
+                frost_colour_fast_create(source.count > 0 ? source.baseAddress : nil, source.count, Int32(kind), target.baseAddress,
+                                         target.count, intent.rawValue)
+            }
+        } : nil
+        scalar = engine == .fastScalar
+        sharable = layout != FROST_COLOUR_GRAY
+        guard fast == nil else {
+            lcms = nil
+            return
+        }
+        var transform: OpaquePointer?, error = frost_error()
+        let status = source.withUnsafeBufferPointer { source in
+            targetBytes.withUnsafeBufferPointer { target in
+                frost_colour_transform_create(source.count > 0 ? source.baseAddress : nil, source.count, Int32(layout), Int32(kind),
+                                              target.baseAddress, target.count, intent.rawValue, &transform, &error)
+            }
+        }
+        guard status == FROST_OK, let transform else { throw ColorError(error) }
+        lcms = transform
+    }
+
+    deinit {
+        frost_colour_fast_free(fast)
+        frost_colour_transform_free(lcms)
+    }
+
+    /// `rows` rows of `width` pixels from `input` into `output` (the same rows may be both);
+    /// false when out of memory.
+    package func apply(_ input: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<UInt8>, width: Int, rows: Int,
+                       rowBytes: Int, outputRowBytes: Int? = nil) -> Bool {
+        let outputRowBytes = outputRowBytes ?? rowBytes
+        if let fast {
+            if scalar {
+                frost_colour_fast_rows_scalar(fast, input, output, width, rows, rowBytes, outputRowBytes)
+            } else {
+                frost_colour_fast_rows(fast, input, output, width, rows, rowBytes, outputRowBytes)
+            }
+            return true
+        }
+        var error = frost_error()
+        return frost_colour_transform_rows(lcms, input, output, width, rows, rowBytes, outputRowBytes, &error) == FROST_OK
     }
 }

@@ -1,4 +1,5 @@
 import FrostCodecs
+import FrostColor
 import FrostCore
 import FrostEffects
 
@@ -9,6 +10,9 @@ package enum FilterStep: Sendable, Equatable {
     case adjust(ColorAdjustment)
     /// `noEnlarge`: a result larger than the image leaves it as it is. `padding` fills `.pad`'s box.
     case resize(width: Int?, height: Int?, fit: ResizeFit, noEnlarge: Bool, padding: Color, kernel: ResampleKernel = .default)
+    /// The colours converted from the input's profile (`source`, nil: sRGB) to `target`: the last
+    /// step of a command with `--colorspace` (after a shrink: fewer pixels), by rows when streamed.
+    case color(source: [UInt8]?, target: ColorTarget, intent: RenderingIntent)
 
     /// Whether `StreamedFilter` runs it (all but `.pad`, whose box is drawn around a whole result).
     package var streams: Bool {
@@ -23,6 +27,10 @@ package enum FilterStep: Sendable, Equatable {
         case .resize(let w, let h, let fit, _, let padding, let kernel):
             guard try resizes(width: image.width, height: image.height, limits: limits) else { return image }
             return image.resized(width: w, height: h, fit: fit, padding: padding, kernel: kernel, threads: threads)
+        case .color(_, let target, let intent):
+            do { return try image.converted(to: target, intent: intent, threads: threads) } catch {
+                throw CodecError(.unsupported, "cannot convert its colours: \(error.description)")
+            }
         }
     }
 

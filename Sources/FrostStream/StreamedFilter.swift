@@ -1,4 +1,5 @@
 import FrostCodecs
+import FrostColor
 import FrostCore
 import FrostEffects
 
@@ -35,6 +36,8 @@ package struct StreamedFilter {
         self.reader = reader
         self.threads = threads
         chosenStripRows = stripRows
+        profile = reader.iccProfile
+        isGray = reader.isGray
         var operations: [any RowOperation] = []
         var (width, height) = (reader.width, reader.height)
         for step in steps {
@@ -45,6 +48,10 @@ package struct StreamedFilter {
                 operations.append(AdjustRows(adjustment, width: width, height: height))
             case .adjust:
                 continue
+            case .color(let source, let target, let intent):
+                if let rows = try ColorRows(from: source, to: target, intent: intent, width: width, height: height) { operations.append(rows) }
+                profile = target == .sRGB ? nil : ColorProfile.builtIn(target)
+                isGray = false
             case .resize(let w, let h, let fit, _, _, let kernel):
                 precondition(step.streams, "a padded resize is made whole")
                 // ResizeRows is nil for the image as it is.
@@ -57,8 +64,11 @@ package struct StreamedFilter {
         self.operations = operations
     }
 
-    /// A gray JPEG stays gray: every step treats R, G and B alike, so they stay equal.
-    package var isGray: Bool { reader.isGray }
+    /// A gray JPEG stays gray: every step treats R, G and B alike, so they stay equal (but a
+    /// colour conversion).
+    package private(set) var isGray: Bool
+    /// The profile the output carries: the input's, or the target's of a colour step.
+    package private(set) var profile: [UInt8]?
     package var width: Int { operations.last?.outputWidth ?? reader.width }
     package var height: Int { operations.last?.outputHeight ?? reader.height }
 
@@ -76,7 +86,7 @@ package struct StreamedFilter {
     /// are the file (`JPEGStripEncoder`).
     package func writeJPEG(options: EncodeOptions, write: ([UInt8]) throws -> Void) throws {
         func encoder(units: Int) throws -> JPEGStripEncoder {
-            try JPEGStripEncoder(width: width, height: height, gray: isGray, units: units, options: options, iccProfile: reader.iccProfile)
+            try JPEGStripEncoder(width: width, height: height, gray: isGray, units: units, options: options, iccProfile: profile)
         }
         var probe = try encoder(units: 1)
         let units = stripRows(unit: probe.stripRows) / probe.stripRows
@@ -93,7 +103,7 @@ package struct StreamedFilter {
     /// `write` in order: the pieces together are the file.
     package func writePNG(options: EncodeOptions, write: ([UInt8]) throws -> Void) throws {
         let encoder = try PNGStripEncoder(width: width, height: height, gray: isGray, stripRows: stripRows(unit: 1),
-                                          options: options, iccProfile: reader.iccProfile)
+                                          options: options, iccProfile: profile)
         let executor = StripExecutor(reader: reader, operations: operations, strips: (0..<encoder.count).map(encoder.rows),
                                      threads: threads)
         try executor.run(produce: { k, rows in
@@ -116,6 +126,37 @@ package struct StreamedFilter {
             count = rowBytes * height
         }
         return Image(width: width, height: height, pixels: pixels, isPremultiplied: false, hasAlpha: false, isGray: isGray,
-                     iccProfile: reader.iccProfile)
+                     iccProfile: profile)
+    }
+}
+
+/// `converted(to:intent:)` of an opaque image, by strips: a map of each pixel alone, on the
+/// transform every strip's thread shares (`RowColorTransform`).
+struct ColorRows: RowOperation {
+    let inputWidth: Int
+    let inputHeight: Int
+    let transform: RowColorTransform
+
+    /// Nil where the pixels are in the target already (untagged or sRGB-tagged into sRGB).
+    init?(from source: [UInt8]?, to target: ColorTarget, intent: RenderingIntent, width: Int, height: Int) throws {
+        if target == .sRGB, source.flatMap({ try? ColorProfile($0) })?.isSRGB ?? true { return nil }
+        do {
+            transform = try RowColorTransform(from: source, to: target, intent: intent)
+        } catch {
+            throw CodecError(.unsupported, "cannot convert its colours: \(error.description)")
+        }
+        guard transform.sharable else { throw CodecError(.unsupported, "a colour conversion that threads cannot share") }
+        (inputWidth, inputHeight) = (width, height)
+    }
+
+    var outputWidth: Int { inputWidth }
+    var outputHeight: Int { inputHeight }
+    func inputRows(for rows: Range<Int>) -> Range<Int> { rows }
+
+    func run(_ input: PixelRows, rows: Range<Int>, into output: PixelRows) {
+        for y in rows {
+            // Out of memory is lcms2's only failure, and only for gray rows, which never stream.
+            _ = transform.apply(input.row(y), into: output.row(y), width: inputWidth, rows: 1, rowBytes: 4 * inputWidth)
+        }
     }
 }

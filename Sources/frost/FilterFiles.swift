@@ -287,7 +287,7 @@ struct FilterFiles: ParsableArguments {
     /// the whole image is never in memory (a JPEG output, and a PNG at the default level, are
     /// written strip by strip as well). Anything else is left to the whole-image path (`.whole`).
     private func streamed(_ input: FileBatch.Input, _ target: OutputTarget, _ steps: [FilterStep], _ context: StepContext) -> Streaming {
-        guard !input.isStandardInput, input.refusal == nil, context.colorTarget == nil,   // a conversion takes the whole image
+        guard !input.isStandardInput, input.refusal == nil,
               let head = try? FileIO.readPrefix(input.path, count: StreamRoute.headBytes), let kind = StreamRoute.candidate(head: head),
               kind == .jpeg || !decode.allowTruncated else { return .whole }   // a cut PNG's rows are kept by the whole read
         let format = target.format(chosen: self.format, source: kind)
@@ -322,7 +322,9 @@ struct FilterFiles: ParsableArguments {
         /// An error of the output, not of the input.
         struct WriteFailure: Error { let error: any Error }
         do {
-            let filter = try StreamedFilter(reader: reader, steps: plan.steps, limits: decode.options,
+            // A conversion is the last step, by rows: after a shrink it has the fewest pixels to convert.
+            let converted = context.colorTarget.map { plan.steps + [.color(source: reader.iccProfile, target: $0, intent: context.intent)] }
+            let filter = try StreamedFilter(reader: reader, steps: converted ?? plan.steps, limits: decode.options,
                                             threads: RowBands.threads(context.threads))
             let options = encodeOptions(metadata)
             if format == .jpeg || (format == .png && PNGStripEncoder.streams(options)) {

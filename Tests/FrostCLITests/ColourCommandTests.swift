@@ -98,6 +98,21 @@ import Testing
         }
     }
 
+    /// A streamed command converts by rows, after the shrink: the pixels of the whole-image path
+    /// (standard input is never streamed), and its output tagged as the whole path tags it.
+    @Test func streamedConversionsEqualWholeOnes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.adobe))
+        for space in ["srgb", "p3"] {
+            let file = try FrostRun.run(["resize", Self.adobe, folder.file("f-\(space).png"), "--width", "300", "--colorspace", space])
+            let piped = try FrostRun.run(["resize", "-", folder.file("p-\(space).png"), "--width", "300", "--colorspace", space], stdin: bytes)
+            #expect(file.status == 0 && piped.status == 0, "\(file.stderr) \(piped.stderr)")
+            let (a, b) = (try Image(contentsOfFile: folder.file("f-\(space).png")), try Image(contentsOfFile: folder.file("p-\(space).png")))
+            #expect(a.pixels == b.pixels && a.iccProfile == b.iccProfile, "\(space)")
+        }
+    }
+
     @Test func colorspaceRefusals() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -46,6 +46,26 @@ import Testing
         #expect(difference.max <= 1, "\(name) \(intent): \(difference)")
     }
 
+    /// The matrix/TRC fast path: within one level of lcms2's own transform on every gray level and
+    /// on noise, for the common RGB profiles both ways, and its vector kernel (release builds) equal
+    /// to its scalar reference byte for byte.
+    @Test(arguments: ["AdobeRGB1998.icc", "ProPhotoRGB.icc", "WideGamutRGB.icc", "Rec709.icc", "sRGB.icc"])
+    func fastPathAgreesWithLcms2(_ name: String) throws {
+        var image = noiseImage(width: 257, height: 64, seed: 21, opaque: false)
+        for v in 0..<256 { for c in 0..<3 { image.pixels[4 * v + c] = UInt8(v) } }   // a gray ramp in the first row
+        image.iccProfile = try Self.profile(Self.colord + name)
+        for target in [ColorTarget.sRGB, .displayP3] {
+            for intent in [RenderingIntent.relative, .perceptual] {
+                let fast = try image.converted(to: target, intent: intent, threads: 2, engine: .automatic)
+                let scalar = try image.converted(to: target, intent: intent, threads: 2, engine: .fastScalar)
+                let reference = try image.converted(to: target, intent: intent, threads: 2, engine: .lcms2)
+                #expect(fast.pixels == scalar.pixels, "\(name) → \(target): the vector kernel and its reference")
+                let difference = PixelDifference(fast, reference, channels: 4)
+                #expect(difference.max <= 1, "\(name) → \(target) \(intent): \(difference)")
+            }
+        }
+    }
+
     /// A CMYK JPEG with a CMYK profile decodes through it (Adobe's inverted samples), as lcms2 does.
     @Test(.enabled(if: python != nil, "set FROST_REFERENCE_PYTHON (make check does)"))
     func cmykJPEGsConvertThroughTheirProfile() throws {

@@ -418,4 +418,17 @@ frost_status frost_colour_transform_rows(frost_colour_transform *t, const uint8_
                                          size_t in_stride, size_t out_stride, frost_error *err);
 void frost_colour_transform_free(frost_colour_transform *t);
 
+// The fast path for RGBA rows between two matrix/TRC RGB profiles (every common RGB profile), any
+// intent but absolute: curves, a matrix and inverse curves in floats, eight pixels a step with AVX2
+// (release builds); NULL where it does not apply (lcms2's transform then). `_scalar` is the
+// reference the vector kernel must equal byte for byte.
+typedef struct frost_colour_fast frost_colour_fast;
+frost_colour_fast *frost_colour_fast_create(const uint8_t *source, size_t source_size, int target, const uint8_t *target_bytes,
+                                            size_t target_size, int intent);
+void frost_colour_fast_rows(const frost_colour_fast *f, const uint8_t *in, uint8_t *out, size_t width, size_t rows,
+                            size_t in_stride, size_t out_stride);
+void frost_colour_fast_rows_scalar(const frost_colour_fast *f, const uint8_t *in, uint8_t *out, size_t width, size_t rows,
+                                   size_t in_stride, size_t out_stride);
+void frost_colour_fast_free(frost_colour_fast *f);
+
 #endif
