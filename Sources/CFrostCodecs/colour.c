@@ -342,18 +342,33 @@ frost_colour_fast *frost_colour_fast_create(const uint8_t *source, size_t source
                 f->m[3 * r + c] = (float)(mti[3 * r] * ms[c] + mti[3 * r + 1] * ms[3 + c] + mti[3 * r + 2] * ms[6 + c]);
         for (int c = 0; c < 3 && f; c++) {
             const cmsToneCurve *curve = lcms.cmsReadTag(in, trcs[c]), *back = lcms.cmsReadTag(out, trcs[c]);
-            cmsToneCurve *reverse = back ? lcms.cmsReverseToneCurve(back) : NULL;
-            if (!curve || !reverse) {
+            if (!curve || !back) {
                 free(f);
                 f = NULL;
-            } else {
-                for (int v = 0; v < 256; v++) f->in[c][v] = lcms.cmsEvalToneCurveFloat(curve, (float)v / 255);
-                for (int k = 0; k <= OUT_STEPS; k++) {
-                    float y = lcms.cmsEvalToneCurveFloat(reverse, (float)k / OUT_STEPS) * 255 + 0.5f;
-                    f->out[c][k] = y < 0 ? 0 : y > 255 ? 255 : (int32_t)y;
-                }
+                break;
             }
-            if (reverse) lcms.cmsFreeToneCurve(reverse);
+            for (int v = 0; v < 256; v++) f->in[c][v] = lcms.cmsEvalToneCurveFloat(curve, (float)v / 255);
+            // One table where the target's channels share a curve (lcms2 hands out one object for
+            // linked tags: every built-in and most RGB profiles), made once: 8193 evaluations of
+            // an inverse curve are most of a transform's making.
+            int shared = -1;
+            for (int k = 0; k < c && shared < 0; k++)
+                if (lcms.cmsReadTag(out, trcs[k]) == back) shared = k;
+            if (shared >= 0) {
+                memcpy(f->out[c], f->out[shared], sizeof f->out[c]);
+                continue;
+            }
+            cmsToneCurve *reverse = lcms.cmsReverseToneCurve(back);
+            if (!reverse) {
+                free(f);
+                f = NULL;
+                break;
+            }
+            for (int k = 0; k <= OUT_STEPS; k++) {
+                float y = lcms.cmsEvalToneCurveFloat(reverse, (float)k / OUT_STEPS) * 255 + 0.5f;
+                f->out[c][k] = y < 0 ? 0 : y > 255 ? 255 : (int32_t)y;
+            }
+            lcms.cmsFreeToneCurve(reverse);
         }
     }
     if (in) lcms.cmsCloseProfile(in);
