@@ -384,7 +384,7 @@ static inline void fast_pixel(const frost_colour_fast *f, const uint8_t *in, uin
     for (int c = 0; c < 3; c++) {
         float v = fmaf(f->m[3 * c + 2], b, fmaf(f->m[3 * c + 1], g, f->m[3 * c] * r));
         v = v < 0 ? 0 : v > 1 ? 1 : v;
-        out[c] = (uint8_t)f->out[c][(int32_t)(v * OUT_STEPS + 0.5f)];
+        out[c] = (uint8_t)f->out[c][(int32_t)fmaf(v, OUT_STEPS, 0.5f)];   // fused, as the vector kernel's
     }
     out[3] = in[3];
 }
