@@ -58,7 +58,7 @@ for target in "$@"; do
       dict="" ;;
   esac
   log=$work/fuzz.log
-  FROST_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1 \
+  FROST_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=Fuzz/lsan.supp \
     "$bin" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -max_len=262144 -print_final_stats=1 \
       -artifact_prefix="$work/" ${dict:+-dict="$dict"} "$work/corpus" "$work/seeds" > "$log" 2>&1
   status=$?

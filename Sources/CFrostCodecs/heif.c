@@ -129,12 +129,13 @@ frost_status frost_heic_open(const uint8_t *data, size_t size, int transform, fr
     info->frames = 1;
     enum heif_color_profile_type profile = heif.heif_image_handle_get_color_profile_type(d->handle);
     struct heif_color_profile_nclx *nclx = NULL;
+    // libheif can hand out a profile with an error (an nclx of unknown values): freed either way.
     if (heif.heif_image_handle_get_nclx_color_profile(d->handle, &nclx).code == heif_error_Ok && nclx) {
         info->cicp_primaries = nclx->color_primaries;
         info->cicp_transfer = nclx->transfer_characteristics;
         info->cicp_matrix = nclx->matrix_coefficients;
-        heif.heif_nclx_color_profile_free(nclx);
     }
+    if (nclx) heif.heif_nclx_color_profile_free(nclx);
     if (profile == heif_color_profile_type_prof || profile == heif_color_profile_type_rICC) {
         size_t length = heif.heif_image_handle_get_raw_color_profile_size(d->handle);
         if (length && (d->icc = malloc(length)) &&
