@@ -2,17 +2,19 @@ import Foundation
 import Frost
 
 /// A named, parametric benchmark case (`frost bench --case NAME`): `copy`, `box-r<R>`,
-/// `gauss-s<σ>`, `resize-<W>`, `resize-<W>-<kernel>`, `png-write`, `effect-light`, `adjust`, `brightness`, `cache-10`, `fade`, `fade-exact`, `compose`,
+/// `gauss-s<σ>`(`-linear`), `resize-<W>`, `resize-<W>-<kernel>` (each `-linear-light` too), `png-write`, `effect-light`, `adjust`, `brightness`, `cache-10`, `fade`, `fade-exact`, `compose`,
 /// `scroll-secret`, `scroll-twitter`, `scroll-twitter-blend`, `icc-p3-to-srgb`(`-lcms2`), `icc-cmyk-to-srgb`. The same cases run in Benchmarks/ and in `make compare`, so
 /// numbers line up.
 public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
     /// A plain copy of the same bytes: the memory floor, measured in the same run.
     case copy
     case box(radius: Int)
-    case gaussian(sigma: Double)
-    /// `frost resize --width W [--kernel K]` (the height follows the aspect ratio); named
-    /// `resize-W` with the default kernel, else `resize-W-K` (the area average is `box`).
-    case resize(width: Int, kernel: ResampleKernel?)
+    /// `frost blur --sigma S [--linear]`: `gauss-sS`, in linear light `gauss-sS-linear`.
+    case gaussian(sigma: Double, linear: Bool = false)
+    /// `frost resize --width W [--kernel K] [--linear]` (the height follows the aspect ratio); named
+    /// `resize-W` with the default kernel, else `resize-W-K` (the area average is `box`), and in
+    /// linear light `resize-W-linear-light`, `resize-W-K-linear-light`.
+    case resize(width: Int, kernel: ResampleKernel?, linear: Bool = false)
     /// The image written as PNG with the default options (what `frost convert` and each frame of
     /// `frost animate`'s APNG do), in memory, its deflate's segments on `threads`.
     case pngWrite
@@ -91,15 +93,17 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         default:
             if name.hasPrefix("box-r"), let r = Int(name.dropFirst(5)), (0...1000).contains(r) {
                 self = .box(radius: r)
-            } else if name.hasPrefix("resize-"), case let parts = name.dropFirst(7).split(separator: "-", omittingEmptySubsequences: false),
+            } else if name.hasPrefix("resize-"), case let linear = name.hasSuffix("-linear-light"),
+                      case let parts = name.dropFirst(7).dropLast(linear ? 13 : 0).split(separator: "-", omittingEmptySubsequences: false),
                       parts.count <= 2, let w = Int(parts[0]), (1...65535).contains(w) {
-                guard parts.count == 2 else { self = .resize(width: w, kernel: nil); return }
+                guard parts.count == 2 else { self = .resize(width: w, kernel: nil, linear: linear); return }
                 guard let kernel = parts[1] == "box" ? .area : ResampleKernel(rawValue: String(parts[1])) else { return nil }
-                self = .resize(width: w, kernel: kernel)
+                self = .resize(width: w, kernel: kernel, linear: linear)
             } else if name.hasPrefix("fade-exact-"), let p = Double(name.dropFirst(11)), (0...1).contains(p) {
                 self = .fadeExact(p: p)
-            } else if name.hasPrefix("gauss-s"), let s = Double(name.dropFirst(7)), s.isFinite, (0...250).contains(s) {
-                self = .gaussian(sigma: s)
+            } else if name.hasPrefix("gauss-s"), case let linear = name.hasSuffix("-linear"),
+                      let s = Double(name.dropFirst(7).dropLast(linear ? 7 : 0)), s.isFinite, (0...250).contains(s) {
+                self = .gaussian(sigma: s, linear: linear)
             } else {
                 return nil
             }
@@ -110,9 +114,9 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .copy: "copy"
         case .box(let r): "box-r\(r)"
-        case .gaussian(let s): "gauss-s\(s == s.rounded() ? String(Int(s)) : String(s))"
-        case .resize(let w, nil): "resize-\(w)"
-        case .resize(let w, let kernel?): "resize-\(w)-\(kernel == .area ? "box" : kernel.rawValue)"
+        case .gaussian(let s, let linear): "gauss-s\(s == s.rounded() ? String(Int(s)) : String(s))\(linear ? "-linear" : "")"
+        case .resize(let w, nil, let linear): "resize-\(w)\(linear ? "-linear-light" : "")"
+        case .resize(let w, let kernel?, let linear): "resize-\(w)-\(kernel == .area ? "box" : kernel.rawValue)\(linear ? "-linear-light" : "")"
         case .pngWrite: "png-write"
         case .effectLight: "effect-light"
         case .adjust: "adjust"
@@ -166,8 +170,9 @@ public enum BenchCase: Sendable, Equatable, CustomStringConvertible {
             copy.pixels = image.pixels.withUnsafeBufferPointer { Array($0) }
             return copy
         case .box(let r): return image.boxBlurred(radius: r, threads: threads)
-        case .gaussian(let s): return image.gaussianBlurred(sigma: s, threads: threads)
-        case .resize(let w, let kernel): return image.resized(width: w, height: nil, fit: .contain, kernel: kernel ?? .default, threads: threads)
+        case .gaussian(let s, let linear): return image.gaussianBlurred(sigma: s, linear: linear, threads: threads)
+        case .resize(let w, let kernel, let linear):
+            return image.resized(width: w, height: nil, fit: .contain, kernel: kernel ?? .default, linear: linear, threads: threads)
         case .pngWrite:
             // The encoder is one call into C that nothing can elide; the case hands the image back.
             _ = try! image.encoded(as: .png, threads: threads)

@@ -8,12 +8,13 @@ extension Image {
     /// in 16-bit lanes: t = 0 gives self and t = 1 gives other bit for bit, and the kernel streams
     /// at memory speed. Straight-alpha inputs are premultiplied as they are read (the same bytes as
     /// `premultiplied()` first, without that pass). `BlendKernel.runScalar` is the reference the
-    /// tests hold it to.
-    public func blended(with other: Image, fraction t: Double, threads: Int? = nil) -> Image {
+    /// tests hold it to. `linear`: mixed in linear light (`LinearLight`), with the same weights.
+    public func blended(with other: Image, fraction t: Double, linear: Bool = false, threads: Int? = nil) -> Image {
         precondition(width == other.width && height == other.height, "blend needs images of one size")
         let w = UInt16(min(max((t * 256).rounded(), 0), 256))
         if w == 0 { return premultiplied() }
         if w == 256 { return other.premultiplied() }
+        if linear { return linearBlended(with: other, weight: UInt32(w), threads: threads) }
         let count = pixels.count, straight = (readsStraightAlpha, other.readsStraightAlpha)
         var out = self
         out.isPremultiplied = true
@@ -38,6 +39,29 @@ extension Image {
             }
         }
         return out
+    }
+
+    /// `blended` on linear 8.7 rows of both images, each row encoded back as it is made.
+    private func linearBlended(with other: Image, weight w: UInt32, threads: Int?) -> Image {
+        let n = 4 * width
+        let pixels = [UInt8](unsafeUninitializedCapacity: self.pixels.count) { out, count in
+            withLinearRows { a in
+                other.withLinearRows { b in
+                    RowBands.run(height, threads: RowBands.threads(threads)) { rows in
+                        let x = UnsafeMutablePointer<UInt16>.allocate(capacity: n), y = UnsafeMutablePointer<UInt16>.allocate(capacity: n)
+                        defer { x.deallocate(); y.deallocate() }
+                        for j in rows {
+                            let p = a.row(j, scratch: x), q = b.row(j, scratch: y)
+                            for i in 0..<n { x[i] = UInt16((UInt32(p[i]) &* (256 &- w) &+ UInt32(q[i]) &* w &+ 128) &>> 8) }
+                            LinearLight.encode(x, pixels: width, into: out.baseAddress! + j * n)
+                        }
+                    }
+                }
+            }
+            count = self.pixels.count
+        }
+        return Image(width: width, height: height, pixels: pixels, isPremultiplied: true, hasAlpha: hasAlpha || other.hasAlpha,
+                     isGray: isGray && other.isGray, iccProfile: iccProfile)
     }
 }
 

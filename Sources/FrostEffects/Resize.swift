@@ -17,25 +17,31 @@ public enum ResizeFit: String, Sendable, CaseIterable {
 extension Image {
     /// The image resampled to `width` × `height` with `kernel` (stretched where an axis shrinks, so
     /// nothing aliases). Works in premultiplied space; keeps the image's alpha convention flag.
-    public func resized(width w: Int, height h: Int, kernel: ResampleKernel = .default, threads: Int? = nil) -> Image {
+    /// `linear`: resampled in linear light (`LinearLight`).
+    public func resized(width w: Int, height h: Int, kernel: ResampleKernel = .default, linear: Bool = false,
+                        threads: Int? = nil) -> Image {
         precondition(w > 0 && h > 0, "size must be positive")
         if w == width && h == height { return self }
-        return resized(over: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), width: w, height: h, kernel: kernel, threads: threads)
+        return resized(over: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), width: w, height: h, kernel: kernel,
+                       linear: linear, threads: threads)
     }
 
     /// The image resized to a width, a height or a box (`fit`); a missing size follows the aspect
     /// ratio, rounded to the nearest pixel (at least 1). `.pad` fills the box around the image
     /// with `padding`.
     public func resized(width w: Int?, height h: Int?, fit: ResizeFit, padding: Color = .clear, kernel: ResampleKernel = .default,
-                        threads: Int? = nil) -> Image {
+                        linear: Bool = false, threads: Int? = nil) -> Image {
         if fit == .pad, let w, let h {
             let inside = resizedSize(width: w, height: h, fit: .contain)
-            return resized(width: inside.width, height: inside.height, kernel: kernel, threads: threads)
+            return resized(width: inside.width, height: inside.height, kernel: kernel, linear: linear, threads: threads)
                 .embedded(width: w, height: h, x: (w - inside.width) / 2, y: (h - inside.height) / 2, padding: padding)
         }
         let placement = ResizePlacement(sourceWidth: width, sourceHeight: height, width: w, height: h, fit: fit)
-        guard fit == .cover else { return resized(width: placement.width, height: placement.height, kernel: kernel, threads: threads) }
-        return resized(over: placement.rect, width: placement.width, height: placement.height, kernel: kernel, threads: threads)
+        guard fit == .cover else {
+            return resized(width: placement.width, height: placement.height, kernel: kernel, linear: linear, threads: threads)
+        }
+        return resized(over: placement.rect, width: placement.width, height: placement.height, kernel: kernel, linear: linear,
+                       threads: threads)
     }
 
     /// The size `resized(width:height:fit:)` gives, known before any pixel is made (so that a
@@ -45,8 +51,9 @@ extension Image {
     }
 
     /// The w × h pixels of the image stretched over `rect`, in the image's alpha convention.
-    private func resized(over rect: Rect, width w: Int, height h: Int, kernel: ResampleKernel, threads: Int?) -> Image {
-        var result = resampled(over: rect, region: PixelBounds(x: 0, y: 0, width: w, height: h), kernel: kernel, threads: threads)
+    private func resized(over rect: Rect, width w: Int, height h: Int, kernel: ResampleKernel, linear: Bool, threads: Int?) -> Image {
+        let region = PixelBounds(x: 0, y: 0, width: w, height: h)
+        var result = resampled(over: rect, region: region, kernel: kernel, linear: linear, threads: threads)
         result.isGray = isGray
         result.iccProfile = iccProfile
         return isPremultiplied ? result : result.unpremultiplied()
@@ -55,8 +62,10 @@ extension Image {
     /// The image stretched over `rect` (fractional destination pixel coordinates) and sampled at
     /// the destination pixels of `region` with `kernel` (linear by default: drawing an image into
     /// a layer filters as a GPU's texture sampling does). Pixels of `region` outside `rect` repeat
-    /// the image's edge (callers clip with a coverage). Premultiplied result.
-    public func resampled(over rect: Rect, region: PixelBounds, kernel: ResampleKernel = .linear, threads: Int? = nil) -> Image {
+    /// the image's edge (callers clip with a coverage). Premultiplied result. `linear`: in linear
+    /// light (`LinearResamplePlan`).
+    public func resampled(over rect: Rect, region: PixelBounds, kernel: ResampleKernel = .linear, linear: Bool = false,
+                          threads: Int? = nil) -> Image {
         precondition(width > 0 && height > 0 && rect.width > 0 && rect.height > 0 && !region.isEmpty,
                      "resampling needs a non-empty image, rectangle and region")
         // One image pixel per target pixel at a whole-pixel offset: every tap lands on a pixel
@@ -70,12 +79,15 @@ extension Image {
             out.iccProfile = nil
             return out
         }
-        let plan = ResamplePlan(kernel: kernel, width: width, height: height, over: rect, region: region, hasAlpha: hasAlpha)
-        let source = premultiplied(), threads = RowBands.threads(threads)
+        let threads = RowBands.threads(threads)
         let pixels = [UInt8](unsafeUninitializedCapacity: region.width * region.height * 4) { out, count in
             let dst = Plane(base: out.baseAddress!, width: region.width, height: region.height)
-            source.withPlane { src in
-                RowBands.run(region.height, threads: threads) { band in plan.run(src, rows: band, into: dst) }
+            if linear {
+                let plan = LinearResamplePlan(kernel: kernel, width: width, height: height, over: rect, region: region, hasAlpha: hasAlpha)
+                withLinearRows { src in RowBands.run(region.height, threads: threads) { band in plan.run(src, rows: band, into: dst) } }
+            } else {
+                let plan = ResamplePlan(kernel: kernel, width: width, height: height, over: rect, region: region, hasAlpha: hasAlpha)
+                premultiplied().withPlane { src in RowBands.run(region.height, threads: threads) { band in plan.run(src, rows: band, into: dst) } }
             }
             count = region.width * region.height * 4
         }

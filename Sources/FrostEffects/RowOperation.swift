@@ -53,16 +53,18 @@ package protocol RowOperation: Sendable {
     func run(_ input: PixelRows, rows: Range<Int>, into output: PixelRows)
 }
 
-/// `gaussianBlurred(sigma:)` of an opaque image, by strips.
+/// `gaussianBlurred(sigma:linear:)` of an opaque image, by strips.
 package struct GaussianRows: RowOperation {
     package let inputWidth: Int
     package let inputHeight: Int
     let blur: GaussianBlur
+    let linear: Bool
 
-    package init(sigma: Double, width: Int, height: Int) {
+    package init(sigma: Double, linear: Bool = false, width: Int, height: Int) {
         precondition(sigma.isFinite && sigma >= 0, "sigma must be a finite number ≥ 0")
         (inputWidth, inputHeight) = (width, height)
         blur = GaussianBlur(plan: GaussianPlan(sigma: sigma), threads: 1)
+        self.linear = linear
     }
 
     package var outputWidth: Int { inputWidth }
@@ -72,6 +74,7 @@ package struct GaussianRows: RowOperation {
 
     package func run(_ input: PixelRows, rows: Range<Int>, into output: PixelRows) {
         guard blur.plan.method != .copy else { return copyRows(input, rows, output) }
+        if linear { return blur.runLinear(LinearRows(bytes: input, straightAlpha: false), output.plane(rows), rows: rows) }
         blur.run(input, output.plane(rows), opaque: true, rows: rows)
     }
 }
@@ -101,28 +104,33 @@ package struct AdjustRows: RowOperation {
     }
 }
 
-/// `resized(width:height:fit:)` of an opaque image, by strips (not `.pad`, and not a size that
-/// leaves the image as it is: `init` returns nil for those).
+/// `resized(width:height:fit:linear:)` of an opaque image, by strips (not `.pad`, and not a size
+/// that leaves the image as it is: `init` returns nil for those).
 package struct ResizeRows: RowOperation {
     package let inputWidth: Int
     package let inputHeight: Int
     package let outputWidth: Int
     package let outputHeight: Int
     let plan: ResamplePlan
+    let linearPlan: LinearResamplePlan?
 
-    package init?(width: Int, height: Int, toWidth w: Int?, height h: Int?, fit: ResizeFit, kernel: ResampleKernel) {
+    package init?(width: Int, height: Int, toWidth w: Int?, height h: Int?, fit: ResizeFit, kernel: ResampleKernel,
+                  linear: Bool = false) {
         guard fit != .pad else { return nil }
         let placement = ResizePlacement(sourceWidth: width, sourceHeight: height, width: w, height: h, fit: fit)
         // The same size is the image itself (`resized(width:height:)`), or, for `.cover`, a copy.
         guard placement.rect != Rect(x: 0, y: 0, width: Double(width), height: Double(height)) else { return nil }
         (inputWidth, inputHeight, outputWidth, outputHeight) = (width, height, placement.width, placement.height)
-        plan = ResamplePlan(kernel: kernel, width: width, height: height, over: placement.rect,
-                            region: PixelBounds(x: 0, y: 0, width: placement.width, height: placement.height), hasAlpha: false)
+        let region = PixelBounds(x: 0, y: 0, width: placement.width, height: placement.height)
+        plan = ResamplePlan(kernel: kernel, width: width, height: height, over: placement.rect, region: region, hasAlpha: false)
+        linearPlan = linear ? LinearResamplePlan(kernel: kernel, width: width, height: height, over: placement.rect, region: region,
+                                                 hasAlpha: false) : nil
     }
 
-    package func inputRows(for rows: Range<Int>) -> Range<Int> { plan.sourceRows(for: rows) }
+    package func inputRows(for rows: Range<Int>) -> Range<Int> { linearPlan?.sourceRows(for: rows) ?? plan.sourceRows(for: rows) }
 
     package func run(_ input: PixelRows, rows: Range<Int>, into output: PixelRows) {
+        if let linearPlan { return linearPlan.run(LinearRows(bytes: input, straightAlpha: false), rows: rows, into: output.plane(rows)) }
         plan.run(input, rows: rows, into: output.plane(rows))
     }
 }

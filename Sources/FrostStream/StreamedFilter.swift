@@ -42,8 +42,8 @@ package struct StreamedFilter {
         var (width, height) = (reader.width, reader.height)
         for step in steps {
             switch step {
-            case .gaussian(let sigma):
-                operations.append(GaussianRows(sigma: sigma, width: width, height: height))
+            case .gaussian(let sigma, let linear):
+                operations.append(GaussianRows(sigma: sigma, linear: linear, width: width, height: height))
             case .adjust(let adjustment) where !adjustment.isIdentity:
                 operations.append(AdjustRows(adjustment, width: width, height: height))
             case .adjust:
@@ -52,11 +52,12 @@ package struct StreamedFilter {
                 if let rows = try ColorRows(from: source, to: target, intent: intent, width: width, height: height) { operations.append(rows) }
                 profile = target == .sRGB ? nil : ColorProfile.builtIn(target)
                 isGray = false
-            case .resize(let w, let h, let fit, _, _, let kernel):
+            case .resize(let w, let h, let fit, _, _, let kernel, let linear):
                 precondition(step.streams, "a padded resize is made whole")
                 // ResizeRows is nil for the image as it is.
                 guard try step.resizes(width: width, height: height, limits: limits),
-                      let resize = ResizeRows(width: width, height: height, toWidth: w, height: h, fit: fit, kernel: kernel) else { continue }
+                      let resize = ResizeRows(width: width, height: height, toWidth: w, height: h, fit: fit, kernel: kernel,
+                                             linear: linear) else { continue }
                 operations.append(resize)
                 (width, height) = (resize.outputWidth, resize.outputHeight)
             }

@@ -9,7 +9,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Time named cases in-process on an image held in memory: median and min in ms, Mpixel/s.",
-        discussion: "Cases: copy, box-r<R>, gauss-s<SIGMA>, resize-<W>, resize-<W>-<nearest|linear|cubic|mitchell|lanczos3|box>, png-write, effect-light, adjust, brightness, cache-10, fade, blend, compose, "
+        discussion: "Cases: copy, box-r<R>, gauss-s<SIGMA>[-linear], resize-<W>[-<nearest|linear|cubic|mitchell|lanczos3|box>][-linear-light], png-write, effect-light, adjust, brightness, cache-10, fade, blend, compose, "
             + "scroll-secret, scroll-twitter, scroll-twitter-blend (per frame of SampleImages/motion's sweeps at 1170x2532; from the repository or with FROST_SAMPLES). Default: "
             + BenchCase.standard.map(\.description).joined(separator: ", ") + ".")
 

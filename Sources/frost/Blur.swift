@@ -19,15 +19,20 @@ struct BlurStep: ImageStep {
     @Option(help: "Axes for --box: horizontal, vertical or both.")
     var axes: BlurAxes = .both
 
+    @Flag(help: "Blur in linear light (--sigma): light spreads as light does, a highlight keeps its glow over a dark ground (libvips's --linear, Core Image's default). Off by default: ImageEffects blurs sRGB values.")
+    var linear = false
+
     func validate() throws {
         switch (sigma, box) {
         case (nil, nil), (.some, .some): throw ValidationError("give exactly one of --sigma or --box")
         case (let s?, nil): try Self.sigmaRange.check(s, "--sigma")
-        case (nil, let r?): try Self.boxRange.check(r, "--box")
+        case (nil, let r?):
+            try Self.boxRange.check(r, "--box")
+            if linear { throw ValidationError("--linear blurs with --sigma (a box blur sums sRGB values exactly)") }
         }
     }
 
-    func filterStep(_ context: StepContext) -> FilterStep? { sigma.map { .gaussian(sigma: $0) } }
+    func filterStep(_ context: StepContext) -> FilterStep? { sigma.map { .gaussian(sigma: $0, linear: linear || context.linear) } }
 
     func apply(to image: Image, _ context: StepContext) throws -> Image {
         if let step = filterStep(context) { return try step.apply(to: image, limits: context.limits, threads: context.threads) }

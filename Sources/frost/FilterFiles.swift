@@ -38,7 +38,7 @@ struct FilterFiles: ParsableArguments {
     @OptionGroup var threads: ThreadsFlag
 
     /// Runs `steps` over the inputs named by `arguments` (plus the output, last, without -o).
-    func process(_ arguments: [String], steps: [any ImageStep]) throws {
+    func process(_ arguments: [String], steps: [any ImageStep], linear: Bool = false) throws {
         var names = arguments
         guard let output = output ?? (names.count >= (inputsFrom.isEmpty ? 2 : 1) ? names.removeLast() : nil) else {
             throw ValidationError(names.isEmpty ? "give an input and an output" : "give an output after the input, or -o")
@@ -76,6 +76,7 @@ struct FilterFiles: ParsableArguments {
 
         let many = inputs.count > 1
         var context = StepContext(threads: threads.threads, limits: decode.options, background: encode.background)
+        context.linear = linear
         for path in Set(steps.flatMap(\.auxiliaryFiles)) {
             context.images[path] = try attempt(path) { try Image(contentsOfFile: path, options: decode.options) }
         }

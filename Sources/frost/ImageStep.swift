@@ -48,6 +48,8 @@ struct StepContext: Sendable {
     /// `--colorspace` (nil: keep) and `--intent`.
     var colorTarget: ColorTarget?
     var intent = RenderingIntent.relative
+    /// `run --linear`: blurs and resizes in linear light.
+    var linear = false
 }
 
 /// The steps a chain can name.

@@ -31,8 +31,12 @@ struct ResizeStep: ImageStep {
     @Flag(name: .customLong("no-enlarge"), help: "Leave an image that the resize would enlarge (along either axis) at its size, as vips --size down and sharp's withoutEnlargement.")
     var noEnlarge = false
 
+    @Flag(help: "Resample in linear light: a 2× shrink of 1-pixel black and white lines gives 188 (50% light), not 128 (libvips's --linear, sharp's gamma()). Off by default, as libvips, sharp and imgproxy: it costs more, JPEGs are then decoded at full size, and most photos differ by a level or two.")
+    var linear = false
+
     func filterStep(_ context: StepContext) -> FilterStep? {
-        .resize(width: width, height: height, fit: fit, noEnlarge: noEnlarge, padding: context.background ?? .clear, kernel: kernel)
+        .resize(width: width, height: height, fit: fit, noEnlarge: noEnlarge, padding: context.background ?? .clear, kernel: kernel,
+                linear: linear || context.linear)
     }
 }
 

@@ -7,13 +7,15 @@ struct Run: ParsableCommand {
         discussion: """
         Steps are NAME:key=value,key=value with the options of the verb of that name (blur, effect, \
         adjust, resize), e.g. frost run in.jpg out.webp blur:sigma=4 adjust:brightness=-0.1,gamma=1.2 \
-        effect:preset=light resize:width=1170. A flag is named alone (blur:box=3,axes=horizontal). \
+        effect:preset=light resize:width=1170. A flag is named alone (blur:box=3,axes=horizontal; resize:width=300,linear). \
         The other arguments are the inputs and the output, as for every filter.
         """ + "\n\n" + filterDiscussion)
 
     @Argument(help: ArgumentHelp("Inputs, output and steps, in any order (steps run in the order given).",
                                  valueName: "inputs… output steps…"))
     var items: [String] = []
+    @Flag(help: "Every blur (--sigma) and resize in linear light (each step may also say 'linear').")
+    var linear = false
     @OptionGroup var io: FilterFiles
 
     func run() throws {
@@ -22,6 +24,9 @@ struct Run: ParsableCommand {
             if let step = try parseStep(item) { steps.append(step) } else { files.append(item) }
         }
         guard !steps.isEmpty else { throw ValidationError("give at least one step, e.g. blur:sigma=4 (convert changes the format alone)") }
-        try io.process(files, steps: steps)
+        if linear, steps.contains(where: { ($0 as? BlurStep)?.box != nil }) {
+            throw ValidationError("--linear blurs with sigma (a box blur sums sRGB values exactly): give blur:sigma=…")
+        }
+        try io.process(files, steps: steps, linear: linear)
     }
 }

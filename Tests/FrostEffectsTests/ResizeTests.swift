@@ -205,23 +205,29 @@ import Testing
             func weight() -> UInt32 { UInt32(UInt16(bitPattern: Int16(Int(random.next() % UInt64(vertical)) - vertical / 3))) }
             let pairs = (0..<((taps + 1) / 2)).map { j in (2 * j + 1 < taps ? weight() : 0) << 16 | weight() }
             var fast = [UInt8](repeating: 0, count: samples), slow = fast
-            let copies = columns.map { column -> UnsafeMutablePointer<UInt16> in
-                let p = UnsafeMutablePointer<UInt16>.allocate(capacity: column.count)
-                p.initialize(from: column, count: column.count)
-                return p
+            Self.withRows(columns) { pointers in
+                frost_resample_vertical(pointers, pairs, Int32(taps), 16, samples, &fast)
+                frost_resample_vertical_scalar(pointers, pairs, Int32(taps), 16, 0, samples, &slow)
+                #expect(fast == slow, "vertical, \(taps) taps")
+                // Two output rows over one window (the rows read once): each its own scalar pass.
+                let pairs2 = (0..<((taps + 1) / 2)).map { j in (2 * j + 1 < taps ? weight() : 0) << 16 | weight() }
+                var first2 = [UInt8](repeating: 0, count: samples), second2 = first2, slow2 = first2
+                frost_resample_vertical_two(pointers, pairs, pairs2, Int32(taps), 16, samples, &first2, &second2)
+                frost_resample_vertical_scalar(pointers, pairs2, Int32(taps), 16, 0, samples, &slow2)
+                #expect(first2 == slow && second2 == slow2, "two verticals, \(taps) taps")
             }
-            defer { copies.forEach { $0.deallocate() } }
-            let pointers = copies.map { UnsafePointer<UInt16>?(UnsafePointer($0)) }
-            frost_resample_vertical(pointers, pairs, Int32(taps), 16, samples, &fast)
-            frost_resample_vertical_scalar(pointers, pairs, Int32(taps), 16, 0, samples, &slow)
-            #expect(fast == slow, "vertical, \(taps) taps")
-            // Two output rows over one window (the rows read once): each its own scalar pass.
-            let pairs2 = (0..<((taps + 1) / 2)).map { j in (2 * j + 1 < taps ? weight() : 0) << 16 | weight() }
-            var first2 = [UInt8](repeating: 0, count: samples), second2 = first2, slow2 = first2
-            frost_resample_vertical_two(pointers, pairs, pairs2, Int32(taps), 16, samples, &first2, &second2)
-            frost_resample_vertical_scalar(pointers, pairs2, Int32(taps), 16, 0, samples, &slow2)
-            #expect(first2 == slow && second2 == slow2, "two verticals, \(taps) taps")
         }
+    }
+
+    /// `rows` in memory of their own, as the C passes take them.
+    static func withRows<R>(_ rows: [[UInt16]], _ body: ([UnsafePointer<UInt16>?]) -> R) -> R {
+        let copies = rows.map { row -> UnsafeMutablePointer<UInt16> in
+            let p = UnsafeMutablePointer<UInt16>.allocate(capacity: row.count)
+            p.initialize(from: row, count: row.count)
+            return p
+        }
+        defer { copies.forEach { $0.deallocate() } }
+        return body(copies.map { UnsafePointer($0) })
     }
 
     private func withRowPointers<R>(_ rows: [[UInt8]], _ n: Int, _ body: (UnsafePointer<UnsafePointer<UInt8>?>) -> R) -> R {

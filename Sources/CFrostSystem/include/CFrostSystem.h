@@ -275,4 +275,22 @@ void frost_resample_use_vnni(int on);
 // (the AVX2 pass's pairs).
 int frost_resample_tap_multiple(void);
 
+// Linear light (linear_light.c; FrostEffects, LinearLight). Decode: RGBA8 sRGB pixels to linear 8.7
+// samples (0…32640), colors through the sRGB transfer and, with `straight_alpha`, times alpha/255
+// (premultiplied in linear light), alpha·128; without, alpha 32640 whatever the byte. Vertical:
+// out[i] = clamp((2^(shift-1) + sum_k w_k * rows[k][i]) >> shift, 0, 32640), the weights two to a
+// word as frost_resample_vertical takes them. Horizontal: out[4o+c] the same over taps k of
+// row[4*(first[o]+k)+c], output o's weight pairs at o*((taps+1)/2). The _scalar forms are the
+// references (from sample or output `start`); the others are AVX2 where the build has it.
+void frost_linear_decode(const uint8_t *src, uint16_t *dst, size_t pixels, int straight_alpha);
+void frost_linear_decode_scalar(const uint8_t *src, uint16_t *dst, size_t pixels, int straight_alpha);
+void frost_linear_vertical(const uint16_t *const *rows, const uint32_t *pairs, int taps, int shift, size_t samples,
+                           uint16_t *out);
+void frost_linear_vertical_scalar(const uint16_t *const *rows, const uint32_t *pairs, int taps, int shift, size_t start,
+                                  size_t samples, uint16_t *out);
+void frost_linear_horizontal(const uint16_t *row, const int32_t *first, const uint32_t *pairs, int taps, int shift,
+                             size_t count, uint16_t *out);
+void frost_linear_horizontal_scalar(const uint16_t *row, const int32_t *first, const uint32_t *pairs, int taps, int shift,
+                                    size_t start, size_t count, uint16_t *out);
+
 #endif
