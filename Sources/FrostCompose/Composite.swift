@@ -4,8 +4,9 @@ import FrostEffects
 extension Image {
     /// Draws `layer` (premultiplied) with its top-left pixel at (x, y) onto this premultiplied
     /// image with a blend mode and opacity; whatever falls outside is clipped. An opaque layer
-    /// drawn normally is copied. Rows run in parallel bands.
-    mutating func draw(_ layer: Image, x: Int, y: Int, mode: BlendMode, opacity: Double = 1, threads: Int) {
+    /// drawn normally is copied. Rows run in parallel bands. `linear`: blended in linear light
+    /// (`LinearComposite`).
+    mutating func draw(_ layer: Image, x: Int, y: Int, mode: BlendMode, opacity: Double = 1, linear: Bool = false, threads: Int) {
         let area = PixelBounds(x: x, y: y, width: layer.width, height: layer.height)
             .intersection(bounds)
         let k = UInt8(min(max((opacity * 255).rounded(), 0), 255))
@@ -15,7 +16,7 @@ extension Image {
             pixels = layer.pixels   // an opaque layer over the whole canvas replaces it: no copy
             return
         }
-        let table = mode == .normal ? [] : BlendTable.mixed(mode, opacity: k)
+        let table = mode == .normal || linear ? [] : BlendTable.mixed(mode, opacity: k)
         layer.pixels.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in
                 let s = src.baseAddress!, d = dst.baseAddress!
@@ -25,6 +26,8 @@ extension Image {
                         let from = s + ((row - y) * layerWidth + area.x - x) * 4, to = d + (row * canvasWidth + area.x) * 4
                         if copies {
                             to.update(from: from, count: area.width * 4)
+                        } else if linear {
+                            LinearComposite.run(from, to, pixels: area.width, mode: mode, opacity: k)
                         } else if mode == .normal {
                             SourceOver.run(from, over: to, into: to, pixels: area.width, opacity: k, order: StreamOrder(forwards: true))
                         } else {

@@ -15,9 +15,11 @@ extension Scene {
     /// names come from `assets`; an opaque background gives an opaque image (no alpha when written).
     ///
     /// With `retained`, the layers it names are drawn once into rasters it keeps and then only
-    /// placed, in this render and the next ones (an animation's frames).
+    /// placed, in this render and the next ones (an animation's frames). `linear`: layers are
+    /// blended, and pictures resampled, in linear light (the backdrop's ImageEffects blur stays
+    /// Apple's, on sRGB values).
     public func rendered(assets: SceneAssets = SceneAssets(), threads: Int? = nil,
-                         retained: RetainedLayers? = nil) throws(ComposeError) -> Image {
+                         retained: RetainedLayers? = nil, linear: Bool = false) throws(ComposeError) -> Image {
         try validate()
         guard width > 0, height > 0, scale > 0, pixelWidth > 0, pixelHeight > 0 else {
             throw ComposeError("canvas", "the size in pixels must be positive (\(width)×\(height) points at scale \(scale))")
@@ -29,7 +31,7 @@ extension Scene {
         var canvas = Image(width: pixelWidth, height: pixelHeight, filledWith: fill, isPremultiplied: true)
         canvas.hasAlpha = fill.3 < 255
         let space = LayerSpace(originX: 0, originY: 0, pixelsPerPoint: scale, zoom: 1, width: width, height: height)
-        try SceneRenderer(assets: assets, threads: RowBands.threads(threads), retained: retained)
+        try SceneRenderer(assets: assets, threads: RowBands.threads(threads), retained: retained, linear: linear)
             .draw(layers, into: &canvas, space: space, path: "layers")
         return canvas
     }
@@ -53,6 +55,7 @@ struct SceneRenderer {
     let assets: SceneAssets
     let threads: Int
     var retained: RetainedLayers? = nil
+    var linear = false
 
     func draw(_ layers: [Layer], into canvas: inout Image, space: LayerSpace, path: String) throws(ComposeError) {
         for (i, layer) in layers.enumerated() {
@@ -81,7 +84,7 @@ struct SceneRenderer {
         // A plain color over the whole target (a fade, a tint) is one affine pass, no layer buffer.
         if case .color(let color) = layer.content, layer.shadow == nil, layer.mask == nil, layer.border == nil,
            layer.blendMode == .normal, ShapeCoverage.isPixelAligned(rect, radius: layer.cornerRadius),
-           bounds == canvas.bounds {
+           bounds == canvas.bounds, !linear {
             canvas.fill(with: color.withAlpha(color.alpha * layer.opacity), threads: threads)
             return
         }
@@ -95,9 +98,9 @@ struct SceneRenderer {
             let box = rect.pixelBounds
             let cast = try Self.shadow(of: pixels, shadow, pixelsPerPoint: k, phase: (bounds.x - box.x, bounds.y - box.y),
                                        threads: threads, path: path)
-            canvas.draw(cast.image, x: bounds.x + cast.dx, y: bounds.y + cast.dy, mode: .normal, opacity: layer.opacity, threads: threads)
+            canvas.draw(cast.image, x: bounds.x + cast.dx, y: bounds.y + cast.dy, mode: .normal, opacity: layer.opacity, linear: linear, threads: threads)
         }
-        canvas.draw(pixels, x: bounds.x, y: bounds.y, mode: layer.blendMode, opacity: layer.opacity, threads: threads)
+        canvas.draw(pixels, x: bounds.x, y: bounds.y, mode: layer.blendMode, opacity: layer.opacity, linear: linear, threads: threads)
     }
 
     /// The layer's content over `bounds`, clipped to its rounded frame, bordered and masked:
@@ -111,7 +114,7 @@ struct SceneRenderer {
         }
         if let border = layer.border, border.width > 0 {
             let ring = ShapeCoverage.border(rect, radius: layer.cornerRadius * k, width: border.width * k, bounds: bounds)
-            pixels.draw(Self.image(color: border.color, coverage: ring, bounds), x: 0, y: 0, mode: .normal, threads: threads)
+            pixels.draw(Self.image(color: border.color, coverage: ring, bounds), x: 0, y: 0, mode: .normal, linear: linear, threads: threads)
         }
         if let mask = layer.mask {
             pixels.scale(byCoverage: try coverage(of: mask, rect: rect, bounds: bounds, path: "\(path).mask"))
@@ -147,7 +150,7 @@ struct SceneRenderer {
         }
         func draw(_ image: Image, at origin: PixelBounds, mode: BlendMode, offset: (x: Int, y: Int) = (0, 0)) {
             if s == 1 {
-                canvas.draw(image, x: origin.x + offset.x, y: origin.y + offset.y, mode: mode, opacity: layer.opacity, threads: threads)
+                canvas.draw(image, x: origin.x + offset.x, y: origin.y + offset.y, mode: mode, opacity: layer.opacity, linear: linear, threads: threads)
                 return
             }
             // The raster's pixels scaled about the layer's center.
@@ -156,11 +159,11 @@ struct SceneRenderer {
                               width: Double(image.width) * s, height: Double(image.height) * s)
             let region = target.pixelBounds.intersection(canvas.bounds)
             guard !region.isEmpty else { return }
-            var pixels = image.resampled(over: target, region: region, threads: threads)
+            var pixels = image.resampled(over: target, region: region, linear: linear, threads: threads)
             if !ShapeCoverage.isPixelAligned(target, radius: 0) {
                 pixels.scale(byCoverage: ShapeCoverage.roundedRect(target, radius: 0, bounds: region))
             }
-            canvas.draw(pixels, x: region.x, y: region.y, mode: mode, opacity: layer.opacity, threads: threads)
+            canvas.draw(pixels, x: region.x, y: region.y, mode: mode, opacity: layer.opacity, linear: linear, threads: threads)
         }
         if let shadow = layer.shadow, shadow.opacity > 0 {
             // The cast is kept for one color, opacity and radius; an offset only moves it.
@@ -189,7 +192,7 @@ struct SceneRenderer {
         case .image(let source, let mode):
             let image = try assets.image(source, subject: "\(path).file")
             let placed = Self.place(width: image.width, height: image.height, in: rect, mode: mode, zoom: space.zoom)
-            var out = image.resampled(over: placed, region: bounds, threads: threads)
+            var out = image.resampled(over: placed, region: bounds, linear: linear, threads: threads)
             // Clip to the picture's edges where they fall inside the bounds (aspect-fit, center);
             // a picture covering every pixel (fill, aspect-fill) stays opaque and is copied.
             if !placed.covers(bounds) {

@@ -99,13 +99,15 @@ public struct CrossfadeCache: Sendable {
     }
 
     /// The frame for fraction p: one level, or two enlarged and blended in a single pass
-    /// (t = 0 and t = 1 return the levels themselves, bit for bit).
-    public func frame(at p: Double, mode: FadeMode = .blend, threads: Int? = nil) -> Image {
-        if mode == .exact { return exactFrame(at: p, threads: threads) }
+    /// (t = 0 and t = 1 return the levels themselves, bit for bit). `linear`: two levels are
+    /// blended in linear light (each enlarged first); an exact frame's missing blur is made in it.
+    public func frame(at p: Double, mode: FadeMode = .blend, linear: Bool = false, threads: Int? = nil) -> Image {
+        if mode == .exact { return exactFrame(at: p, linear: linear, threads: threads) }
         let s = plan.selection(at: p, mode: mode)
         let used = s.levels
         if used.count == 1 { return level(used[0], threads: threads) }
         let (a, b) = (s.lower, s.upper)
+        if linear { return level(a, threads: threads).blended(with: level(b, threads: threads), fraction: s.t, linear: true, threads: threads) }
         return Image.enlargedBlend(stored(a), factor: plan.levels[a].factor, margin: margin(a),
                                    stored(b), factor: plan.levels[b].factor, margin: margin(b),
                                    fraction: s.t, width: width, height: height, threads: threads)
@@ -122,10 +124,13 @@ public struct CrossfadeCache: Sendable {
     /// to 8 levels at the border). So the band of pixels whose σd window leaves the image is
     /// blurred from the source (level 0) instead, each side from a strip with 4σ of context.
     /// Where σ allows a coarser reduction than a's storage, the source is blurred directly
-    /// instead: a frame never costs more than that (docs/cache-format.md has the grid).
-    public func exactFrame(at p: Double, threads: Int? = nil) -> Image {
+    /// instead: a frame never costs more than that (docs/cache-format.md has the grid). `linear`:
+    /// the source blurred in linear light (the levels were blurred in sRGB values, so no level is a
+    /// step towards it).
+    public func exactFrame(at p: Double, linear: Bool = false, threads: Int? = nil) -> Image {
         precondition(plan.supportsExactFrames, "exact frames need a cache of plain gaussian levels")
         let sigma = min(max(p.isFinite ? p : 0, 0), 1) * plan.maxSigma
+        if linear { return stored(0).gaussianBlurred(sigma: sigma, linear: true, threads: threads) }
         let a = plan.selection(at: p, mode: .exact).lower
         let missing = (sigma * sigma - plan.levels[a].sigma * plan.levels[a].sigma).squareRoot()
         let f = plan.levels[a].factor

@@ -11,7 +11,7 @@ import Foundation
 /// (0…32640 for 0…1, UInt16): the darkest sRGB step, 1/255, is 9.9 units, so every byte comes back
 /// from a round trip as itself (LinearLightTests). Bytes are decoded by `frost_linear_decode`
 /// (CFrostSystem) and encoded here through a table of the curve over every 8.7 value.
-enum LinearLight {
+package enum LinearLight {
     static let one = Int(FROST_RESAMPLE_TOP)
 
     /// Straight linear 8.7 (0…32640) → sRGB 8.7, rounded to nearest.
@@ -82,5 +82,19 @@ extension Image {
     func withLinearRows<R>(_ body: (LinearRows<Plane<UInt8>>) -> R) -> R {
         let straight = unpremultiplied()
         return straight.withPlane { body(LinearRows(bytes: $0, straightAlpha: straight.hasAlpha)) }
+    }
+}
+
+extension LinearLight {
+    /// Each sRGB byte's light (0…1), for compositing in Float (FrostCompose).
+    package static let lights: [Float] = (0..<256).map { b in
+        let v = Double(b) / 255
+        return Float(v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4))
+    }
+
+    /// Light (clamped to 0…1) as an sRGB byte, rounded to nearest (through `encoding`).
+    package static func byte(light: Float) -> UInt8 {
+        let v = Int((min(max(light, 0), 1) * Float(one)).rounded())
+        return UInt8.sample(fixedPoint: encoding[v])
     }
 }

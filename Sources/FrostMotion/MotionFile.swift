@@ -34,7 +34,7 @@ public struct MotionFile: Sendable {
     }
 
     /// The renderer of its frames (blurred layers' levels built here, once).
-    public func renderer(threads: Int? = nil) throws(ComposeError) -> MotionRenderer {
-        try MotionRenderer(motion, assets: assets, directory: folder, threads: threads)
+    public func renderer(threads: Int? = nil, linear: Bool = false) throws(ComposeError) -> MotionRenderer {
+        try MotionRenderer(motion, assets: assets, directory: folder, threads: threads, linear: linear)
     }
 }

@@ -16,16 +16,20 @@ public final class MotionRenderer: Sendable {
     public let threads: Int?
     /// The static layers' rasters, kept from frame to frame.
     public let retained: RetainedLayers
+    /// Layers blended and pictures resampled in linear light (`Scene.rendered(linear:)`).
+    public let linear: Bool
     private let blurs: [BlurredLayer]
 
     /// Checks the motion (`validate()`: one built in Swift meets the file format's rules), reads
     /// nothing but what `assets` holds and the cache folders blurred layers name (relative to
     /// `directory`), and builds every blurred layer's levels once.
-    public init(_ motion: MotionScene, assets: SceneAssets, directory: String = "", threads: Int? = nil) throws(ComposeError) {
+    public init(_ motion: MotionScene, assets: SceneAssets, directory: String = "", threads: Int? = nil,
+                linear: Bool = false) throws(ComposeError) {
         try motion.validate()
         self.motion = motion
         self.assets = assets
         self.threads = threads
+        self.linear = linear
         retained = RetainedLayers(keys: motion.staticLayerKeys)
         let rest = motion.resolved(at: motion.timeline?.states().first ?? DriverState())
         var blurs: [BlurredLayer] = []
@@ -50,7 +54,7 @@ public final class MotionRenderer: Sendable {
 
     /// The frame at `state`.
     public func frame(at state: DriverState) throws(ComposeError) -> Image {
-        try scene(at: state).rendered(assets: assets, threads: threads, retained: retained)
+        try scene(at: state).rendered(assets: assets, threads: threads, retained: retained, linear: linear)
     }
 }
 

@@ -30,7 +30,7 @@ struct Compose: ParsableCommand {
         let file = try SceneFile(self.file, flags: scene)
         let image: Image
         if file.motion.motions.isEmpty && file.motion.timeline == nil {
-            image = try attempt(file.name) { try file.motion.scene.rendered(assets: file.contents.assets, threads: threads.threads) }
+            image = try attempt(file.name) { try file.motion.scene.rendered(assets: file.contents.assets, threads: threads.threads, linear: scene.linear) }
         } else {
             let renderer = try file.renderer(threads: threads.threads)
             image = try attempt(file.name) { try renderer.frame(at: scene.state) }

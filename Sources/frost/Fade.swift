@@ -48,6 +48,9 @@ struct Fade: ParsableCommand {
     @Option(parsing: .unconditional, help: "Write K frames over the whole fade, \(framesRange).")
     var frames: Int?
 
+    @Flag(help: "Blend in linear light (two images, or a cache's two levels; --mode exact blurs the source in it): half black, half white is 188, not 128.")
+    var linear = false
+
     @OptionGroup var encode: EncodeFlags
     @OptionGroup var color: ColorFlags
     @OptionGroup var threads: ThreadsFlag
@@ -80,7 +83,7 @@ struct Fade: ParsableCommand {
                 report(inputs[1], CodecError(.corrupt, "is \(b.width)x\(b.height), \(inputs[0]) is \(a.width)x\(a.height): blending needs one size"))
                 throw ExitCode.failure
             }
-            return try attempt(output) { try write(a.blended(with: b, fraction: fraction!, threads: threads.threads), to: output, encode: encode, color: color) }
+            return try attempt(output) { try write(a.blended(with: b, fraction: fraction!, linear: linear, threads: threads.threads), to: output, encode: encode, color: color) }
         }
         let folder = inputs[0]
         if mode == .exact {
@@ -95,7 +98,7 @@ struct Fade: ParsableCommand {
             try attempt(output) { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) }
             for k in 0..<frames {
                 let path = FileIO.joined(output, String(format: "frame-%04d.png", k))
-                let frame = cache.frame(at: Double(k) / Double(frames - 1), mode: mode, threads: threads.threads)
+                let frame = cache.frame(at: Double(k) / Double(frames - 1), mode: mode, linear: linear, threads: threads.threads)
                 try attempt(path) { try color.apply(frame).write(toFile: path, options: encode.options) }
             }
             print("\(output): \(frames) frames")
@@ -106,7 +109,7 @@ struct Fade: ParsableCommand {
         let cache = CrossfadeCache(try attempt(folder) {
             try CacheStore.load(folder, only: { $0.levelsNeeded(at: p, mode: mode) })
         })
-        try attempt(output) { try write(cache.frame(at: p, mode: mode, threads: threads.threads), to: output, encode: encode, color: color) }
+        try attempt(output) { try write(cache.frame(at: p, mode: mode, linear: linear, threads: threads.threads), to: output, encode: encode, color: color) }
     }
 }
 

@@ -29,6 +29,9 @@ struct SceneFlags: ParsableArguments {
     @Flag(help: "Render on a transparent canvas whatever the scene's background (PNG with alpha).")
     var clearBackground = false
 
+    @Flag(help: "Blend the layers and resample pictures in linear light (a translucent white over black shows as much light as it lets through). Off by default: Core Animation blends sRGB values, and so do the seed apps' looks.")
+    var linear = false
+
     @Option(help: ArgumentHelp("Refuse every file the scene names (images, masks, textures, fonts, cache folders) unless it lies inside this folder, links followed: for scene files from others.", valueName: "DIR"))
     var assetsRoot: String?
 
@@ -55,11 +58,14 @@ struct SceneFlags: ParsableArguments {
 struct SceneFile {
     let name: String
     let contents: MotionFile
+    /// `--linear`.
+    let linear: Bool
     var motion: MotionScene { contents.motion }
 
     /// `path` may be - for standard input (files then relative to the current folder).
     init(_ path: String, flags: SceneFlags) throws {
         name = path == "-" ? "<stdin>" : path
+        linear = flags.linear
         contents = try attempt(name) {
             try MotionFile(path: path, options: flags.options) { motion in
                 if let scale = flags.scale { motion.scene.scale = scale }
@@ -70,6 +76,6 @@ struct SceneFile {
 
     /// The renderer of its frames (blurred layers' levels built here, once).
     func renderer(threads: Int?) throws -> MotionRenderer {
-        try attempt(name) { try contents.renderer(threads: threads) }
+        try attempt(name) { try contents.renderer(threads: threads, linear: linear) }
     }
 }
