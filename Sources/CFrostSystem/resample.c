@@ -7,10 +7,6 @@
 // Pillow-SIMD does; on CPUs with AVX512-VNNI four byte taps per multiply-add (vpdpbusd) in the
 // horizontal pass. Each pass and form is exactly its scalar reference (ResizeTests).
 
-// Token pasting after expansion (resample_vertical.h names its helpers after VERTICAL_PASS).
-#define FROST_CONCAT_(a, b) a##b
-#define FROST_CONCAT(a, b) FROST_CONCAT_(a, b)
-
 static inline uint16_t clamped(int32_t v, int32_t top) { return (uint16_t)(v < 0 ? 0 : v > top ? top : v); }
 
 void frost_resample_horizontal_scalar(const uint8_t *row, const int32_t *first, const int16_t *weights, int taps, int shift,
@@ -173,6 +169,15 @@ int frost_resample_vnni(void) {
 }
 
 void frost_resample_use_vnni(int on) { __atomic_store_n(&vnni_state, on && cpu_has_vnni(), __ATOMIC_RELAXED); }
+
+// Sixteen 8.7 sums shifted, packed (the packs per 128-bit half restore the order) and stored as bytes.
+static inline __attribute__((always_inline)) void store_bytes(uint8_t *p, __m256i low, __m256i high, int shift) {
+    __m256i words = _mm256_packs_epi32(_mm256_srai_epi32(low, shift), _mm256_srai_epi32(high, shift));
+    __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(words, words), 0x08);
+    _mm_storeu_si128((__m128i *)p, _mm256_castsi256_si128(bytes));
+}
+#define VERTICAL_OUT uint8_t
+#define VERTICAL_STORE store_bytes
 
 // The VNNI forms: the horizontal pass four taps per byte multiply-add (vpdpbusd: four u8 × s8
 // products summed into a 32-bit lane), the vertical pass with its multiply-add and sum fused.

@@ -1,6 +1,15 @@
-// The vertical pass's vector loop, included by resample.c once per instruction set: VERTICAL_PASS
-// names it, MULTIPLY_ADD(acc, a, w) adds the pairwise products of a and w to acc. It makes the
-// samples it can in blocks of 16 and returns how many; the scalar reference makes the rest.
+// The vertical pass's vector loop, included once per instruction set and output by resample.c
+// (bytes) and linear_light.c (linear 8.7): VERTICAL_PASS names it, MULTIPLY_ADD(acc, a, w) adds
+// the pairwise products of a and w to acc, VERTICAL_OUT is the output sample type and
+// VERTICAL_STORE(p, low, high, shift) stores sixteen samples from their sums (per 128-bit half,
+// low holds samples 0–3 and high 4–7). It makes the samples it can in blocks of 16 and returns
+// how many; the scalar reference makes the rest.
+
+#ifndef FROST_CONCAT
+// Token pasting after expansion (the helpers are named after VERTICAL_PASS).
+#define FROST_CONCAT_(a, b) a##b
+#define FROST_CONCAT(a, b) FROST_CONCAT_(a, b)
+#endif
 
 // Thirty-two samples per step: the 8.7 samples of rows k and k+1 interleaved are (row k, row k+1)
 // pairs, one multiply-add with (w_k, w_{k+1}) per eight. `taps` is even (ResamplePlan pads it).
@@ -9,7 +18,7 @@
 // of a lanczos3 shrink (22 rows of 8.7 samples come from L2 for every output row).
 static inline __attribute__((always_inline)) void FROST_CONCAT(VERTICAL_PASS, _blocks)(const uint16_t *const *rows,
                                                                                        const uint32_t *const *pairs, int taps,
-                                                                                       int shift, size_t i, uint8_t *const *out,
+                                                                                       int shift, size_t i, VERTICAL_OUT *const *out,
                                                                                        const int blocks, const int outputs) {
     const __m256i bias = _mm256_set1_epi32(1 << (shift - 1));
     __m256i low[2][2], high[2][2];
@@ -30,16 +39,13 @@ static inline __attribute__((always_inline)) void FROST_CONCAT(VERTICAL_PASS, _b
     }
     for (int o = 0; o < outputs; o++) {
         for (int b = 0; b < blocks; b++) {
-            // Per 128-bit half: low holds samples 0-3 (8-11), high 4-7 (12-15); packing restores the order.
-            __m256i words = _mm256_packs_epi32(_mm256_srai_epi32(low[o][b], shift), _mm256_srai_epi32(high[o][b], shift));
-            __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(words, words), 0x08);
-            _mm_storeu_si128((__m128i *)(out[o] + i + 16 * b), _mm256_castsi256_si128(bytes));
+            VERTICAL_STORE(out[o] + i + 16 * b, low[o][b], high[o][b], shift);
         }
     }
 }
 
 static size_t VERTICAL_PASS(const uint16_t *const *rows, const uint32_t *const *pairs, int taps, int shift, size_t samples,
-                            uint8_t *const *out, const int outputs) {
+                            VERTICAL_OUT *const *out, const int outputs) {
     size_t i = 0;
     if (outputs == 2) {
         for (; i + 32 <= samples; i += 32) FROST_CONCAT(VERTICAL_PASS, _blocks)(rows, pairs, taps, shift, i, out, 2, 2);

@@ -10,7 +10,8 @@ import Foundation
 /// Linear samples are premultiplied RGBA in the 8.7 fixed point the kernels already work in
 /// (0…32640 for 0…1, UInt16): the darkest sRGB step, 1/255, is 9.9 units, so every byte comes back
 /// from a round trip as itself (LinearLightTests). Bytes are decoded by `frost_linear_decode`
-/// (CFrostSystem) and encoded here through a table of the curve over every 8.7 value.
+/// (CFrostSystem: a table, looked up by AVX-512 word permutes where the CPU has them) and encoded
+/// here through a table of the curve over every 8.7 value.
 package enum LinearLight {
     static let one = Int(FROST_RESAMPLE_TOP)
 
@@ -73,6 +74,12 @@ struct LinearRows<Bytes: HeldRows>: RowSource {
     func row(_ y: Int, scratch: UnsafeMutablePointer<UInt16>) -> UnsafePointer<UInt16> {
         frost_linear_decode(bytes.row(y), scratch, bytes.width, straightAlpha ? 1 : 0)
         return UnsafePointer(scratch)
+    }
+
+    /// Row y's samples added to `sums` (4 × width of them).
+    @inline(__always)
+    func add(_ y: Int, into sums: UnsafeMutablePointer<UInt32>) {
+        frost_linear_decode_add(bytes.row(y), sums, bytes.width, straightAlpha ? 1 : 0)
     }
 }
 

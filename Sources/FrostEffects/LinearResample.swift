@@ -3,7 +3,8 @@ import CFrostSystem
 
 /// How `resampled(over:region:kernel:linear: true)` makes its rows: the vertical taps first, over source rows decoded to
 /// linear 8.7 into a ring of `span` rows as the windows move down (each source row decoded once),
-/// only across the source columns the output reads; then the horizontal taps over that one row;
+/// only across the source columns the output reads (two output rows at a time where their windows
+/// overlap enough); then the horizontal taps over that one row;
 /// then the output row encoded. Vertical first because decoding is the costly part here: each
 /// source sample is decoded once whichever pass comes first, and the vertical pass multiplies
 /// sixteen samples of two rows per step where the horizontal one multiplies eight
@@ -40,34 +41,55 @@ struct LinearResamplePlan {
     func sourceRows(for rows: Range<Int>) -> Range<Int> { ys.sources(for: rows) }
 
     /// Output rows `rows` into `dst` from `src`, which holds at least `sourceRows(for: rows)`; on
-    /// the calling thread.
+    /// the calling thread. Where the next row's window starts at most a quarter of the span lower,
+    /// both rows are made from their union window, read once (as `ResamplePlan` does).
     func run<Bytes: HeldRows>(_ src: LinearRows<Bytes>, rows: Range<Int>, into dst: Plane<UInt8>) {
         guard !rows.isEmpty else { return }
         let span = ys.span, samples = 4 * columns.count, stride = 4 * src.width + 32
-        let ring = UnsafeMutablePointer<UInt16>.allocate(capacity: span * stride)
-        let window = UnsafeMutablePointer<UnsafePointer<UInt16>?>.allocate(capacity: span)
-        let vertical = UnsafeMutablePointer<UInt16>.allocate(capacity: samples + 8)
+        let longestStep = zip(ys.first, ys.first.dropFirst()).map { Int($1 - $0) }.max() ?? 0
+        let slots = span + longestStep + 1
+        let ring = UnsafeMutablePointer<UInt16>.allocate(capacity: slots * stride)
+        let window = UnsafeMutablePointer<UnsafePointer<UInt16>?>.allocate(capacity: slots)
+        let shared = UnsafeMutablePointer<UInt32>.allocate(capacity: slots)
+        let vertical = UnsafeMutablePointer<UInt16>.allocate(capacity: 2 * (samples + 8))
         let horizontal = UnsafeMutablePointer<UInt16>.allocate(capacity: 4 * dst.width)
-        defer { ring.deallocate(); window.deallocate(); vertical.deallocate(); horizontal.deallocate() }
-        var made = Int.min
+        defer { ring.deallocate(); window.deallocate(); shared.deallocate(); vertical.deallocate(); horizontal.deallocate() }
         firsts.withUnsafeBufferPointer { firsts in
             xPairs.withUnsafeBufferPointer { xPairs in
                 yPairs.withUnsafeBufferPointer { yPairs in
-                    for y in rows {
-                        let top = Int(ys.first[y])
-                        for r in max(top, made)..<(top + span) {
-                            let slot = ring + (r % span) * stride
-                            // Decoded into its slot (a source that makes rows writes the scratch it is lent).
-                            _ = src.row(r, scratch: slot)
-                        }
-                        made = top + span
-                        for k in 0..<span { window[k] = UnsafePointer(ring + ((top + k) % span) * stride + 4 * columns.lowerBound) }
-                        frost_linear_vertical(window, yPairs.baseAddress! + y * ys.pairStride, Int32(span), Int32(ys.bits), samples,
-                                              vertical)
-                        frost_linear_horizontal(vertical, firsts.baseAddress!, xPairs.baseAddress!, Int32(xs.span), Int32(xs.bits),
+                    func finish(_ y: Int, _ row: UnsafeMutablePointer<UInt16>) {
+                        frost_linear_horizontal(row, firsts.baseAddress!, xPairs.baseAddress!, Int32(xs.span), Int32(xs.bits),
                                                 dst.width, horizontal)
                         if capsColors { Self.capColors(horizontal, pixels: dst.width) }
                         LinearLight.encode(horizontal, pixels: dst.width, into: dst.row(y))
+                    }
+                    var made = Int.min, y = rows.lowerBound
+                    while y < rows.upperBound {
+                        let top = Int(ys.first[y])
+                        let step = y + 1 < rows.upperBound ? Int(ys.first[y + 1]) - top : span
+                        let two = span % 2 == 0 && 4 * step <= span, needed = two ? span + step : span
+                        for r in max(top, made)..<(top + needed) {
+                            // Decoded into its slot (a source that makes rows writes the scratch it is lent).
+                            _ = src.row(r, scratch: ring + (r % slots) * stride)
+                        }
+                        made = max(made, top + needed)
+                        for k in 0..<needed { window[k] = UnsafePointer(ring + ((top + k) % slots) * stride + 4 * columns.lowerBound) }
+                        if two {
+                            // An odd union gets a last row of weight 0 (any row made will do).
+                            let taps = (needed + 1) / 2 * 2
+                            if taps > needed { window[needed] = window[needed - 1] }
+                            ResamplePlan.weightPairs(ys.weights, output: y, span: span, offset: 0, taps: taps, into: shared)
+                            ResamplePlan.weightPairs(ys.weights, output: y + 1, span: span, offset: step, taps: taps, into: shared + taps / 2)
+                            frost_linear_vertical_two(window, shared, shared + taps / 2, Int32(taps), Int32(ys.bits), samples,
+                                                      vertical, vertical + samples + 8)
+                            finish(y, vertical)
+                            finish(y + 1, vertical + samples + 8)
+                        } else {
+                            frost_linear_vertical(window, yPairs.baseAddress! + y * ys.pairStride, Int32(span), Int32(ys.bits), samples,
+                                                  vertical)
+                            finish(y, vertical)
+                        }
+                        y += two ? 2 : 1
                     }
                 }
             }

@@ -200,7 +200,7 @@ struct ResamplePlan {
 
     /// Output `output`'s vertical weights as pairs over a window of `taps` rows in which its own
     /// span starts `offset` rows down (zero elsewhere), as `frost_resample_vertical` takes them.
-    private static func weightPairs(_ weights: [Int16], output: Int, span: Int, offset: Int, taps: Int,
+    static func weightPairs(_ weights: [Int16], output: Int, span: Int, offset: Int, taps: Int,
                                     into pairs: UnsafeMutablePointer<UInt32>) {
         func weight(_ k: Int) -> UInt32 {
             let j = k - offset

@@ -276,16 +276,23 @@ void frost_resample_use_vnni(int on);
 int frost_resample_tap_multiple(void);
 
 // Linear light (linear_light.c; FrostEffects, LinearLight). Decode: RGBA8 sRGB pixels to linear 8.7
-// samples (0…32640), colors through the sRGB transfer and, with `straight_alpha`, times alpha/255
+// samples (0…32640), colors through the sRGB transfer (rounded) and, with `straight_alpha`, times alpha/255
 // (premultiplied in linear light), alpha·128; without, alpha 32640 whatever the byte. Vertical:
 // out[i] = clamp((2^(shift-1) + sum_k w_k * rows[k][i]) >> shift, 0, 32640), the weights two to a
 // word as frost_resample_vertical takes them. Horizontal: out[4o+c] the same over taps k of
 // row[4*(first[o]+k)+c], output o's weight pairs at o*((taps+1)/2). The _scalar forms are the
-// references (from sample or output `start`); the others are AVX2 where the build has it.
+// references (from sample or output `start`); the others are AVX2 where the build has it (the
+// decode of opaque pixels AVX-512 where frost_resample_vnni() says the CPU has it).
 void frost_linear_decode(const uint8_t *src, uint16_t *dst, size_t pixels, int straight_alpha);
 void frost_linear_decode_scalar(const uint8_t *src, uint16_t *dst, size_t pixels, int straight_alpha);
+// The decode's samples added to 32-bit `sums` (4 per pixel) instead of stored: a box reduction's rows.
+void frost_linear_decode_add(const uint8_t *src, uint32_t *sums, size_t pixels, int straight_alpha);
+void frost_linear_decode_add_scalar(const uint8_t *src, uint32_t *sums, size_t pixels, int straight_alpha);
 void frost_linear_vertical(const uint16_t *const *rows, const uint32_t *pairs, int taps, int shift, size_t samples,
                            uint16_t *out);
+// Two output rows over the same window, as frost_resample_vertical_two.
+void frost_linear_vertical_two(const uint16_t *const *rows, const uint32_t *pairs, const uint32_t *pairs2, int taps, int shift,
+                               size_t samples, uint16_t *out, uint16_t *out2);
 void frost_linear_vertical_scalar(const uint16_t *const *rows, const uint32_t *pairs, int taps, int shift, size_t start,
                                   size_t samples, uint16_t *out);
 void frost_linear_horizontal(const uint16_t *row, const int32_t *first, const uint32_t *pairs, int taps, int shift,
