@@ -14,11 +14,8 @@
     X(avifImageRGBToYUV) X(avifImageSetMetadataExif) X(avifImageSetMetadataXMP) X(avifImageSetProfileICC) \
     X(avifImageYUVToRGB) X(avifRGBImageSetDefaults) X(avifRWDataFree) X(avifResultToString)
 
-typedef struct { AVIF_CALLS(LAZY_DECLARE) } avif_calls;
-static avif_calls avif;
-static int avif_loaded;
+LAZY_LIBRARY(avif, AVIF_CALLS)
 static pthread_once_t avif_once = PTHREAD_ONCE_INIT;
-LAZY_LOADER(load_avif_calls, avif_calls, AVIF_CALLS)
 // The soname of the libavif these headers are (Debian 12's libavif15).
 static void load_avif(void) { avif_loaded = load_avif_calls("libavif.so.15", &avif); }
 

@@ -18,11 +18,8 @@
     X(cmsSetLogErrorHandler) X(cmsMLUalloc) X(cmsMLUsetASCII) X(cmsMLUfree) X(cmsWriteTag) \
     X(cmsIsMatrixShaper) X(cmsReadTag) X(cmsReverseToneCurve) X(cmsEvalToneCurveFloat)
 
-typedef struct { LCMS_CALLS(LAZY_DECLARE) } lcms_calls;
-static lcms_calls lcms;
-static int lcms_loaded;
+LAZY_LIBRARY(lcms, LCMS_CALLS)
 static pthread_once_t lcms_once = PTHREAD_ONCE_INIT;
-LAZY_LOADER(load_lcms_calls, lcms_calls, LCMS_CALLS)
 
 static void quiet(cmsContext context, cmsUInt32Number code, const char *text) {
     (void)context; (void)code; (void)text;   // errors come back as NULL handles, reported per file

@@ -25,10 +25,7 @@
     X(heif_encoding_options_free) X(heif_context_encode_image) X(heif_context_add_exif_metadata) \
     X(heif_context_add_XMP_metadata) X(heif_context_write) X(heif_image_handle_get_nclx_color_profile)
 
-typedef struct { HEIF_CALLS(LAZY_DECLARE) } heif_calls;
-static heif_calls heif;
-static int heif_loaded;
-LAZY_LOADER(load_heif_calls, heif_calls, HEIF_CALLS)
+LAZY_LIBRARY(heif, HEIF_CALLS)
 
 struct frost_heic_decoder {
     struct heif_context *context;

@@ -22,4 +22,12 @@
         calls(LAZY_RESOLVE) \
         return 1; \
     }
+
+// A library's table `name` of `calls` (type name_calls), whether it loaded (name_loaded) and its
+// loader (load_name_calls, from LAZY_LOADER).
+#define LAZY_LIBRARY(name, calls) \
+    typedef struct { calls(LAZY_DECLARE) } name##_calls; \
+    static name##_calls name; \
+    static int name##_loaded; \
+    LAZY_LOADER(load_##name##_calls, name##_calls, calls)
 #endif
