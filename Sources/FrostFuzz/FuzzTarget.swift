@@ -64,9 +64,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         _ = try? ImageInfo(bytes: bytes)
         let last = Int(bytes[bytes.count - 1]), format = ImageFormat.writable[Int(bytes[bytes.count - 2]) % ImageFormat.writable.count]
         // Every result is small: AV1 and HEVC encoders are slow, and the budget caps what a step makes.
-        let box = FilterStep.resize(width: 24, height: 24, fit: .contain, noEnlarge: false, padding: .clear)
+        // Bit 3: the blur and box in linear light.
+        let linear = last & 8 != 0
+        let box = FilterStep.resize(width: 24, height: 24, fit: .contain, noEnlarge: false, padding: .clear, linear: linear)
         let operation: [FilterStep] = switch last % 4 {
-        case 0: [.gaussian(sigma: 2), box]
+        case 0: [.gaussian(sigma: 2, linear: linear), box]
         case 1: [.adjust(ColorAdjustment(brightness: 0.1, contrast: 1.2)), box]
         case 2: [.resize(width: 20, height: 20, fit: .cover, noEnlarge: false, padding: .clear)]
         default: [.resize(width: 16, height: 32, fit: .pad, noEnlarge: false, padding: .black)]
@@ -176,7 +178,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         var options = decodeOptions
         options.autoOrient = false
         guard let info = try? ImageInfo(bytes: bytes), PNGRowReader.streams(info) else { return }
-        let steps: [FilterStep] = [.gaussian(sigma: 2), .resize(width: 29, height: 29, fit: .contain, noEnlarge: false, padding: .clear)]
+        // In linear light for every other input (the strips of its blur and resize against the whole).
+        let linear = bytes.count % 2 == 1
+        let steps: [FilterStep] = [.gaussian(sigma: 2, linear: linear),
+                                   .resize(width: 29, height: 29, fit: .contain, noEnlarge: false, padding: .clear, linear: linear)]
         let streamed = try? StreamedFilter(reader: PNGRowReader(bytes: bytes, options: options), steps: steps, limits: options,
                                            threads: 2, stripRows: 3).image()
         let whole = try? steps.reduce(Image(decoding: bytes, options: options)) { try $1.apply(to: $0, limits: options, threads: 2) }
