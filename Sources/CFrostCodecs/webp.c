@@ -132,6 +132,18 @@ static frost_status import_picture(WebPPicture *picture, const uint8_t *rgba, ui
     return FROST_OK;
 }
 
+// `in` with an ICCP chunk (the mux rewrites a simple container as VP8X, the chunk before the
+// bitstream or the animation); 0 if the mux fails (`out` then empty).
+static int with_icc(const WebPData *in, const uint8_t *icc, size_t length, WebPData *out) {
+    WebPDataInit(out);
+    WebPMux *mux = WebPMuxCreate(in, 0);
+    WebPData profile = {icc, length};
+    int ok = mux && WebPMuxSetChunk(mux, "ICCP", &profile, 0) == WEBP_MUX_OK && WebPMuxAssemble(mux, out) == WEBP_MUX_OK;
+    WebPMuxDelete(mux);
+    if (!ok) WebPDataClear(out);
+    return ok;
+}
+
 frost_status frost_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_bytes,
                                const frost_webp_write_options *options, uint8_t **out, size_t *out_size,
                                frost_error *err) {
@@ -160,15 +172,8 @@ frost_status frost_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
     WebPData result = {writer.mem, writer.size};
     WebPData assembled = {NULL, 0};
     if (options->icc && options->icc_length > 0) {
-        // The mux rewrites the simple container as VP8X with an ICCP chunk before the bitstream.
-        WebPMux *mux = WebPMuxCreate(&result, 0);
-        WebPData profile = {options->icc, options->icc_length};
-        int ok = mux && WebPMuxSetChunk(mux, "ICCP", &profile, 0) == WEBP_MUX_OK
-                     && WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK;
-        WebPMuxDelete(mux);
-        if (!ok) {
+        if (!with_icc(&result, options->icc, options->icc_length, &assembled)) {
             WebPMemoryWriterClear(&writer);
-            WebPDataClear(&assembled);
             return frost_fail(err, FROST_ERR_ENCODE, "cannot add the ICC profile");
         }
         result = assembled;
@@ -191,6 +196,8 @@ struct frost_webp_animation {
     int has_alpha;
     int loops;
     int frames, last_start_ms;   // frames added, and when the last one starts
+    uint8_t *icc;                // a copy of the profile the file carries, or NULL
+    size_t icc_length;
 };
 
 frost_status frost_webp_animation_new(uint32_t width, uint32_t height, const frost_webp_write_options *options,
@@ -215,7 +222,13 @@ frost_status frost_webp_animation_new(uint32_t width, uint32_t height, const fro
     a->has_alpha = options->has_alpha;
     a->loops = options->loops;
     a->encoder = WebPAnimEncoderNew((int)width, (int)height, &anim);
-    if (!a->encoder) {
+    if (options->icc && options->icc_length > 0 && (a->icc = malloc(options->icc_length))) {
+        memcpy(a->icc, options->icc, options->icc_length);
+        a->icc_length = options->icc_length;
+    }
+    if (!a->encoder || (options->icc && options->icc_length > 0 && !a->icc)) {
+        WebPAnimEncoderDelete(a->encoder);
+        free(a->icc);
         free(a);
         return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
     }
@@ -289,6 +302,13 @@ frost_status frost_webp_animation_assemble(frost_webp_animation *a, int end_ms, 
         WebPDataClear(&data);
         return frost_fail(err, FROST_ERR_ENCODE, "cannot write an animation of equal frames");
     }
+    if (a->icc) {
+        WebPData tagged;
+        const int ok = with_icc(&data, a->icc, a->icc_length, &tagged);
+        WebPDataClear(&data);
+        if (!ok) return frost_fail(err, FROST_ERR_ENCODE, "cannot add the ICC profile");
+        data = tagged;
+    }
     *out = malloc(data.size ? data.size : 1);
     if (*out) {
         memcpy(*out, data.bytes, data.size);
@@ -301,6 +321,7 @@ frost_status frost_webp_animation_assemble(frost_webp_animation *a, int end_ms, 
 void frost_webp_animation_free(frost_webp_animation *a) {
     if (!a) return;
     WebPAnimEncoderDelete(a->encoder);
+    free(a->icc);
     free(a);
 }
 

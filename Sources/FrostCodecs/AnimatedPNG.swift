@@ -33,9 +33,12 @@ public final class AnimatedPNGWriter {
     private var written = 0
     private var header: [UInt8]?
     private var previous: Image?
+    private let iccProfile: [UInt8]?
 
-    /// Writes into `file`: `MemoryFile()` for the animation's bytes in memory.
-    public init(into file: any FileSink, width: Int, height: Int, frameCount: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {
+    /// Writes into `file`: `MemoryFile()` for the animation's bytes in memory. `iccProfile`: the
+    /// colour profile the frames are in (an iCCP chunk), none for sRGB.
+    public init(into file: any FileSink, width: Int, height: Int, frameCount: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions(),
+                iccProfile: [UInt8]? = nil) throws {
         guard frameCount >= 1, frameCount <= Int(UInt32.max) else { throw CodecError(.encode, "an APNG needs at least one frame") }
         self.width = width
         self.height = height
@@ -46,6 +49,7 @@ public final class AnimatedPNGWriter {
         trueColour.colors = nil
         self.options = trueColour
         self.file = file
+        self.iccProfile = iccProfile
     }
 
     /// Adds the next frame, shown for `delay` seconds (as a fraction of at most 65535/65535).
@@ -66,7 +70,8 @@ public final class AnimatedPNGWriter {
         var image = frame
         image.hasAlpha = hasAlpha
         image.isGray = false
-        image.iccProfile = nil
+        // Every frame carries the profile; the file keeps the first one's iCCP chunk.
+        image.iccProfile = iccProfile
         // The rectangle is encoded where it lies in the frame (a copy of it was 7% of `frost animate`).
         return EncodedFrame(png: try image.encodedPNG(options, threads: 1, region: region), region: region)
     }
@@ -92,6 +97,7 @@ public final class AnimatedPNGWriter {
             header = ihdr
             out = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
             Self.chunk("IHDR", ihdr, into: &out)
+            for data in chunks where data.type == "iCCP" { Self.chunk("iCCP", Array(data.data), into: &out) }
             Self.chunk("acTL", Self.be32(UInt32(frameCount)) + Self.be32(UInt32(clamping: options.loops ?? 0)), into: &out)
         }
         let (num, den) = Self.fraction(delay)

@@ -17,19 +17,26 @@ public final class AnimatedWebPWriter {
     private var milliseconds = 0.0
     private var finished = false
 
-    /// Writes into `file`: `MemoryFile()` for the animation's bytes in memory.
-    public convenience init(into file: any FileSink, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {
-        try self.init(into: file, width: width, height: height, webp: try options.webp(hasAlpha: hasAlpha))
+    /// Writes into `file`: `MemoryFile()` for the animation's bytes in memory. `iccProfile`: the
+    /// colour profile the frames are in (an ICCP chunk), none for sRGB.
+    public convenience init(into file: any FileSink, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions(),
+                            iccProfile: [UInt8]? = nil) throws {
+        try self.init(into: file, width: width, height: height, webp: try options.webp(hasAlpha: hasAlpha), iccProfile: iccProfile)
     }
 
-    private init(into file: any FileSink, width: Int, height: Int, webp: frost_webp_write_options) throws {
+    private init(into file: any FileSink, width: Int, height: Int, webp: frost_webp_write_options, iccProfile: [UInt8]?) throws {
         var webpOptions = webp
         self.file = file
         self.width = width
         self.height = height
         var error = frost_error()
         var created: OpaquePointer?
-        try check(frost_webp_animation_new(UInt32(width), UInt32(height), &webpOptions, &created, &error), error, .webp)
+        let status = (iccProfile ?? []).withUnsafeBufferPointer { icc in
+            webpOptions.icc = icc.baseAddress
+            webpOptions.icc_length = UInt32(icc.count)
+            return frost_webp_animation_new(UInt32(width), UInt32(height), &webpOptions, &created, &error)
+        }
+        try check(status, error, .webp)
         encoder = created
     }
 

@@ -34,8 +34,10 @@ extension ImageInfo {
 
 extension AnimatedPNGWriter {
     /// Writes into a file at `path`, renamed into place when the last frame is added.
-    public convenience init(path: String, width: Int, height: Int, frameCount: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {
-        try self.init(into: try AtomicFile(path), width: width, height: height, frameCount: frameCount, hasAlpha: hasAlpha, options: options)
+    public convenience init(path: String, width: Int, height: Int, frameCount: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions(),
+                            iccProfile: [UInt8]? = nil) throws {
+        try self.init(into: try AtomicFile(path), width: width, height: height, frameCount: frameCount, hasAlpha: hasAlpha, options: options,
+                      iccProfile: iccProfile)
     }
 }
 
@@ -48,8 +50,9 @@ extension AnimatedGIFWriter {
 
 extension AnimatedWebPWriter {
     /// Writes into a file at `path`, renamed into place by `finish()`.
-    public convenience init(path: String, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions()) throws {
-        try self.init(into: try AtomicFile(path), width: width, height: height, hasAlpha: hasAlpha, options: options)
+    public convenience init(path: String, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions = EncodeOptions(),
+                            iccProfile: [UInt8]? = nil) throws {
+        try self.init(into: try AtomicFile(path), width: width, height: height, hasAlpha: hasAlpha, options: options, iccProfile: iccProfile)
     }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import FrostCodecs
+import FrostColor
 import FrostCompose
 @_spi(Kernels) import FrostCore
 import FrostFiles
@@ -40,6 +41,7 @@ struct Animate: ParsableCommand {
 
     @OptionGroup var scene: SceneFlags
     @OptionGroup var encode: EncodeFlags
+    @OptionGroup var color: ColorFlags
     @OptionGroup var threads: ThreadsFlag
 
     enum Target { case folder, apng, webp, gif, mp4 }
@@ -66,6 +68,10 @@ struct Animate: ParsableCommand {
         }
         if target != .gif, encode.colors != nil || encode.dither != nil {
             throw ValidationError("--colors and --dither apply to a GIF only (frost animate writes other frames in true colour)")
+        }
+        // Frames are drawn in sRGB; another space needs a file that says so (a GIF and an MP4 cannot).
+        if target == .gif || target == .mp4, color.colorspace != .keep, color.colorspace != .sRGB {
+            throw ValidationError("--colorspace: a \(target == .gif ? "GIF" : "MP4") holds sRGB only (frames are drawn in sRGB; PNG frames, APNG and WebP take another space)")
         }
         switch target {
         case .folder, .apng: try encode.check(.png)
@@ -103,9 +109,11 @@ struct Animate: ParsableCommand {
         let renderer = try file.renderer(threads: threads.threads)
         let (w, h) = (file.motion.scene.pixelWidth, file.motion.scene.pixelHeight)
         let hasAlpha = file.motion.scene.background.alpha < 1
+        // Frames are drawn in sRGB: another space converts each and tags the file.
+        let space = try color.target().flatMap { $0 == .sRGB ? nil : $0 }, intent = (color.intent ?? .relative).rendering
         let sink = try attempt(output) { try FrameSink(target, path: output, width: w, height: h, count: selected.count,
                                                        hasAlpha: hasAlpha, fps: timelineFPS(timeline), hundredths: hundredths,
-                                                       options: encode.options) }
+                                                       options: encode.options, iccProfile: space.flatMap(ColorProfile.builtIn)) }
         let passes = target == .gif ? 2 : 1
         let bar = ProgressBar(total: passes * selected.count)
         let workers = RowBands.threads(threads.threads)
@@ -119,7 +127,9 @@ struct Animate: ParsableCommand {
             for start in stride(from: 0, to: selected.count, by: workers) {
                 let chunk = Array(selected[start..<min(start + workers, selected.count)])
                 let t0 = DispatchTime.now().uptimeNanoseconds
-                let images = try chunk.map { k in try attempt(file.name) { try renderer.frame(at: states[k]) } }
+                let images = try chunk.map { k in
+                    try ColorFlags.apply(try attempt(file.name) { try renderer.frame(at: states[k]) }, to: space, intent: intent, threads: workers)
+                }
                 let t1 = DispatchTime.now().uptimeNanoseconds
                 if pass < passes {
                     try attempt(output) { try sink.sample(images) }
@@ -186,16 +196,17 @@ final class FrameSink {
     /// The last frame written: the next APNG frame stores only what changed since it.
     private var previous: Image?
 
+    /// `iccProfile`: the profile the frames are in (an APNG or WebP carries it; PNG frames carry their own).
     init(_ target: Animate.Target, path: String, width: Int, height: Int, count: Int, hasAlpha: Bool, fps: Double,
-         hundredths: [Int: Int], options: EncodeOptions) throws {
+         hundredths: [Int: Int], options: EncodeOptions, iccProfile: [UInt8]?) throws {
         self.path = path
         self.options = options
         self.hundredths = hundredths
         gif = target == .gif ? try AnimatedGIFWriter(path: path, width: width, height: height, animated: count > 1, options: options) : nil
         apng = target == .apng ? try AnimatedPNGWriter(path: path, width: width, height: height, frameCount: count,
-                                                        hasAlpha: hasAlpha, options: options) : nil
+                                                        hasAlpha: hasAlpha, options: options, iccProfile: iccProfile) : nil
         webp = target == .webp ? try AnimatedWebPWriter(path: path, width: width, height: height, hasAlpha: hasAlpha,
-                                                        options: options) : nil
+                                                        options: options, iccProfile: iccProfile) : nil
         video = target == .mp4 ? try VideoPipe(path: path, width: width, height: height, rate: String(fps)) : nil
         if target == .folder { try FileIO.prepareWritableFolder(path) }
     }

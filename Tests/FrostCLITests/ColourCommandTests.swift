@@ -133,4 +133,35 @@ import Testing
         #expect(try FileIO.read(folder.file("kept.png")) == FileIO.read(folder.file("keep.png")))
         #expect(try Image(contentsOfFile: folder.file("kept.png")).iccProfile == Image(contentsOfFile: Self.adobe).iccProfile)
     }
+
+    /// `animate --colorspace p3`: every frame converted from the sRGB it is drawn in and the file
+    /// tagged (APNG, animated WebP, PNG frames); a GIF or MP4, which hold sRGB only, refuse it.
+    @Test func animationsWriteTheSpaceAskedFor() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let motion = Corpus.repository + "/SampleImages/motion/secret-viewer.json"
+        let common = ["--scale", "0.25"]
+        let apng = folder.file("p3.png"), webp = folder.file("p3.webp"), frames = folder.file("frames"), still = folder.file("still.png")
+        for out in [apng, webp, frames] {
+            let run = try FrostRun.run(["animate", motion, "-o", out, "--colorspace", "p3"] + common)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        for file in [apng, webp, frames + "/frame-0000.png"] {
+            #expect(try FrostRun.run(["info", file]).stdout.contains(#"icc=yes ("Display P3", RGB)"#), "\(file)")
+        }
+        // Frame 0 (scroll -80) shown in sRGB is the sRGB still, within a level of rounding.
+        #expect(try FrostRun.run(["compose", motion, "-o", still, "--scroll=-80"] + common).status == 0)
+        let reference = try Image(contentsOfFile: still)
+        for file in [apng, frames + "/frame-0000.png"] {
+            let shown = try Image(contentsOfFile: file).inSRGB()
+            let far = zip(shown.pixels, reference.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(far <= 2, "\(file): \(far) levels off")
+            var raw = try Image(contentsOfFile: file)
+            raw.iccProfile = nil
+            #expect(raw.pixels != reference.pixels, "\(file): not converted")
+        }
+        let gif = try FrostRun.run(["animate", motion, "-o", folder.file("a.gif"), "--colorspace", "p3"] + common)
+        #expect(gif.status == 64 && gif.stderr.contains("sRGB only"), "\(gif.stderr)")
+        #expect(try FrostRun.run(["animate", motion, "-o", folder.file("b.gif"), "--colorspace", "srgb"] + common).status == 0)
+    }
 }
