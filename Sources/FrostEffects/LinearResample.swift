@@ -1,16 +1,15 @@
 import CFrostSystem
 @_spi(Kernels) import FrostCore
 
-/// How `resampled(over:region:kernel:linear: true)` makes its rows: the vertical taps first, over source rows decoded to
-/// linear 8.7 into a ring of `span` rows as the windows move down (each source row decoded once),
-/// only across the source columns the output reads (two output rows at a time where their windows
-/// overlap enough); then the horizontal taps over that one row;
-/// then the output row encoded. Vertical first because decoding is the costly part here: each
-/// source sample is decoded once whichever pass comes first, and the vertical pass multiplies
-/// sixteen samples of two rows per step where the horizontal one multiplies eight
-/// (`frost_linear_vertical`, `frost_linear_horizontal`). Both passes clamp to 0…1, as the
-/// gamma-space passes do; the ring's rows are padded by a cache line so that the rows of one
-/// window (4096 pixels apart, a power of two) do not share cache sets.
+/// How `resampled(over:region:kernel:linear: true)` makes its rows: the vertical taps first, over
+/// source rows decoded to linear 8.7 into a ring as the windows move down (each source row decoded
+/// once), only across the source columns the output reads, two output rows at a time where their
+/// windows overlap enough; then the horizontal taps over that one row; then the row encoded.
+/// Vertical first because decoding is the costly part here: each source sample is decoded once
+/// whichever pass comes first, and the vertical pass multiplies sixteen samples of two rows per step
+/// where the horizontal one multiplies eight (`frost_linear_vertical`, `frost_linear_horizontal`).
+/// Both passes clamp to 0…1, as the gamma-space passes do; the ring's rows are padded by a cache
+/// line so that the rows of one window (4096 pixels apart, a power of two) do not share cache sets.
 struct LinearResamplePlan {
     let xs: ResampleAxis
     let ys: ResampleAxis
