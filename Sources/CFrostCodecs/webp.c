@@ -335,6 +335,15 @@ frost_status frost_webp_animation_decode(const uint8_t *data, size_t size, uint6
     options.color_mode = MODE_RGBA;
     options.use_threads = 0;
     WebPData whole = {data, size};
+    // The decoder allocates two canvases as it is made: a canvas larger than the budget is refused
+    // from the container's header first (a 16383² canvas over one small frame asked for 4.3 GB).
+    WebPDemuxer *demux = WebPDemux(&whole);
+    if (!demux) return frost_fail(err, FROST_ERR_CORRUPT, "not a WebP animation libwebp can read");
+    const uint32_t canvas_width = WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH), canvas_height = WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT);
+    WebPDemuxDelete(demux);
+    if ((uint64_t)canvas_width * canvas_height > max_pixels)
+        return frost_fail(err, FROST_ERR_TOO_LARGE, "a canvas of %ux%u is more than %llu pixels", canvas_width, canvas_height,
+                          (unsigned long long)max_pixels);
     WebPAnimDecoder *decoder = WebPAnimDecoderNew(&whole, &options);
     if (!decoder) return frost_fail(err, FROST_ERR_CORRUPT, "not a WebP animation libwebp can read");
     WebPAnimInfo info;

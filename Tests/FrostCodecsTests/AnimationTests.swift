@@ -173,5 +173,19 @@ import Testing
         one.colors = 1
         #expect(throws: CodecError.self) { try AnimatedGIFWriter(into: MemoryFile(), width: 6, height: 4, animated: true, options: one) }
     }
-}
 
+    /// An animated WebP whose canvas is over the budget is refused from its header, before
+    /// libwebp's decoder allocates two canvases (a 16383² canvas over small frames asked the fuzzer
+    /// for 4.3 GB): img2webp.webp's 64×48 canvas made 4096×4096.
+    @Test func aWebPCanvasOverTheBudgetIsRefusedFromItsHeader() throws {
+        var bytes = try FileIO.read(Self.fixture("img2webp.webp"))
+        #expect(bytes[12..<16] == Array("VP8X".utf8)[...])
+        for offset in [24, 27] { bytes.replaceSubrange(offset..<(offset + 3), with: [0xFF, 0x0F, 0x00]) }
+        do {
+            _ = try Animation(decoding: bytes, options: DecodeOptions(maxPixels: 1 << 20))
+            Issue.record("a 4096×4096 canvas passed a budget of 1 Mpixel")
+        } catch let error as CodecError {
+            #expect(error.description.contains("a canvas of 4096x4096"), "\(error)")
+        }
+    }
+}
