@@ -21,6 +21,8 @@ struct LinearResamplePlan {
     let firsts: [Int32]
     /// Whether colors are capped at their alpha (`ResamplePlan.capsColors`).
     let capsColors: Bool
+    /// The most rows one output row's window starts below the one before.
+    let longestStep: Int
 
     init(kernel: ResampleKernel, width: Int, height: Int, over rect: Rect, region: PixelBounds, hasAlpha: Bool) {
         let top = Int(FROST_RESAMPLE_TOP)
@@ -34,6 +36,7 @@ struct LinearResamplePlan {
         self.columns = columns
         firsts = xs.first.map { $0 - Int32(columns.lowerBound) }
         capsColors = hasAlpha && kernel.hasNegativeLobes
+        longestStep = ys.longestStep
     }
 
     /// The source rows that output rows `rows` read.
@@ -45,7 +48,6 @@ struct LinearResamplePlan {
     func run<Bytes: HeldRows>(_ src: LinearRows<Bytes>, rows: Range<Int>, into dst: Plane<UInt8>) {
         guard !rows.isEmpty else { return }
         let span = ys.span, samples = 4 * columns.count, stride = 4 * src.width + 32
-        let longestStep = zip(ys.first, ys.first.dropFirst()).map { Int($1 - $0) }.max() ?? 0
         let slots = span + longestStep + 1
         let ring = UnsafeMutablePointer<UInt16>.allocate(capacity: slots * stride)
         let window = UnsafeMutablePointer<UnsafePointer<UInt16>?>.allocate(capacity: slots)
@@ -59,7 +61,7 @@ struct LinearResamplePlan {
                     func finish(_ y: Int, _ row: UnsafeMutablePointer<UInt16>) {
                         frost_linear_horizontal(row, firsts.baseAddress!, xPairs.baseAddress!, Int32(xs.span), Int32(xs.bits),
                                                 dst.width, horizontal)
-                        if capsColors { Self.capColors(horizontal, pixels: dst.width) }
+                        if capsColors { ResamplePlan.capColors(horizontal, pixels: dst.width) }
                         LinearLight.encode(horizontal, pixels: dst.width, into: dst.row(y))
                     }
                     var made = Int.min, y = rows.lowerBound
@@ -92,14 +94,6 @@ struct LinearResamplePlan {
                     }
                 }
             }
-        }
-    }
-
-    /// Each color at most its alpha (a negative lobe can ring one above it).
-    private static func capColors(_ row: UnsafeMutablePointer<UInt16>, pixels: Int) {
-        for i in 0..<pixels {
-            let a = row[4 * i + 3]
-            for c in 0..<3 { row[4 * i + c] = min(row[4 * i + c], a) }
         }
     }
 }

@@ -98,6 +98,9 @@ struct ResampleAxis {
 
     var pairStride: Int { (span + 1) / 2 }
 
+    /// The most source indices one output's window starts beyond the one before.
+    var longestStep: Int { zip(first, first.dropFirst()).map { Int($1 - $0) }.max() ?? 0 }
+
     /// The weights split for the VNNI horizontal pass whose samples shift right by `shift`, the
     /// split's base and each output's groups of four taps in use (`frost_resample_split_weights`),
     /// where the span is a multiple of four and every weight within ±16383; else nil.

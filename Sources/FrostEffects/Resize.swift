@@ -132,7 +132,7 @@ struct ResamplePlan {
         ys = ResampleAxis(kernel: kernel, sourceCount: height, origin: rect.y, length: rect.height, outputStart: region.y,
                           outputCount: region.height, multiple: 2, sampleMaximum: Int(FROST_RESAMPLE_TOP))
         pairs = ys.pairs
-        longestStep = zip(ys.first, ys.first.dropFirst()).map { Int($1 - $0) }.max() ?? 0
+        longestStep = ys.longestStep
         verticalTaps = ys.usedTaps(multiple: 2)
         (split, splitBase, groups) = xs.split(shift: xs.bits - 7) ?? ([], 0, [])
     }
@@ -232,7 +232,8 @@ struct ResamplePlan {
 }
 
 extension ResamplePlan {
-    static func capColors(_ row: UnsafeMutablePointer<UInt8>, pixels: Int) {
+    /// Each color at most its alpha (a negative lobe can ring one above it): bytes or 8.7 samples.
+    static func capColors<Sample: FixedWidthInteger>(_ row: UnsafeMutablePointer<Sample>, pixels: Int) {
         for i in 0..<pixels {
             let a = row[4 * i + 3]
             for c in 0..<3 { row[4 * i + c] = min(row[4 * i + c], a) }

@@ -111,7 +111,8 @@ package struct ResizeRows: RowOperation {
     package let inputHeight: Int
     package let outputWidth: Int
     package let outputHeight: Int
-    let plan: ResamplePlan
+    /// One of the two: the sRGB plan, or with `linear` the linear-light one.
+    let plan: ResamplePlan?
     let linearPlan: LinearResamplePlan?
 
     package init?(width: Int, height: Int, toWidth w: Int?, height h: Int?, fit: ResizeFit, kernel: ResampleKernel,
@@ -122,16 +123,17 @@ package struct ResizeRows: RowOperation {
         guard placement.rect != Rect(x: 0, y: 0, width: Double(width), height: Double(height)) else { return nil }
         (inputWidth, inputHeight, outputWidth, outputHeight) = (width, height, placement.width, placement.height)
         let region = PixelBounds(x: 0, y: 0, width: placement.width, height: placement.height)
-        plan = ResamplePlan(kernel: kernel, width: width, height: height, over: placement.rect, region: region, hasAlpha: false)
+        plan = linear ? nil : ResamplePlan(kernel: kernel, width: width, height: height, over: placement.rect, region: region,
+                                           hasAlpha: false)
         linearPlan = linear ? LinearResamplePlan(kernel: kernel, width: width, height: height, over: placement.rect, region: region,
                                                  hasAlpha: false) : nil
     }
 
-    package func inputRows(for rows: Range<Int>) -> Range<Int> { linearPlan?.sourceRows(for: rows) ?? plan.sourceRows(for: rows) }
+    package func inputRows(for rows: Range<Int>) -> Range<Int> { linearPlan?.sourceRows(for: rows) ?? plan!.sourceRows(for: rows) }
 
     package func run(_ input: PixelRows, rows: Range<Int>, into output: PixelRows) {
         if let linearPlan { return linearPlan.run(LinearRows(bytes: input, straightAlpha: false), rows: rows, into: output.plane(rows)) }
-        plan.run(input, rows: rows, into: output.plane(rows))
+        plan!.run(input, rows: rows, into: output.plane(rows))
     }
 }
 
