@@ -47,7 +47,7 @@ let package = Package(
         // Files: whole reads, atomic writes, images and animations by path, many-file batches.
         .target(name: "FrostFiles", dependencies: ["FrostCore", "FrostCodecs"]),
         .target(name: "FrostEffects", dependencies: ["FrostCore", "CFrostSystem"]),
-        .target(name: "FrostCache", dependencies: ["FrostCore", "FrostEffects", "FrostCodecs", "FrostFiles", "CFrostSystem"]),
+        .target(name: "FrostCache", dependencies: ["FrostCore", "FrostColor", "FrostEffects", "FrostCodecs", "FrostFiles", "CFrostSystem"]),
         .target(name: "FrostCrossfade", dependencies: ["FrostCore", "FrostEffects", "FrostCache"]),
         // What a client needs to show a cache or a picture still loading: the web page, BlurHash, ThumbHash.
         .target(name: "FrostClients", dependencies: ["FrostCore", "FrostColor", "FrostEffects", "FrostCache", "FrostCrossfade"]),

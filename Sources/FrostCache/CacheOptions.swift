@@ -1,4 +1,5 @@
 import FrostCodecs
+import FrostColor
 import FrostCore
 
 /// Everything a user chooses about a cache: its levels (`blur`, σ in pixels, radii in points ×
@@ -19,26 +20,29 @@ public struct CacheOptions: Sendable, Equatable {
     public var quality: Int
     /// WebP levels: lossy at this quality, lossless when nil.
     public var webpQuality: Int?
+    /// The space the levels are rendered in (nil: the source's own, its profile kept).
+    public var color: CacheColor?
 
     /// Options for a cache of `blur`'s levels, stored compactly as PNG by default.
     public init(blur: BlurCacheSpec = BlurCacheSpec(), scale: Double = 1, compact: Bool = true, format: ImageFormat = .png,
-                quality: Int = 90, webpQuality: Int? = nil) {
+                quality: Int = 90, webpQuality: Int? = nil, color: CacheColor? = nil) {
         self.blur = blur
         self.scale = scale
         self.compact = compact
         self.format = format
         self.quality = quality
         self.webpQuality = webpQuality
+        self.color = color
     }
 
     /// The options with the blur's fields spelled out.
     public init(levels: Int = BlurCacheSpec.defaultLevels, maxSigma: Double? = nil, maxRadius: Double? = nil,
                 spacing: CachePlan.Spacing = .geometric, tint: Color? = nil, saturation: Double = 1, ramp: Bool = false,
                 scale: Double = 1, preset: Preset? = nil, compact: Bool = true, format: ImageFormat = .png,
-                quality: Int = 90, webpQuality: Int? = nil) {
+                quality: Int = 90, webpQuality: Int? = nil, color: CacheColor? = nil) {
         self.init(blur: BlurCacheSpec(levels: levels, maxSigma: maxSigma, maxRadius: maxRadius, spacing: spacing, tint: tint,
                                       saturation: saturation, ramp: ramp, preset: preset),
-                  scale: scale, compact: compact, format: format, quality: quality, webpQuality: webpQuality)
+                  scale: scale, compact: compact, format: format, quality: quality, webpQuality: webpQuality, color: color)
     }
 
     /// The levels' plan.
@@ -52,10 +56,11 @@ public struct CacheOptions: Sendable, Equatable {
     public var encodeOptions: EncodeOptions { EncodeOptions(quality: quality, compressionLevel: 1, webpQuality: webpQuality) }
 }
 
-/// The manifest's `parameters`: one flat object, as caches have always recorded it.
+/// The manifest's `parameters`: one flat object, as caches have always recorded it (`colorspace`
+/// and `intent` only when the levels were converted, so every other manifest stays as it was).
 extension CacheOptions: Codable {
     private enum CodingKeys: String, CodingKey {
-        case levels, maxSigma, maxRadius, spacing, tint, saturation, ramp, scale, preset, compact, format, quality, webpQuality
+        case levels, maxSigma, maxRadius, spacing, tint, saturation, ramp, scale, preset, compact, format, quality, webpQuality, colorspace, intent
     }
 
     public init(from decoder: any Decoder) throws {
@@ -67,6 +72,13 @@ extension CacheOptions: Codable {
                   scale: try c.decode(Double.self, forKey: .scale), preset: try c.decodeIfPresent(Preset.self, forKey: .preset),
                   compact: try c.decode(Bool.self, forKey: .compact), format: try c.decode(ImageFormat.self, forKey: .format),
                   quality: try c.decode(Int.self, forKey: .quality), webpQuality: try c.decodeIfPresent(Int.self, forKey: .webpQuality))
+        if let name = try c.decodeIfPresent(String.self, forKey: .colorspace) {
+            let intentName = try c.decode(String.self, forKey: .intent)
+            guard let intent = CacheColor.intentNames.first(where: { $0.value == intentName })?.key else {
+                throw DecodingError.dataCorruptedError(forKey: .intent, in: c, debugDescription: "unknown intent '\(intentName)'")
+            }
+            color = CacheColor(name: name, intent: intent)
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -84,5 +96,9 @@ extension CacheOptions: Codable {
         try c.encode(format, forKey: .format)
         try c.encode(quality, forKey: .quality)
         try c.encodeIfPresent(webpQuality, forKey: .webpQuality)
+        if let color {
+            try c.encode(color.name, forKey: .colorspace)
+            try c.encode(CacheColor.intentNames[color.intent], forKey: .intent)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import FrostCodecs
+import FrostColor
 @_spi(Kernels) import FrostCore
 import FrostFiles
 
@@ -39,7 +40,7 @@ public enum CacheStore {
     public static func build(source bytes: [UInt8], named name: String, sha256: String? = nil, into folder: String,
                              options: CacheOptions, decode: DecodeOptions = DecodeOptions(), threads: Int? = nil) throws -> CacheManifest {
         try options.blur.validate()
-        let image = try Image(decoding: bytes, options: decode)
+        let image = try converted(try Image(decoding: bytes, options: decode), to: options.color, threads: threads)
         if options.format == .jpeg && (image.hasAlpha || image.containsTransparency) {
             throw CodecError(.encode, "JPEG levels cannot keep this image's alpha (use --format png)")
         }
@@ -89,13 +90,26 @@ public enum CacheStore {
         return manifest
     }
 
+    /// The source in the levels' space (itself when `color` is nil).
+    static func converted(_ image: Image, to color: CacheColor?, threads: Int?) throws -> Image {
+        guard let color else { return image }
+        guard let target = color.target else {
+            throw CodecError(.unsupported, "the levels' colour space \(color.name) is named, not given: build with a CacheColor made from its target")
+        }
+        do {
+            return try image.converted(to: target, intent: color.intent, threads: threads)
+        } catch {
+            throw CodecError(.unsupported, "cannot convert its colours: \(error.description)")
+        }
+    }
+
     /// Whether level 0 is the source file itself, copied rather than encoded again: a PNG source
     /// for PNG levels, shown as stored (no EXIF turn), under a plan whose level 0 is untouched.
     /// Loading it then gives the very pixels the levels were rendered from (encoding it was ~10%
     /// of a one-thread `frost cache` of a 4096² photo).
     static func sourceIsLevelFile(_ bytes: [UInt8], plan: CachePlan, options: CacheOptions,
                                   decode: DecodeOptions) throws -> Bool {
-        guard plan.levels[0].isSource, options.format == .png, ImageFormat(sniffing: bytes) == .png else { return false }
+        guard plan.levels[0].isSource, options.format == .png, options.color == nil, ImageFormat(sniffing: bytes) == .png else { return false }
         return try !decode.autoOrient || Orientation(exifValue: ImageInfo(bytes: bytes).orientation) == .up
     }
 

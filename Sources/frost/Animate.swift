@@ -110,7 +110,7 @@ struct Animate: ParsableCommand {
         let (w, h) = (file.motion.scene.pixelWidth, file.motion.scene.pixelHeight)
         let hasAlpha = file.motion.scene.background.alpha < 1
         // Frames are drawn in sRGB: another space converts each and tags the file.
-        let space = try color.target().flatMap { $0 == .sRGB ? nil : $0 }, intent = (color.intent ?? .relative).rendering
+        let space = try color.target().flatMap { $0 == .sRGB ? nil : $0 }, intent = color.rendering
         let sink = try attempt(output) { try FrameSink(target, path: output, width: w, height: h, count: selected.count,
                                                        hasAlpha: hasAlpha, fps: timelineFPS(timeline), hundredths: hundredths,
                                                        options: encode.options, iccProfile: space.flatMap(ColorProfile.builtIn)) }

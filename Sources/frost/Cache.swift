@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import FrostCache
 import FrostCodecs
+import FrostColor
 import FrostCore
 import FrostFiles
 #if canImport(Glibc)
@@ -83,6 +84,7 @@ struct Cache: ParsableCommand {
     @Flag(help: "Rebuild caches that are already complete.")
     var force = false
 
+    @OptionGroup var color: ColorFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var threads: ThreadsFlag
 
@@ -99,15 +101,18 @@ struct Cache: ParsableCommand {
         if batch == nil, !batchFlags.isDefault { throw ValidationError("--shard and --jobs need --batch") }
     }
 
-    var options: CacheOptions {
+    /// The options, a --colorspace profile read.
+    func options() throws -> CacheOptions {
         CacheOptions(levels: levels, maxSigma: maxSigma, maxRadius: maxRadius, spacing: spacing, tint: tint,
                      saturation: saturation, ramp: ramp, scale: scale, preset: preset, compact: !fullSize,
-                     format: format.imageFormat, quality: quality ?? 90, webpQuality: format == .webp ? quality : nil)
+                     format: format.imageFormat, quality: quality ?? 90, webpQuality: format == .webp ? quality : nil,
+                     color: try color.target().map { CacheColor($0, intent: color.rendering) })
     }
 
     func run() throws {
         if let batch { return try runBatch(batch) }
         let start = DispatchTime.now().uptimeNanoseconds
+        let options = try options()
         let manifest = try attempt(input!) {
             try CacheStore.build(sourcePath: input!, into: output, options: options, decode: decode.options, threads: threads.threads)
         }
@@ -121,7 +126,7 @@ struct Cache: ParsableCommand {
     private func runBatch(_ source: String) throws {
         let inputs = try batchFlags.shard(try attempt(source) { try FileBatch.inputs(from: source) })
         try attempt(output) { try FileIO.prepareWritableFolder(output) }
-        var build = BatchBuild(inputs: inputs, output: output, options: options)
+        var build = BatchBuild(inputs: inputs, output: output, options: try options())
         build.decode = decode.options
         build.force = force
         build.jobs = batchFlags.jobs

@@ -4,8 +4,8 @@ import FrostColor
 import FrostCore
 import FrostFiles
 
-/// `--colorspace` and `--intent` of the verbs that write pictures from images that may carry a
-/// profile (the filters, compose, fade, sheet): the policy of docs/formats.md, "Colour".
+/// `--colorspace` and `--intent` of the verbs that write pictures (the filters, cache, compose,
+/// animate, fade, sheet, a drawn placeholder): the policy of docs/formats.md, "Colour".
 struct ColorFlags: ParsableArguments {
     /// Where output pixels are put.
     enum Space: ExpressibleByArgument, Equatable {
@@ -63,9 +63,12 @@ struct ColorFlags: ParsableArguments {
         }
     }
 
+    /// The intent asked for (relative colorimetric by default).
+    var rendering: RenderingIntent { (intent ?? .relative).rendering }
+
     /// `image` in the space asked for (itself with keep).
     func apply(_ image: Image, threads: Int? = nil) throws -> Image {
-        try Self.apply(image, to: try target(), intent: (intent ?? .relative).rendering, threads: threads)
+        try Self.apply(image, to: try target(), intent: rendering, threads: threads)
     }
 
     /// `image` in `target` (itself when nil), its failure an error of the input.

@@ -82,7 +82,7 @@ struct FilterFiles: ParsableArguments {
         }
         // Stripped means untagged: a tagged picture in sRGB, as imgproxy strips (unless a space is asked for).
         context.colorTarget = try color.target() ?? (strip ? .sRGB : nil)
-        context.intent = (color.intent ?? .relative).rendering
+        context.intent = color.rendering
         if !inPlace {
             let read = gathered.filter { !$0.isStandardInput }.map(\.path) + steps.flatMap(\.auxiliaryFiles)
             context.inputFiles = Set(read.compactMap(FileIO.identity))

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import FrostClients
 import FrostCodecs
+import FrostColor
 import FrostCore
 import FrostEffects
 import FrostFiles
@@ -17,7 +18,8 @@ struct Placeholder: ParsableCommand {
         its alpha and aspect ratio (standard base64), or a data URL of a WebP of at most --max-bytes \
         characters. One line per image as it finishes ("file: placeholder", or JSON with --json: file, \
         width, height, kind, placeholder); a failed image is reported and the others go on. \
-        --decode HASH draws a hash as a PNG, --width wide (a ThumbHash keeps its own shape).
+        --decode HASH draws a hash as a PNG, --width wide (a ThumbHash keeps its own shape), in sRGB \
+        or the --colorspace asked for.
         """)
 
     enum Kind: String, ExpressibleByArgument, CaseIterable {
@@ -60,6 +62,7 @@ struct Placeholder: ParsableCommand {
     var height: Int?
 
     @OptionGroup(title: "Many images") var batchFlags: BatchFlags
+    @OptionGroup var color: ColorFlags
     @OptionGroup var decodeFlags: DecodeFlags
 
     func validate() throws {
@@ -77,6 +80,10 @@ struct Placeholder: ParsableCommand {
         } else {
             guard !files.isEmpty || !inputsFrom.isEmpty else { throw ValidationError("give an image, a folder or --inputs-from") }
             if output != nil { throw ValidationError("-o goes with --decode (placeholders are printed)") }
+            // Hashes and data URLs hold sRGB (docs/formats.md, "Colour"): any other space is for a drawn one.
+            if let target = try color.target(), target != .sRGB {
+                throw ValidationError("placeholders are sRGB: --colorspace p3 or PROFILE.icc goes with --decode")
+            }
         }
     }
 
@@ -162,7 +169,7 @@ struct Placeholder: ParsableCommand {
 
     /// Draws a hash as a PNG.
     private func draw(_ hash: String) throws {
-        let image: Image
+        var image: Image
         do {
             switch kind {
             case .thumbhash:
@@ -174,6 +181,8 @@ struct Placeholder: ParsableCommand {
         } catch {
             throw failure("--decode", error)
         }
+        // A hash's colours are sRGB: converted and tagged when another space is asked for.
+        image = try attempt("--decode") { try color.apply(image) }
         let output = output!
         if output == "-" {
             try refuseTerminal()

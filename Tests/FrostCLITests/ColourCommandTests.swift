@@ -164,4 +164,57 @@ import Testing
         #expect(gif.status == 64 && gif.stderr.contains("sRGB only"), "\(gif.stderr)")
         #expect(try FrostRun.run(["animate", motion, "-o", folder.file("b.gif"), "--colorspace", "srgb"] + common).status == 0)
     }
+
+    /// `cache --colorspace srgb` converts the source once and blurs its levels from that: the cache
+    /// of the converted picture, level for level, untagged; the manifest records the space, and a
+    /// batch resumes only caches made in the space asked for.
+    @Test func cachesRenderTheSpaceAskedFor() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let srgb = folder.file("srgb.png")
+        #expect(try FrostRun.run(["convert", Self.adobe, srgb, "--colorspace", "srgb"]).status == 0)
+        let converted = try FrostRun.run(["cache", Self.adobe, "-o", folder.file("a"), "--levels", "3", "--colorspace", "srgb"])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(try FrostRun.run(["cache", srgb, "-o", folder.file("b"), "--levels", "3"]).status == 0)
+        for level in 0...3 {
+            let name = "/level-0\(level).png"
+            let (a, b) = (try Image(contentsOfFile: folder.file("a") + name), try Image(contentsOfFile: folder.file("b") + name))
+            #expect(a.iccProfile == nil && a.pixels == b.pixels, "level \(level)")
+        }
+        let manifest = try String(contentsOfFile: folder.file("a/manifest.json"), encoding: .utf8)
+        #expect(manifest.contains(#""colorspace" : "srgb""#) && manifest.contains(#""intent" : "relative""#))
+        let kept = try String(contentsOfFile: folder.file("b/manifest.json"), encoding: .utf8)
+        #expect(!kept.contains("colorspace"), "the default manifest is as it was")
+
+        let inputs = folder.file("in")
+        try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.adobe, toPath: inputs + "/rocket.jpg")
+        func batch(_ extra: [String]) throws -> String {
+            let run = try FrostRun.run(["cache", "--batch", inputs, "-o", folder.file("out"), "--levels", "2"] + extra)
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout + run.stderr
+        }
+        #expect(try batch(["--colorspace", "p3"]).contains("built 1"))
+        #expect(try batch(["--colorspace", "p3"]).contains("skipped 1"))
+        #expect(try batch(["--colorspace", "p3", "--intent", "perceptual"]).contains("built 1"))
+        #expect(try batch([]).contains("built 1"))
+        #expect(try FrostRun.run(["info", folder.file("out/rocket.jpg.frost/level-01.png")]).stdout.contains(#""Adobe RGB (1998)""#))
+    }
+
+    /// A drawn hash is sRGB, converted and tagged when another space is asked for; a hash printed
+    /// from a picture is sRGB whatever is asked.
+    @Test func drawnPlaceholdersTakeTheSpaceAskedFor() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let hash = "LEHV6nWB2yk8pyo0adR*.7kCMdnj"
+        #expect(try FrostRun.run(["placeholder", "--decode", hash, "-o", folder.file("s.png")]).status == 0)
+        #expect(try FrostRun.run(["placeholder", "--decode", hash, "-o", folder.file("p.png"), "--colorspace", "p3"]).status == 0)
+        let (s, p) = (try Image(contentsOfFile: folder.file("s.png")), try Image(contentsOfFile: folder.file("p.png")))
+        #expect(s.iccProfile == nil && p.iccProfile != nil && s.pixels != p.pixels)
+        let shown = p.inSRGB()
+        #expect(zip(shown.pixels, s.pixels).map { abs(Int($0) - Int($1)) }.max()! <= 2)
+        let refused = try FrostRun.run(["placeholder", Self.adobe, "--colorspace", "p3"])
+        #expect(refused.status == 64 && refused.stderr.contains("placeholders are sRGB"), "\(refused.stderr)")
+        #expect(try FrostRun.run(["placeholder", Self.adobe, "--colorspace", "srgb"]).status == 0)
+    }
 }
