@@ -103,7 +103,7 @@ examples: deps
 # libFuzzer over FrostFuzz's targets (Fuzz/): each runs FUZZ_SECONDS with its seeds and dictionary;
 # findings are kept under Tests/Fixtures/fuzz/ and replayed by every `make test`.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= decode info entrance scene motion cache png-round-trip inputs stream placeholder
+FUZZ_TARGETS ?= decode info entrance scene motion cache png-round-trip inputs stream placeholder service-url
 fuzz-build: deps
 	$(SWIFT) build -c release --product frost-fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
 	  -Xcc -fsanitize=undefined -Xswiftc -DFROST_LIBFUZZER \

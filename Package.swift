@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "FrostCompose", targets: ["FrostCompose"]),
         .library(name: "FrostMotion", targets: ["FrostMotion"]),
         .library(name: "FrostStream", targets: ["FrostStream"]),
+        .library(name: "FrostService", targets: ["FrostService"]),
         .executable(name: "frost", targets: ["frost"]),
     ],
     dependencies: [
@@ -59,9 +60,12 @@ let package = Package(
         .target(name: "FrostMotion", dependencies: ["FrostCore", "FrostCodecs", "FrostFiles", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose"]),
         .target(name: "Frost", dependencies: ["FrostCore", "FrostColor", "FrostCodecs", "FrostFiles", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostClients",
                                               "FrostCompose", "FrostMotion", "FrostStream"]),
+        // imgproxy's URLs on the library (docs/serve.md): parsing, signing, options, processing;
+        // `frost serve` (Server/) puts it behind HTTP.
+        .target(name: "FrostService", dependencies: ["FrostCore", "FrostColor", "FrostCodecs", "FrostFiles", "FrostEffects", "FrostCache", "FrostClients", "FrostStream"]),
         // What the fuzzers (`make fuzz`) and the replay of their findings feed bytes to, and the
         // fuzzer's binary: with libFuzzer under `make fuzz` (FROST_LIBFUZZER), else a replay tool.
-        .target(name: "FrostFuzz", dependencies: ["Frost"]),
+        .target(name: "FrostFuzz", dependencies: ["Frost", "FrostService"]),
         .executableTarget(name: "frost-fuzz", dependencies: ["FrostFuzz", "FrostCodecs", "FrostFiles"]),
         // The named benchmark cases, shared by `frost bench` and Benchmarks/.
         .target(name: "FrostBench", dependencies: ["Frost"]),
@@ -69,7 +73,7 @@ let package = Package(
             name: "frost",
             dependencies: [
                 "FrostCore", "FrostColor", "FrostCodecs", "FrostFiles", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostClients", "FrostCompose", "FrostMotion",
-                "FrostStream", "FrostBench", "CFrostSystem",
+                "FrostStream", "FrostService", "FrostBench", "CFrostSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -86,6 +90,7 @@ let package = Package(
         .testTarget(name: "FrostStreamTests", dependencies: ["FrostStream", "FrostEffects", "FrostCodecs", "FrostFiles", "FrostTestSupport"]),
         .testTarget(name: "FrostFuzzTests", dependencies: ["FrostFuzz", "FrostCodecs", "FrostFiles", "FrostCompose", "FrostTestSupport"]),
         .testTarget(name: "FrostTests", dependencies: ["Frost", "FrostTestSupport"]),
+        .testTarget(name: "FrostServiceTests", dependencies: ["FrostService", "FrostCore", "FrostCodecs", "FrostFiles", "FrostTestSupport"]),
         .testTarget(name: "FrostCLITests", dependencies: ["FrostCodecs", "FrostFiles", "FrostCache", "FrostTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

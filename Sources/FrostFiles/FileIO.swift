@@ -142,7 +142,7 @@ public enum FileIO {
     }
 
     /// Whether `path` lies inside `folder` (both absolute, links resolved), compared as bytes.
-    static func isInside(_ path: String, _ folder: String) -> Bool {
+    package static func isInside(_ path: String, _ folder: String) -> Bool {
         path.utf8.elementsEqual(folder.utf8) || path.utf8.starts(with: (folder == "/" ? "/" : folder + "/").utf8)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Frost
+import FrostService
 
 /// What the fuzzers feed bytes to (one per input surface), and what must hold for any input: no
 /// crash, no hang, no sanitizer report, and the round trips exact. A failed property stops the run
@@ -39,6 +40,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// operation the last byte picks, and the result encoded in the format the byte before picks
     /// (PNG, JPEG, WebP, GIF, AVIF, HEIC; an animation as APNG, WebP or GIF). Nothing may crash.
     case entrance
+    /// A service URL's path (`frost serve`): parsed in imgproxy's grammar, its options read, its
+    /// signature made and checked, and a `local://` source resolved under a root holding one file
+    /// and a link out: a path resolved must lie inside the root; every refusal is a 4xx.
+    case serviceURL = "service-url"
 
     /// The budget every decode in a fuzz run gets: big enough for the corpus's images' headers,
     /// small enough to stay fast.
@@ -56,6 +61,35 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .stream: Self.stream(bytes)
         case .placeholder: Self.placeholder(bytes)
         case .entrance: Self.entrance(bytes)
+        case .serviceURL: Self.serviceURL(bytes)
+        }
+    }
+
+    static let serviceRoot: LocalSource = {
+        let folder = NSTemporaryDirectory() + "frost-fuzz-service-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: folder + "/root/a", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: folder + "/root/a/b.jpg", contents: Data([0xFF, 0xD8]))
+        FileManager.default.createFile(atPath: folder + "/secret.jpg", contents: Data([0xFF, 0xD8]))
+        try? FileManager.default.createSymbolicLink(atPath: folder + "/root/out.jpg", withDestinationPath: folder + "/secret.jpg")
+        return LocalSource(root: folder + "/root")!
+    }()
+
+    static func serviceURL(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        func check(_ error: ServiceError) {
+            precondition((400..<500).contains(error.status), "\(text.debugDescription): \(error) is not a 4xx")
+        }
+        let path: ServicePath
+        do { path = try ServicePath(parsing: text) } catch { return check(error) }
+        do { _ = try ProcessingOptions(path.options, presets: ["p": [.init(name: "pr", arguments: ["p"])]]) } catch { check(error) }
+        let signer = URLSignature(keyHex: "00ff", saltHex: "ff00")!
+        precondition(signer.verifies(signer.signature(for: path.signed), for: path.signed), "a signature does not verify its own path")
+        precondition(!signer.verifies(signer.signature(for: path.signed), for: path.signed + "x"), "a signature verifies another path")
+        do {
+            let file = try serviceRoot.path(for: path.source)
+            precondition(file.hasPrefix(serviceRoot.root + "/"), "\(path.source.debugDescription) resolved to \(file), outside the root")
+        } catch {
+            check(error)
         }
     }
 

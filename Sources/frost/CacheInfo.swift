@@ -1,5 +1,6 @@
 import FrostCache
 import FrostCodecs
+import FrostCore
 import Foundation
 
 /// `frost info DIR` on a cache folder: the cache in one line, then a line per level (σ, stored

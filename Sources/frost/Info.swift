@@ -1,6 +1,7 @@
 import ArgumentParser
 import FrostCache
 import FrostCodecs
+import FrostCore
 import FrostColor
 import FrostFiles
 import Foundation
@@ -122,28 +123,4 @@ struct Info: ParsableCommand {
         ]
         return jsonObject(fields)
     }
-}
-
-/// A JSON object from keys and their values already written as JSON, in order.
-func jsonObject(_ fields: [(String, String)]) -> String {
-    "{" + fields.map { "\(jsonString($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
-}
-
-/// A JSON string literal (RFC 8259 §7 escapes).
-func jsonString(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20:
-            let hex = String(scalar.value, radix: 16)
-            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
 }

@@ -6,6 +6,7 @@ import FrostColor
 import FrostCore
 import FrostEffects
 import FrostFiles
+import FrostService
 
 struct Placeholder: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -125,14 +126,7 @@ struct Placeholder: ParsableCommand {
     static func line(for input: FileBatch.Input, kind: Kind, components: (Int, Int)?, maxBytes: Int, json: Bool,
                      options: DecodeOptions) throws -> String {
         let bytes = try FileIO.readInput(input.path, maxBytes: options.maxFileBytes)
-        var options = options
-        // Shrink on load, keeping 200 pixels along the longer side (twice the 100 hashed).
-        let info = try? ImageInfo(bytes: bytes)
-        if let info, info.format != .png {
-            let long = max(info.width, info.height)
-            options.reduction = [8, 4, 2].first { long / $0 >= 200 } ?? 1
-        }
-        let image = try Image(decoding: bytes, options: options)
+        let (image, info) = try PlaceholderDecode.image(bytes, options: options)
         // The size the picture shows at: the header's, turned as the decoder turned it.
         let turned = options.autoOrient && Orientation(exifValue: info?.orientation ?? 1).swapsAxes
         let size = info.map { turned ? ($0.height, $0.width) : ($0.width, $0.height) } ?? (image.width, image.height)

@@ -1,0 +1,168 @@
+import FrostCache
+import FrostClients
+import FrostCodecs
+import FrostColor
+import FrostCore
+import Foundation
+
+/// The service's answers to a path, whatever carries them (docs/serve.md): processing URLs and
+/// `/info` URLs in imgproxy's grammar, checked (signature, options, source) before any source byte
+/// is read, then answered from the source's bytes with an ETag of the source's content and the
+/// options, so a matching `If-None-Match` costs no processing.
+public struct ImageService: Sendable {
+    /// How the service is set up.
+    public struct Settings: Sendable {
+        /// The signer of `--key`/`--salt`; nil: no key.
+        public var signer: URLSignature?
+        /// Without a key, whether unsigned URLs are served (imgproxy serves them when no key is set;
+        /// Frost refuses them unless asked).
+        public var allowUnsigned = false
+        /// Where `local://` sources are read from; nil: none are.
+        public var local: LocalSource?
+        /// `pr:NAME` presets (and `default`, applied to every URL first).
+        public var presets: [String: [ServicePath.Option]] = [:]
+        /// The decoder's limits and the threads a request uses.
+        public var processor = ServiceProcessor()
+        /// `Cache-Control: max-age` of results, in seconds (imgproxy's default: a year).
+        public var maxAge = 31_536_000
+        /// Answer WebP (AVIF) to clients that accept it when the URL names no format (`Vary: Accept`).
+        public var autoWebP = false, autoAVIF = false
+
+        public init() {}
+    }
+
+    /// An answer: 200 with an image or JSON, or 304.
+    public struct Response: Sendable {
+        public var status: Int
+        public var contentType: String
+        public var body: [UInt8]
+        /// The strong ETag, quoted.
+        public var etag: String?
+        /// Other headers (Cache-Control, Vary).
+        public var headers: [(String, String)]
+    }
+
+    /// A processing URL, checked and parsed: what a worker needs to answer it.
+    public struct Request: Sendable {
+        public let path: ServicePath
+        public let options: ProcessingOptions
+    }
+
+    public let settings: Settings
+
+    public init(_ settings: Settings) {
+        self.settings = settings
+    }
+
+    /// Parses `path` and checks its signature and options: every refusal a URL earns without
+    /// reading its source (400 for grammar and options, 403 for signatures).
+    public func request(_ path: String) throws(ServiceError) -> Request {
+        let parsed = try ServicePath(parsing: path)
+        try checkSignature(parsed)
+        return Request(path: parsed, options: try ProcessingOptions(parsed.options, presets: settings.presets))
+    }
+
+    /// The answer to a processing URL's request: the image, or 304 when `ifNoneMatch` names its ETag.
+    public func respond(to request: Request, accept: String? = nil, ifNoneMatch: String? = nil) throws(ServiceError) -> Response {
+        let bytes = try sourceBytes(request.path.source)
+        let negotiated = request.options.format ?? request.path.format ?? negotiate(accept)
+        let etag = Self.etag(source: bytes, identity: request.options.identity + "|" + (negotiated?.fileExtension ?? "source"))
+        var headers = [("Cache-Control", "max-age=\(settings.maxAge), public")]
+        if settings.autoWebP || settings.autoAVIF, request.options.format == nil, request.path.format == nil { headers.append(("Vary", "Accept")) }
+        if let ifNoneMatch, Self.matches(ifNoneMatch, etag) {
+            return Response(status: 304, contentType: "", body: [], etag: etag, headers: headers)
+        }
+        let result = try settings.processor.process(bytes, options: request.options, format: negotiated)
+        return Response(status: 200, contentType: result.contentType, body: result.bytes, etag: etag, headers: headers)
+    }
+
+    /// The answer to an `/info` URL (the path after `/info`): the source's size, format,
+    /// orientation, colour and, when asked (`blurhash:X:Y`, `thumbhash:1`), its placeholders.
+    public func info(_ path: String) throws(ServiceError) -> Response {
+        let parsed = try ServicePath(parsing: path)
+        try checkSignature(parsed)
+        var blurhash: (Int, Int)?, thumbhash = false
+        for option in parsed.options {
+            let a = option.arguments
+            switch option.name {
+            case "blurhash", "bh":
+                let c = a.compactMap { Int($0) }
+                guard c.count == 2, (1...9).contains(c[0]), (1...9).contains(c[1]) else { throw .badRequest("blurhash: X:Y components, 1 to 9 each") }
+                blurhash = (c[0], c[1])
+            case "thumbhash", "th":
+                guard a.count == 1, ["1", "t", "true", "0", "f", "false"].contains(a[0]) else { throw .badRequest("thumbhash: 1 or 0") }
+                thumbhash = ["1", "t", "true"].contains(a[0])
+            default:
+                throw .badRequest("unknown info option '\(option.name)'")
+            }
+        }
+        let bytes = try sourceBytes(parsed.source)
+        var fields: [(String, String)]
+        do {
+            let info = try ImageInfo(bytes: bytes)
+            try settings.processor.limits.checkPixels(width: info.width, height: info.height, of: "the source is")
+            let profile = info.iccProfile.flatMap { try? ColorProfile($0) }
+            let display = info.displaySize
+            fields = [("width", "\(display.width)"), ("height", "\(display.height)"), ("format", jsonString(info.format.fileExtension)),
+                      ("size", "\(bytes.count)"), ("orientation", "\(info.orientation)"), ("frames", "\(info.frames)"),
+                      ("icc_description", profile.map { jsonString($0.description) } ?? "null"),
+                      ("icc_color_space", profile.map { jsonString($0.colorSpace) } ?? "null"),
+                      ("cicp", info.cicp.map { "[\($0.primaries), \($0.transfer), \($0.matrix)]" } ?? "null")]
+            if blurhash != nil || thumbhash {
+                let (image, _) = try PlaceholderDecode.image(bytes, options: settings.processor.limits)
+                if let (x, y) = blurhash { fields.append(("blurhash", jsonString(try image.blurHash(componentsX: x, componentsY: y)))) }
+                if thumbhash { fields.append(("thumbhash", jsonString(try image.thumbHash().base64EncodedString()))) }
+            }
+        } catch let error as CodecError {
+            throw ServiceProcessor.serviceError(error)
+        } catch {
+            throw ServiceError(422, "the source: \(error)")
+        }
+        let body = jsonObject(fields) + "\n"
+        return Response(status: 200, contentType: "application/json", body: Array(body.utf8),
+                        etag: Self.etag(source: bytes, identity: "info|" + parsed.signed), headers: [("Cache-Control", "max-age=\(settings.maxAge), public")])
+    }
+
+    private func checkSignature(_ path: ServicePath) throws(ServiceError) {
+        if let signer = settings.signer {
+            guard signer.verifies(path.signature, for: path.signed) else { throw ServiceError(403, "invalid signature") }
+        } else if !settings.allowUnsigned {
+            throw ServiceError(403, "unsigned URLs are refused (set a key and salt, or allow unsigned URLs)")
+        }
+    }
+
+    private func sourceBytes(_ source: String) throws(ServiceError) -> [UInt8] {
+        if source.hasPrefix("local://") {
+            guard let local = settings.local else { throw ServiceError(403, "local:// sources are off (no root)") }
+            return try local.read(source, maxBytes: settings.processor.limits.maxFileBytes)
+        }
+        if source.hasPrefix("http://") || source.hasPrefix("https://") {
+            throw ServiceError(403, "the source's host is not allowed")
+        }
+        throw ServiceError(400, "a source is local:///PATH, http:// or https://")
+    }
+
+    /// AVIF, then WebP, when allowed and the client's Accept names them.
+    private func negotiate(_ accept: String?) -> ImageFormat? {
+        guard let accept else { return nil }
+        if settings.autoAVIF, accept.contains("image/avif") { return .avif }
+        if settings.autoWebP, accept.contains("image/webp") { return .webp }
+        return nil
+    }
+
+    /// A strong ETag: SHA-256 of the source's bytes and the result's identity, 32 hex digits, quoted.
+    static func etag(source: [UInt8], identity: String) -> String {
+        var hash = SHA256()
+        hash.update(source)
+        hash.update(Array(("\n" + identity).utf8))
+        return "\"" + hash.finalize().prefix(16).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() + "\""
+    }
+
+    /// Whether an If-None-Match header (a list, `*`, weak tags) names `etag` (RFC 9110 §13.1.2).
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains { part in
+            let tag = part.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == etag || tag == "W/" + etag
+        }
+    }
+}

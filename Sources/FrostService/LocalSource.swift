@@ -1,0 +1,41 @@
+import FrostCodecs
+import FrostFiles
+
+/// `local:///PATH` sources: files under the service's root, nothing outside it. A path with a `..`
+/// or `.` part, a NUL, or one whose links resolve outside the root is refused (403), before any
+/// byte is read; a missing file is a 404.
+public struct LocalSource: Sendable {
+    /// The root, absolute and with links resolved.
+    public let root: String
+
+    /// A source rooted at `root`; nil when it is not a folder.
+    public init?(root: String) {
+        guard let real = FileIO.realPath(root), FileIO.identity(of: real) != nil else { return nil }
+        self.root = real
+    }
+
+    /// The file a `local://` URL names, with links resolved, checked to lie inside the root.
+    public func path(for url: String) throws(ServiceError) -> String {
+        guard url.hasPrefix("local://") else { throw ServiceError(400, "not a local:// source") }
+        let relative = url.dropFirst("local://".count)
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: true)
+        guard !parts.isEmpty else { throw ServiceError(404, "no file named") }
+        if parts.contains(where: { $0 == ".." || $0 == "." }) { throw ServiceError(403, "a source path may not hold . or .. parts") }
+        let joined = FileIO.joined(root, parts.joined(separator: "/"))
+        guard let real = FileIO.realPath(joined) else { throw ServiceError(404, "no such file: \(relative)") }
+        guard FileIO.isInside(real, root), real != root else { throw ServiceError(403, "\(relative) leads outside the root") }
+        return real
+    }
+
+    /// The bytes of the file a `local://` URL names, at most `maxBytes`.
+    public func read(_ url: String, maxBytes: Int) throws(ServiceError) -> [UInt8] {
+        let path = try path(for: url)
+        do {
+            return try FileIO.read(path, maxBytes: maxBytes)
+        } catch let error as CodecError where error.kind == .tooLarge {
+            throw ServiceError(413, "the source is larger than \(maxBytes) bytes")
+        } catch {
+            throw ServiceError(404, "cannot read \(url.dropFirst("local://".count)): \(error)")
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import FrostCodecs
+import FrostCore
+import FrostFiles
+@testable import FrostService
+import FrostTestSupport
+import Testing
+
+/// The service's answers against the CLI's files: the same options give the same bytes (the
+/// same pixels for PNGs).
+@Suite struct ImageServiceTests {
+    static let key = "0123456789abcdef0123456789abcdef", salt = "fedcba9876543210"
+
+    /// A root holding a photo, a PNG with alpha, a link out of it and a damaged file.
+    static func root() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("root/photos"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Corpus.repository + "/SampleImages/rocket.jpg", toPath: folder.file("root/photos/rocket.jpg"))
+        try FileManager.default.copyItem(atPath: Corpus.path("pngsuite/basn6a08.png"), toPath: folder.file("root/alpha.png"))
+        try FileManager.default.copyItem(atPath: Corpus.repository + "/SampleImages/rocket.jpg", toPath: folder.file("outside.jpg"))
+        try FileManager.default.createSymbolicLink(atPath: folder.file("root/out.jpg"), withDestinationPath: folder.file("outside.jpg"))
+        let bytes = try FileIO.read(folder.file("outside.jpg"))
+        try Data(bytes.prefix(bytes.count / 3)).write(to: URL(fileURLWithPath: folder.file("root/cut.jpg")))
+        return folder
+    }
+
+    static func service(_ folder: TemporaryFolder, signed: Bool = true) -> ImageService {
+        var settings = ImageService.Settings()
+        settings.signer = signed ? URLSignature(keyHex: key, saltHex: salt) : nil
+        settings.allowUnsigned = !signed
+        settings.local = LocalSource(root: folder.file("root"))
+        return ImageService(settings)
+    }
+
+    static func signed(_ rest: String) -> String {
+        "/" + URLSignature(keyHex: key, saltHex: salt)!.signature(for: rest) + rest
+    }
+
+    static func get(_ service: ImageService, _ path: String, accept: String? = nil, ifNoneMatch: String? = nil) throws -> ImageService.Response {
+        try service.respond(to: try service.request(path), accept: accept, ifNoneMatch: ifNoneMatch)
+    }
+
+    @Test func fitWidthIsFrostResizeWidth() throws {
+        let folder = try Self.root()
+        defer { folder.remove() }
+        let service = Self.service(folder)
+        for (url, cli) in [("/rs:fit:300:0/plain/local:///photos/rocket.jpg", ["resize", "--width", "300"]),
+                           ("/rs:fit:300:0/plain/local:///photos/rocket.jpg@webp", ["resize", "--width", "300"]),
+                           ("/rs:fill:200:200/plain/local:///photos/rocket.jpg@png", ["resize", "--width", "200", "--height", "200", "--fit", "cover"]),
+                           ("/rs:fit:320:0/bl:8/plain/local:///photos/rocket.jpg", ["run"]),
+                           ("/bl:2/plain/local:///alpha.png", ["blur", "--sigma", "2"])] {
+            let response = try Self.get(service, Self.signed(url))
+            #expect(response.status == 200)
+            let ext = url.hasSuffix("@webp") ? "webp" : url.hasSuffix("@png") || url.hasSuffix(".png") ? "png" : "jpg"
+            let out = folder.file("cli.\(ext)")
+            let input = url.contains("alpha") ? folder.file("root/alpha.png") : folder.file("root/photos/rocket.jpg")
+            let arguments = cli == ["run"] ? ["run", input, out, "resize:width=320", "blur:sigma=8"] : [cli[0], input, out] + cli.dropFirst()
+            let run = try FrostRun.run(arguments + (ext == "png" ? [] : ["--quality", "80"]) + ["--strip"])
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            // A PNG the CLI streams is deflated strip by strip: the same pixels in other bytes.
+            let difference = PixelDifference(try Image(decoding: response.body), try Image(contentsOfFile: out))
+            #expect(try ext == "png" ? difference.max == 0 : response.body == FileIO.read(out), "\(url): \(difference)")
+        }
+    }
+
+    @Test func signaturesAndSources() throws {
+        let folder = try Self.root()
+        defer { folder.remove() }
+        let service = Self.service(folder)
+        let rest = "/rs:fit:100:0/plain/local:///photos/rocket.jpg"
+        func status(_ path: String, _ service: ImageService) -> Int {
+            do { return try Self.get(service, path).status } catch let error as ServiceError { return error.status } catch { return 0 }
+        }
+        #expect(status(Self.signed(rest), service) == 200)
+        #expect(status("/insecure" + rest, service) == 403)
+        #expect(status(Self.signed(rest).replacingOccurrences(of: "100", with: "101"), service) == 403, "options changed after signing")
+        #expect(status("/insecure" + rest, Self.service(folder, signed: false)) == 200)
+        var refusing = ImageService.Settings()
+        refusing.local = LocalSource(root: folder.file("root"))
+        #expect(status("/insecure" + rest, ImageService(refusing)) == 403, "unsigned refused unless allowed")
+        for (path, code) in [("/plain/local:///../outside.jpg", 403), ("/plain/local:///photos/%2e%2e/%2E%2E/outside.jpg", 403),
+                             ("/plain/local:///out.jpg", 403), ("/plain/local:///missing.jpg", 404), ("/plain/local:///cut.jpg", 422),
+                             ("/plain/http://127.0.0.1/a.jpg", 403), ("/plain/file:///etc/passwd", 400), ("/plain/local:///photos", 404)] {
+            #expect(status(Self.signed(path), service) == code, "\(path)")
+        }
+    }
+
+    @Test func etagsAndNegotiation() throws {
+        let folder = try Self.root()
+        defer { folder.remove() }
+        var settings = Self.service(folder).settings
+        settings.autoWebP = true
+        let service = ImageService(settings)
+        let url = Self.signed("/rs:fit:120:0/plain/local:///photos/rocket.jpg")
+        let first = try Self.get(service, url)
+        #expect(first.contentType == "image/jpeg" && first.headers.contains { $0 == ("Vary", "Accept") })
+        let again = try Self.get(service, url, ifNoneMatch: first.etag)
+        #expect(again.status == 304 && again.body.isEmpty && again.etag == first.etag)
+        let webp = try Self.get(service, url, accept: "image/avif,image/webp,*/*")
+        #expect(webp.contentType == "image/webp" && webp.etag != first.etag && ImageFormat(sniffing: webp.body) == .webp)
+        let busted = try Self.get(service, Self.signed("/rs:fit:120:0/cb:2/plain/local:///photos/rocket.jpg"))
+        #expect(busted.etag != first.etag && busted.body == first.body)
+    }
+
+    @Test func infoGivesPlaceholdersAsTheCLIDoes() throws {
+        let folder = try Self.root()
+        defer { folder.remove() }
+        let service = Self.service(folder)
+        let rest = "/blurhash:4:3/thumbhash:1/plain/local:///photos/rocket.jpg"
+        let path = ServicePathTestsSupport.signedInfo(rest, key: Self.key, salt: Self.salt)
+        let info = try service.info(path)
+        let text = String(decoding: info.body, as: UTF8.self)
+        let json = try JSONSerialization.jsonObject(with: Data(info.body)) as! [String: Any]
+        #expect(json["width"] as? Int == 640 && json["format"] as? String == "jpg" && json["icc_description"] as? String == "Adobe RGB (1998)", "\(text)")
+        let cli = try FrostRun.run(["placeholder", folder.file("root/photos/rocket.jpg"), "--components", "4x3"])
+        #expect(cli.stdout.hasSuffix(" \(json["blurhash"] as! String)\n"), "\(cli.stdout) \(text)")
+        let thumb = try FrostRun.run(["placeholder", folder.file("root/photos/rocket.jpg"), "--kind", "thumbhash"])
+        #expect(thumb.stdout.hasSuffix(" \(json["thumbhash"] as! String)\n"))
+        #expect(throws: ServiceError.self) { try service.info(ServicePathTestsSupport.signedInfo("/nope:1/plain/local:///photos/rocket.jpg", key: Self.key, salt: Self.salt)) }
+    }
+
+    @Test func gravityCropsAndExtends() throws {
+        let folder = try Self.root()
+        defer { folder.remove() }
+        let service = Self.service(folder)
+        func image(_ rest: String) throws -> Image { try Image(decoding: try Self.get(service, Self.signed(rest + "/plain/local:///alpha.png")).body) }
+        // basn6a08 is 32×32: a fill to 32×8 keeps the top or the bottom rows (of the picture as
+        // served untouched: its gAMA/cHRM converted to sRGB).
+        let source = try Image(decoding: try Self.get(service, Self.signed("/plain/local:///alpha.png")).body)
+        let top = try image("/rs:fill:32:8/g:no"), bottom = try image("/rs:fill:32:8/g:so")
+        #expect(top.width == 32 && top.height == 8)
+        #expect(PixelDifference(top, source.cropped(to: PixelBounds(x: 0, y: 0, width: 32, height: 8))).max == 0)
+        #expect(PixelDifference(bottom, source.cropped(to: PixelBounds(x: 0, y: 24, width: 32, height: 8))).max == 0)
+        // No enlargement unless el:1; ex:1 extends to the box with the background.
+        #expect(try image("/rs:fit:64:64").width == 32)
+        #expect(try image("/rs:fit:64:64:1").width == 64)
+        let extended = try image("/rs:fit:64:40:0:1/bg:0:0:255")
+        #expect(extended.width == 64 && extended.height == 40 && extended.pixel(x: 0, y: 0) == SIMD4(0, 0, 255, 255))
+    }
+}
+
+enum ServicePathTestsSupport {
+    static func signedInfo(_ rest: String, key: String, salt: String) -> String {
+        "/" + URLSignature(keyHex: key, saltHex: salt)!.signature(for: rest) + rest
+    }
+}
+
+private extension String {
+    func replacingOccurrences(of a: String, with b: String) -> String { split(separator: a, omittingEmptySubsequences: false).joined(separator: b) }
+}

@@ -1,0 +1,64 @@
+import FrostCodecs
+import FrostCore
+@testable import FrostService
+import Testing
+
+@Suite struct ServicePathTests {
+    @Test func plainSourcesWithAnExtension() throws {
+        let path = try ServicePath(parsing: "/sig/g:ce/rs:fit:300:200:0/plain/local:///photos/a%20b.jpg@webp")
+        #expect(path.signature == "sig" && path.signed == "/g:ce/rs:fit:300:200:0/plain/local:///photos/a%20b.jpg@webp")
+        #expect(path.options == [.init(name: "g", arguments: ["ce"]), .init(name: "rs", arguments: ["fit", "300", "200", "0"])])
+        #expect(path.source == "local:///photos/a b.jpg" && path.format == .webp)
+        let bare = try ServicePath(parsing: "/_/plain/local:///a.png")
+        #expect(bare.options.isEmpty && bare.format == nil && bare.source == "local:///a.png")
+    }
+
+    @Test func base64SourcesSplitAnywhere() throws {
+        let path = try ServicePath(parsing: "/sig/w:10/bG9jYWw6Ly8v/cGhvdG8uanBn.png")
+        #expect(path.source == "local:///photo.jpg" && path.format == .png && path.options.count == 1)
+        #expect(try ServicePath(parsing: "/sig/bG9jYWw6Ly8vcGhvdG8uanBn").format == nil)
+    }
+
+    @Test func brokenPathsAre400s() {
+        for bad in ["", "nosig", "/sig", "/sig/rs:fit:1:1", "/sig/plain/", "/sig/plain/local:///a.jpg@bmp", "/sig/plain/a%zz",
+                    "/sig/!!!.png", "/sig/plain/local:///a%00b.png"] {
+            #expect(throws: ServiceError.self, "\(bad)") { try ServicePath(parsing: bad) }
+        }
+    }
+
+    @Test func optionsTakeImgproxysMeanings() throws {
+        func options(_ text: String, presets: [String: [ServicePath.Option]] = [:]) throws -> ProcessingOptions {
+            try ProcessingOptions(try ServicePath(parsing: "/_/" + text + "/plain/local:///a.jpg").options, presets: presets)
+        }
+        let o = try options("rs:fill:300:200:1:1/g:soea:5:6/dpr:2/bl:3/sh:0.5/q:70/f:webp/bg:ff0000/cb:v2")
+        #expect(o.resizingType == .fill && o.width == 300 && o.height == 200 && o.enlarge && o.extend)
+        #expect(o.gravity == ProcessingOptions.Gravity(x: 1, y: 1, offsetX: 5, offsetY: 6))
+        #expect(o.dpr == 2 && o.blur == 3 && o.sharpen == 0.5 && o.quality == 70 && o.format == .webp && o.cacheBuster == "v2")
+        #expect(o.background == Color(red: 1, green: 0, blue: 0))
+        // Later options override earlier ones; empty arguments keep the value.
+        let later = try options("rs:fit:300:200/s::100/rt:force")
+        #expect(later.resizingType == .force && later.width == 300 && later.height == 100)
+        // Presets, the default one first.
+        let presets = ["default": [ServicePath.Option(name: "q", arguments: ["60"])], "thumb": [.init(name: "rs", arguments: ["fill", "64", "64"])]]
+        let p = try options("pr:thumb", presets: presets)
+        #expect(p.quality == 60 && p.width == 64 && p.resizingType == .fill)
+        // Frost's own.
+        let f = try options("fx:dark/br:0.1/co:1.2/sa:0.5/ga:2/kernel:lanczos3")
+        #expect(f.effect != nil && f.adjustment.brightness == 0.1 && f.adjustment.gamma == 2 && f.kernel == .lanczos3)
+        // The cache buster is part of the identity.
+        #expect(try options("cb:1").identity != options("cb:2").identity)
+    }
+
+    @Test func badOptionsAre400sNamingTheOption() throws {
+        for (text, said) in [("zz:1", "unknown option 'zz'"), ("rs:squash:1:1", "rs: unknown resizing type"), ("w:-1", "w:"),
+                             ("g:sm", "g: gravity 'sm'"), ("q:101", "q:"), ("pr:nope", "unknown preset"), ("el:maybe", "el:"),
+                             ("bl:1:2", "bl: at most 1"), ("f:bmp", "unknown output format")] {
+            do {
+                _ = try ProcessingOptions(try ServicePath(parsing: "/_/" + text + "/plain/local:///a.jpg").options)
+                Issue.record("\(text) was taken")
+            } catch let error as ServiceError {
+                #expect(error.status == 400 && error.message.contains(said), "\(text): \(error)")
+            }
+        }
+    }
+}
