@@ -19,7 +19,7 @@ OUT     := out
 # profiles the colour tests convert from.
 APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libavif-dev libheif-dev libgif-dev libimagequant-dev liblcms2-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium icc-profiles-free colord-data libgs-common
 
-.PHONY: deps build debug docs examples requests references check test test-asan test-tsan fuzz fuzz-build run gallery man bench compare compare-deps clean
+.PHONY: deps build debug docs examples requests references check test test-asan test-tsan test-serve serve-build fuzz fuzz-build run gallery man bench compare compare-deps clean
 
 VENV      := Benchmarks/.venv
 VENV_SIMD := Benchmarks/.venv-simd
@@ -72,13 +72,23 @@ test: check
 	else echo "no AVX2 here: the release kernels' AVX2 paths were not tested"; fi
 	$(MAKE) --no-print-directory man
 	$(MAKE) --no-print-directory examples
+	$(MAKE) --no-print-directory test-serve
 	$(MAKE) --no-print-directory test-asan
 	$(MAKE) --no-print-directory test-tsan TSAN_SUITES='$(CONCURRENCY_SUITES)'
 	FUZZ_SMOKE=1 $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
+# `frost serve` (Server/, its own package: Hummingbird, SwiftNIO, AsyncHTTPClient, swift-prometheus):
+# built once in debug and tested against the servers its tests start on loopback ports.
+test-serve: debug
+	cd Server && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+
+# The server for use: `frost serve` runs Server/.build/release/frost-serve.
+serve-build: deps
+	cd Server && $(SWIFT) build $(RELEASE) --static-swift-stdlib
+
 # Sanitizer builds of the library suites (the C codecs, the kernels, the scheduler, the renderers):
 # address + undefined behaviour, and threads. A finding stops the run (halt_on_error).
-SANITIZER_SUITES := $(LIBRARY_SUITES)|FrostCodecsTests|FrostFuzzTests
+SANITIZER_SUITES := $(LIBRARY_SUITES)|FrostCodecsTests|FrostFuzzTests|FrostServiceTests
 test-asan: deps
 	$(SWIFT) build --build-tests --sanitize=address -Xcc -fsanitize=undefined --scratch-path .build-asan
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=halt_on_error=1:detect_leaks=0 SWIFT_BACKTRACE=enable=no \
@@ -232,4 +242,4 @@ compare: build compare-deps
 	$(VENV)/bin/python Benchmarks/compare.py $(COMPARE_ARGS)
 
 clean:
-	rm -rf .build .build-asan .build-tsan .build-fuzz Benchmarks/.build Examples/.build $(OUT)
+	rm -rf .build .build-asan .build-tsan .build-fuzz Benchmarks/.build Examples/.build Server/.build $(OUT)

@@ -68,8 +68,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     static let serviceRoot: LocalSource = {
         let folder = NSTemporaryDirectory() + "frost-fuzz-service-\(getpid())"
         try? FileManager.default.createDirectory(atPath: folder + "/root/a", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: folder + "/root/a/b.jpg", contents: Data([0xFF, 0xD8]))
-        FileManager.default.createFile(atPath: folder + "/secret.jpg", contents: Data([0xFF, 0xD8]))
+        _ = FileManager.default.createFile(atPath: folder + "/root/a/b.jpg", contents: Data([0xFF, 0xD8]))
+        _ = FileManager.default.createFile(atPath: folder + "/secret.jpg", contents: Data([0xFF, 0xD8]))
         try? FileManager.default.createSymbolicLink(atPath: folder + "/root/out.jpg", withDestinationPath: folder + "/secret.jpg")
         return LocalSource(root: folder + "/root")!
     }()

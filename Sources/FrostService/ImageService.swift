@@ -19,6 +19,8 @@ public struct ImageService: Sendable {
         public var allowUnsigned = false
         /// Where `local://` sources are read from; nil: none are.
         public var local: LocalSource?
+        /// Which `http(s)://` hosts sources may come from (none by default).
+        public var remote = RemoteSources()
         /// `pr:NAME` presets (and `default`, applied to every URL first).
         public var presets: [String: [ServicePath.Option]] = [:]
         /// The decoder's limits and the threads a request uses.
@@ -63,8 +65,11 @@ public struct ImageService: Sendable {
     }
 
     /// The answer to a processing URL's request: the image, or 304 when `ifNoneMatch` names its ETag.
-    public func respond(to request: Request, accept: String? = nil, ifNoneMatch: String? = nil) throws(ServiceError) -> Response {
-        let bytes = try sourceBytes(request.path.source)
+    /// `source`: the source's bytes when the caller fetched them (a remote source); nil reads a
+    /// `local://` one.
+    public func respond(to request: Request, source: [UInt8]? = nil, accept: String? = nil,
+                        ifNoneMatch: String? = nil) throws(ServiceError) -> Response {
+        let bytes = if let source { source } else { try localBytes(request.path.source) }
         let negotiated = request.options.format ?? request.path.format ?? negotiate(accept)
         let etag = Self.etag(source: bytes, identity: request.options.identity + "|" + (negotiated?.fileExtension ?? "source"))
         var headers = [("Cache-Control", "max-age=\(settings.maxAge), public")]
@@ -76,9 +81,15 @@ public struct ImageService: Sendable {
         return Response(status: 200, contentType: result.contentType, body: result.bytes, etag: etag, headers: headers)
     }
 
-    /// The answer to an `/info` URL (the path after `/info`): the source's size, format,
-    /// orientation, colour and, when asked (`blurhash:X:Y`, `thumbhash:1`), its placeholders.
-    public func info(_ path: String) throws(ServiceError) -> Response {
+    /// An `/info` URL (the path after `/info`), checked: its signature and its options.
+    public struct InfoRequest: Sendable {
+        public let path: ServicePath
+        let blurhash: (Int, Int)?
+        let thumbhash: Bool
+    }
+
+    /// Parses an `/info` path (after `/info`) and checks its signature and options.
+    public func infoRequest(_ path: String) throws(ServiceError) -> InfoRequest {
         let parsed = try ServicePath(parsing: path)
         try checkSignature(parsed)
         var blurhash: (Int, Int)?, thumbhash = false
@@ -96,7 +107,19 @@ public struct ImageService: Sendable {
                 throw .badRequest("unknown info option '\(option.name)'")
             }
         }
-        let bytes = try sourceBytes(parsed.source)
+        return InfoRequest(path: parsed, blurhash: blurhash, thumbhash: thumbhash)
+    }
+
+    /// The answer to an `/info` URL (the path after `/info`), its source read from the root.
+    public func info(_ path: String) throws(ServiceError) -> Response {
+        try info(try infoRequest(path))
+    }
+
+    /// The answer to an `/info` request: the source's size, format, orientation, colour and, when
+    /// asked (`blurhash:X:Y`, `thumbhash:1`), its placeholders. `source` as for `respond`.
+    public func info(_ request: InfoRequest, source: [UInt8]? = nil) throws(ServiceError) -> Response {
+        let (parsed, blurhash, thumbhash) = (request.path, request.blurhash, request.thumbhash)
+        let bytes = if let source { source } else { try localBytes(parsed.source) }
         var fields: [(String, String)]
         do {
             let info = try ImageInfo(bytes: bytes)
@@ -131,15 +154,31 @@ public struct ImageService: Sendable {
         }
     }
 
-    private func sourceBytes(_ source: String) throws(ServiceError) -> [UInt8] {
+    /// Where a source is: a file under the root, or a URL the caller fetches (its host allowed).
+    public enum SourceLocation: Sendable, Equatable {
+        case local(String)
+        case remote(String)
+    }
+
+    /// Where `source` is, refused (403) when it is a URL whose host is not allowed, or a kind
+    /// of source the service does not read (400).
+    public func location(of source: String) throws(ServiceError) -> SourceLocation {
         if source.hasPrefix("local://") {
-            guard let local = settings.local else { throw ServiceError(403, "local:// sources are off (no root)") }
-            return try local.read(source, maxBytes: settings.processor.limits.maxFileBytes)
+            guard settings.local != nil else { throw ServiceError(403, "local:// sources are off (no root)") }
+            return .local(source)
         }
         if source.hasPrefix("http://") || source.hasPrefix("https://") {
-            throw ServiceError(403, "the source's host is not allowed")
+            try settings.remote.check(source)
+            return .remote(source)
         }
         throw ServiceError(400, "a source is local:///PATH, http:// or https://")
+    }
+
+    private func localBytes(_ source: String) throws(ServiceError) -> [UInt8] {
+        guard case .local = try location(of: source), let local = settings.local else {
+            throw ServiceError(403, "a remote source is fetched by the server, not read here")
+        }
+        return try local.read(source, maxBytes: settings.processor.limits.maxFileBytes)
     }
 
     /// AVIF, then WebP, when allowed and the client's Accept names them.

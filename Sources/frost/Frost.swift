@@ -14,6 +14,8 @@ struct Frost: ParsableCommand {
         // its file, not end the whole batch with SIGXFSZ.
         signal(SIGXFSZ, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // The server parses its own line (its --help included).
+        if arguments.first == "serve" { Serve.exec(Array(arguments.dropFirst())) }
         var verb: (name: String, command: any ParsableCommand.Type)?
         if let name = arguments.first, !name.hasPrefix("-"), name != "help" {
             guard let command = configuration.subcommands.first(where: { $0._commandName == name }) else {
@@ -114,6 +116,6 @@ struct Frost: ParsableCommand {
         """,
         version: version,
         subcommands: [Info.self, Convert.self, FilterVerb<BlurStep>.self, FilterVerb<EffectStep>.self, FilterVerb<AdjustStep>.self,
-                      FilterVerb<ResizeStep>.self, Run.self, Cache.self, Fade.self, Sheet.self, Page.self, Placeholder.self, Compose.self, Animate.self, Bench.self]
+                      FilterVerb<ResizeStep>.self, Run.self, Cache.self, Fade.self, Sheet.self, Page.self, Placeholder.self, Compose.self, Animate.self, Serve.self, Bench.self]
     )
 }

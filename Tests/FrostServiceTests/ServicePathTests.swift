@@ -56,9 +56,36 @@ import Testing
             do {
                 _ = try ProcessingOptions(try ServicePath(parsing: "/_/" + text + "/plain/local:///a.jpg").options)
                 Issue.record("\(text) was taken")
-            } catch let error as ServiceError {
+            } catch {
                 #expect(error.status == 400 && error.message.contains(said), "\(text): \(error)")
             }
         }
+    }
+}
+
+/// `--allow-source`: listed hosts only, and nothing inside the network unless its address is listed.
+@Suite struct RemoteSourcesTests {
+    @Test func internalAddresses() {
+        for inside in ["127.0.0.1", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "0.0.0.0",
+                       "100.64.0.1", "224.0.0.1", "::1", "::", "fc00::1", "fd12::1", "fe80::1", "ff02::1", "::ffff:127.0.0.1", "nonsense"] {
+            #expect(RemoteSources.isInternal(inside), "\(inside)")
+        }
+        for outside in ["8.8.8.8", "172.32.0.1", "192.169.0.1", "100.128.0.1", "2001:4860:4860::8888", "::ffff:8.8.8.8"] {
+            #expect(!RemoteSources.isInternal(outside), "\(outside)")
+        }
+    }
+
+    @Test func onlyListedHostsAndNotInsideUnlessListed() {
+        func status(_ url: String, _ hosts: [String]) -> Int {
+            do { try RemoteSources(hosts: hosts).check(url); return 200 } catch { return error.status }
+        }
+        #expect(status("http://127.0.0.1:8080/a.jpg", []) == 403)
+        #expect(status("http://127.0.0.1:8080/a.jpg", ["127.0.0.1"]) == 200)
+        #expect(status("http://localhost/a.jpg", ["localhost"]) == 403, "a listed name inside the network")
+        #expect(status("http://localhost/a.jpg", ["localhost", "127.0.0.1", "::1"]) == 200)
+        #expect(status("http://[::1]/a.jpg", ["::1"]) == 200)
+        #expect(status("http://169.254.169.254/latest/meta-data", ["example.com"]) == 403)
+        #expect(status("ftp://example.com/a.jpg", ["example.com"]) == 400)
+        #expect(status("http:///a.jpg", ["example.com"]) == 400)
     }
 }

@@ -1,0 +1,134 @@
+import FrostService
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+
+/// Every request `frost serve` answers (docs/serve.md): `/health`, `/metrics`, `/info/…` and
+/// processing URLs, GET or HEAD. URLs are checked on the event loop (grammar, signature, options,
+/// source host: 4xx without touching the pool); a download runs before a worker is taken; the
+/// decode-process-encode runs on a worker's thread under the request's deadline.
+struct ImageResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let service: ImageService
+    let pool: WorkerPool
+    let metrics: ServerMetrics
+    let fetch: RemoteFetch
+    let timeout: Duration
+    let logger: Logger
+    private let counter = RequestCounter()
+
+    init(service: ImageService, pool: WorkerPool, metrics: ServerMetrics, fetch: RemoteFetch, timeout: Duration, logger: Logger) {
+        self.service = service
+        self.pool = pool
+        self.metrics = metrics
+        self.fetch = fetch
+        self.timeout = timeout
+        self.logger = logger
+    }
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let start = ContinuousClock.now
+        let raw = request.head.path ?? "/"
+        let path = String(raw.prefix { $0 != "?" })
+        let head = request.method == .head
+        guard request.method == .get || head else {
+            return Self.text(405, "only GET and HEAD\n", head: false, extra: [(.allow, "GET, HEAD")])
+        }
+        switch path {
+        case "/health": return Self.text(200, "ok\n", head: head)
+        case "/metrics":
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                            body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text())))
+        default: break
+        }
+        let id = counter.next()
+        metrics.requests.increment()
+        metrics.inProgress.increment()
+        defer { metrics.inProgress.decrement() }
+        let response: Response, status: Int, size: Int
+        do {
+            let answer = try await answer(path, request, deadline: start + timeout)
+            (status, size) = (answer.status, answer.body.count)
+            if status == 304 { metrics.notModified.increment() }
+            var headers: HTTPFields = [:]
+            if !answer.contentType.isEmpty { headers[.contentType] = answer.contentType }
+            if let etag = answer.etag { headers[.eTag] = etag }
+            for (name, value) in answer.headers { if let field = HTTPField.Name(name) { headers[field] = value } }
+            if head || status == 304 {
+                if status != 304 { headers[.contentLength] = "\(answer.body.count)" }
+                response = Response(status: .init(code: status), headers: headers, body: ResponseBody())
+            } else {
+                response = Response(status: .init(code: status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+            }
+        } catch {
+            let failure = (error as? ServiceError) ?? (error is CancellationError ? ServiceError(499, "the client went away") : ServiceError(500, "\(error)"))
+            (status, size) = (failure.status, 0)
+            metrics.error(failure.status)
+            response = Self.text(failure.status, failure.message + "\n", head: head,
+                                 extra: failure.status == 429 ? [(.retryAfter, "1")] : [])
+        }
+        let elapsed = ContinuousClock.now - start
+        metrics.duration.record(elapsed)
+        logger.info("\(id) \(request.method) \(path) \(status) \(size) bytes \(Self.milliseconds(elapsed)) ms")
+        return response
+    }
+
+    /// A processing or info URL's answer.
+    private func answer(_ path: String, _ request: Request, deadline: ContinuousClock.Instant) async throws -> ImageService.Response {
+        let service = self.service
+        if path.hasPrefix("/info/") {
+            let info = try service.infoRequest(String(path.dropFirst("/info".count)))
+            let source = try await download(info.path.source)
+            return try await work(deadline) { try service.info(info, source: source) }
+        }
+        let parsed = try service.request(path)
+        let source = try await download(parsed.path.source)
+        let accept = request.headers[.accept], ifNoneMatch = request.headers[.ifNoneMatch]
+        return try await work(deadline) { try service.respond(to: parsed, source: source, accept: accept, ifNoneMatch: ifNoneMatch) }
+    }
+
+    /// A remote source's bytes (nil for a local one, read by the worker).
+    private func download(_ source: String) async throws -> [UInt8]? {
+        guard case .remote(let url) = try service.location(of: source) else { return nil }
+        let start = ContinuousClock.now
+        defer { metrics.downloadSpan.record(ContinuousClock.now - start) }
+        return try await fetch.bytes(url)
+    }
+
+    /// `body` on a worker, waiting in the queue for one; both under the deadline.
+    private func work(_ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () throws -> ImageService.Response) async throws -> ImageService.Response {
+        let queued = ContinuousClock.now
+        let pool = self.pool
+        try await withDeadline(deadline) { try await pool.admit() }
+        metrics.queueSpan.record(ContinuousClock.now - queued)
+        metrics.workersBusy.increment()
+        let started = ContinuousClock.now, metrics = self.metrics
+        return try await FirstOutcome.run(until: deadline, body) {
+            metrics.processingSpan.record(ContinuousClock.now - started)
+            metrics.workersBusy.decrement()
+            Task { await pool.release() }
+        }
+    }
+
+    private static func text(_ status: Int, _ text: String, head: Bool, extra: [(HTTPField.Name, String)] = []) -> Response {
+        var headers: HTTPFields = [.contentType: "text/plain; charset=utf-8"]
+        for (name, value) in extra { headers[name] = value }
+        if head { headers[.contentLength] = "\(text.utf8.count)" }
+        return Response(status: .init(code: status), headers: headers,
+                        body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    private static func milliseconds(_ d: Duration) -> String {
+        let ms = Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+        return String((ms * 10).rounded() / 10)
+    }
+}
+
+/// Request ids for the log, one after another.
+final class RequestCounter: Sendable {
+    private let value = Atomic<UInt64>(0)
+    func next() -> UInt64 { value.wrappingAdd(1, ordering: .relaxed).newValue }
+}

@@ -1,0 +1,56 @@
+import AsyncHTTPClient
+import FrostService
+import NIOCore
+import NIOHTTP1
+
+/// `http(s)://` sources, downloaded by AsyncHTTPClient: redirects not followed (a redirect could
+/// leave the allowed hosts), a deadline, and at most `maxBytes` read (a longer body is refused as
+/// it arrives, whatever its Content-Length says).
+struct RemoteFetch: Sendable {
+    let client: HTTPClient
+    let maxBytes: Int
+    let timeout: Duration
+
+    init(maxBytes: Int, timeout: Duration) {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.decompression = .disabled
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.maxBytes = maxBytes
+        self.timeout = timeout
+    }
+
+    func bytes(_ url: String) async throws -> [UInt8] {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "User-Agent", value: "frost-serve")
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000
+                                                                              + timeout.components.attoseconds / 1_000_000_000))
+        } catch {
+            throw ServiceError(502, "cannot download the source: \(error)")
+        }
+        guard response.status == .ok else {
+            throw ServiceError(response.status == .notFound ? 404 : 502, "the source's server answered \(response.status.code)")
+        }
+        if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > maxBytes {
+            throw ServiceError(413, "the source is larger than \(maxBytes) bytes")
+        }
+        var out: [UInt8] = []
+        do {
+            for try await var chunk in response.body {
+                guard out.count + chunk.readableBytes <= maxBytes else { throw ServiceError(413, "the source is larger than \(maxBytes) bytes") }
+                out += chunk.readBytes(length: chunk.readableBytes) ?? []
+            }
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw ServiceError(502, "the source's download broke: \(error)")
+        }
+        return out
+    }
+
+    func shutdown() async {
+        try? await client.shutdown()
+    }
+}

@@ -1,0 +1,131 @@
+import ArgumentParser
+import FrostCodecs
+import FrostServer
+import FrostService
+import Foundation
+
+/// `frost serve` (the `frost` command hands `serve` to this program): imgproxy's URLs over HTTP.
+/// Every flag can come from the environment instead (FROST_ and the flag's name in capitals,
+/// dashes as underscores: FROST_KEY, FROST_SALT, FROST_ROOT, FROST_BIND, FROST_WORKERS, …);
+/// a flag given wins.
+@main
+struct FrostServe: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "frost serve",
+        abstract: "Serve images by URL, as imgproxy does: /SIGNATURE/OPTIONS/plain/local:///FILE@EXT (docs/serve.md).",
+        discussion: """
+        GET /health answers 200 once the server listens; /metrics is Prometheus text; /info/SIGNATURE/OPTIONS/SOURCE \
+        is JSON (size, format, colour, blurhash:X:Y, thumbhash:1). Signatures are imgproxy's: HMAC-SHA256 with --key \
+        over --salt and the path, URL-safe base64. SIGTERM lets requests in flight finish, then exits 0.
+        """)
+
+    @Option(help: "Folder local:/// sources are read from (nothing outside it). Env FROST_ROOT.")
+    var root: String?
+
+    @Option(help: "HOST:PORT to listen on (port 0: any free one, printed). Env FROST_BIND.")
+    var bind: String?
+
+    @Option(help: "Signing key, hex (imgproxy's IMGPROXY_KEY). Env FROST_KEY.")
+    var key: String?
+
+    @Option(help: "Signing salt, hex (imgproxy's IMGPROXY_SALT). Env FROST_SALT.")
+    var salt: String?
+
+    @Flag(help: "Without --key and --salt, serve unsigned URLs (any signature segment). Env FROST_ALLOW_UNSIGNED=1.")
+    var allowUnsigned = false
+
+    @Option(help: "Images processed at once (default: the cores). Env FROST_WORKERS.")
+    var workers: Int?
+
+    @Option(help: "Requests waiting for a worker before 429 Too Many Requests (default 64). Env FROST_QUEUE.")
+    var queue: Int?
+
+    @Option(help: "Seconds a request may take, queue included, before 503 (default 10). Env FROST_TIMEOUT.")
+    var timeout: Double?
+
+    @Option(help: "A host http(s) sources may come from; repeatable. Env FROST_ALLOW_SOURCE (comma-separated).")
+    var allowSource: [String] = []
+
+    @Option(help: "Largest source in pixels (default 50000000, as imgproxy). Env FROST_MAX_PIXELS.")
+    var maxPixels: Int?
+
+    @Option(help: "Largest source file in bytes (default 100 MB). Env FROST_MAX_FILE_SIZE.")
+    var maxFileSize: Int?
+
+    @Option(help: "Most frames an animated source may have (default 256). Env FROST_MAX_FRAMES.")
+    var maxFrames: Int?
+
+    @Option(help: "Cache-Control max-age of results, seconds (default 31536000). Env FROST_MAX_AGE.")
+    var maxAge: Int?
+
+    @Flag(name: .customLong("auto-webp"), help: "Answer WebP to clients that accept it when the URL names no format (Vary: Accept). Env FROST_AUTO_WEBP=1.")
+    var autoWebP = false
+
+    @Flag(name: .customLong("auto-avif"), help: "Answer AVIF to clients that accept it when the URL names no format. Env FROST_AUTO_AVIF=1.")
+    var autoAVIF = false
+
+    @Option(help: "A preset, NAME=OPTIONS (rs:fit:300:0/q:70), used by pr:NAME; 'default' applies to every URL. Repeatable.")
+    var preset: [String] = []
+
+    func run() async throws {
+        let env = ProcessInfo.processInfo.environment
+        func value(_ flag: String?, _ name: String) -> String? { flag ?? env["FROST_" + name] }
+        func number<T: LosslessStringConvertible & Sendable>(_ flag: T?, _ name: String, _ range: ClosedRange<Double>) throws -> T? {
+            guard let text = flag.map({ String($0) }) ?? env["FROST_" + name] else { return nil }
+            guard let v = T(text), let d = Double(String(v)), range.contains(d) else {
+                throw ValidationError("--\(name.lowercased().replacingOccurrences(of: "_", with: "-")) takes a number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return v
+        }
+        var settings = ServerSettings()
+        let bind = value(self.bind, "BIND") ?? "127.0.0.1:8080"
+        guard let colon = bind.lastIndex(of: ":"), let port = Int(bind[bind.index(after: colon)...]), (0...65535).contains(port) else {
+            throw ValidationError("--bind takes HOST:PORT, e.g. 127.0.0.1:8080")
+        }
+        settings.host = String(bind[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        settings.port = port
+        switch (value(key, "KEY"), value(salt, "SALT")) {
+        case (let key?, let salt?):
+            guard let signer = URLSignature(keyHex: key, saltHex: salt) else { throw ValidationError("--key and --salt are hex, at least one byte each") }
+            settings.service.signer = signer
+        case (nil, nil):
+            settings.service.allowUnsigned = allowUnsigned || env["FROST_ALLOW_UNSIGNED"] == "1"
+            guard settings.service.allowUnsigned else {
+                throw ValidationError("give --key and --salt (hex), or --allow-unsigned to serve unsigned URLs")
+            }
+        default:
+            throw ValidationError("give --key and --salt together")
+        }
+        if let root = value(root, "ROOT") {
+            guard let local = LocalSource(root: root) else { throw ValidationError("--root \(root): not a folder") }
+            settings.service.local = local
+        }
+        let hosts = allowSource + (env["FROST_ALLOW_SOURCE"]?.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } ?? [])
+        settings.service.remote = RemoteSources(hosts: hosts)
+        settings.workers = try number(workers, "WORKERS", 1...1024) ?? settings.workers
+        settings.queue = try number(queue, "QUEUE", 0...1_000_000) ?? settings.queue
+        if let seconds: Double = try number(timeout, "TIMEOUT", 0.001...3600) { settings.timeout = .milliseconds(Int64(seconds * 1000)) }
+        var limits = DecodeOptions(maxPixels: try number(maxPixels, "MAX_PIXELS", 1...1e12) ?? 50_000_000,
+                                   maxFileBytes: try number(maxFileSize, "MAX_FILE_SIZE", 1...1e12) ?? 100 << 20)
+        limits.maxFrames = try number(maxFrames, "MAX_FRAMES", 1...1_000_000) ?? 256
+        settings.service.processor.limits = limits
+        settings.service.maxAge = try number(maxAge, "MAX_AGE", 0...1e10) ?? settings.service.maxAge
+        settings.service.autoWebP = autoWebP || env["FROST_AUTO_WEBP"] == "1"
+        settings.service.autoAVIF = autoAVIF || env["FROST_AUTO_AVIF"] == "1"
+        for definition in preset {
+            guard let equals = definition.firstIndex(of: "="), equals != definition.startIndex else {
+                throw ValidationError("--preset takes NAME=OPTIONS, e.g. thumb=rs:fill:64:64/q:70")
+            }
+            do {
+                settings.service.presets[String(definition[..<equals])] = try ServicePath.Option.list(parsing: String(definition[definition.index(after: equals)...]))
+            } catch {
+                throw ValidationError("--preset \(definition): \(error.message)")
+            }
+        }
+        let host = settings.host
+        try await FrostServerApp.run(settings) { port in
+            // A line a supervisor or a test waits for, written whole.
+            FileHandle.standardOutput.write(Data("frost serve: listening on http://\(host):\(port)\n".utf8))
+        }
+    }
+}
