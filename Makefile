@@ -19,7 +19,7 @@ OUT     := out
 # profiles the colour tests convert from.
 APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libavif-dev libheif-dev libgif-dev libimagequant-dev liblcms2-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium icc-profiles-free colord-data libgs-common
 
-.PHONY: deps build debug docs examples requests references check test test-asan test-tsan test-serve serve-build fuzz fuzz-build run gallery man bench compare compare-deps clean
+.PHONY: deps build debug docs examples requests references check test test-asan test-tsan test-serve serve-build deploy-check fuzz fuzz-build run gallery man bench compare compare-deps clean
 
 VENV      := Benchmarks/.venv
 VENV_SIMD := Benchmarks/.venv-simd
@@ -73,6 +73,7 @@ test: check
 	$(MAKE) --no-print-directory man
 	$(MAKE) --no-print-directory examples
 	$(MAKE) --no-print-directory test-serve
+	$(MAKE) --no-print-directory deploy-check
 	$(MAKE) --no-print-directory test-asan
 	$(MAKE) --no-print-directory test-tsan TSAN_SUITES='$(CONCURRENCY_SUITES)'
 	FUZZ_SMOKE=1 $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
@@ -81,6 +82,10 @@ test: check
 # built once in debug and tested against the servers its tests start on loopback ports.
 test-serve: debug
 	cd Server && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+
+# deploy/*.yaml validated offline (kubernetes-validate, a pinned Kubernetes version: deploy/validate.sh).
+deploy-check:
+	deploy/validate.sh .build-deploy
 
 # The server for use: `frost serve` runs Server/.build/release/frost-serve.
 serve-build: deps
