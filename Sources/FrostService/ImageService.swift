@@ -4,6 +4,9 @@ import FrostCodecs
 import FrostColor
 import FrostCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The service's answers to a path, whatever carries them (docs/serve.md): processing URLs and
 /// `/info` URLs in imgproxy's grammar, checked (signature, options, source) before any source byte
@@ -29,6 +32,8 @@ public struct ImageService: Sendable {
         public var maxAge = 31_536_000
         /// Answer WebP (AVIF) to clients that accept it when the URL names no format (`Vary: Accept`).
         public var autoWebP = false, autoAVIF = false
+        /// Results kept on disk (nil: none).
+        public var resultCache: ResultCache?
 
         public init() {}
     }
@@ -64,21 +69,65 @@ public struct ImageService: Sendable {
         return Request(path: parsed, options: try ProcessingOptions(parsed.options, presets: settings.presets))
     }
 
+    /// The answer to a processing URL's request from the result cache, when it holds it (304 when
+    /// `ifNoneMatch` names its ETag), before any source byte is read or downloaded. A local source
+    /// is known by its file (path, size, modification time, inode: a changed file is a new source),
+    /// a remote one by its URL.
+    public func cached(_ request: Request, accept: String? = nil, ifNoneMatch: String? = nil) -> Response? {
+        guard let cache = settings.resultCache, let key = cacheKey(request, accept: accept), let entry = cache.get(key) else { return nil }
+        let headers = headers(request)
+        if let ifNoneMatch, Self.matches(ifNoneMatch, entry.etag) {
+            return Response(status: 304, contentType: "", body: [], etag: entry.etag, headers: headers)
+        }
+        return Response(status: 200, contentType: entry.contentType, body: entry.body, etag: entry.etag, headers: headers)
+    }
+
     /// The answer to a processing URL's request: the image, or 304 when `ifNoneMatch` names its ETag.
     /// `source`: the source's bytes when the caller fetched them (a remote source); nil reads a
-    /// `local://` one.
+    /// `local://` one. The result cache answers first unless `lookedUp` (the caller asked it
+    /// already); a result made is kept in it.
     public func respond(to request: Request, source: [UInt8]? = nil, accept: String? = nil,
-                        ifNoneMatch: String? = nil) throws(ServiceError) -> Response {
+                        ifNoneMatch: String? = nil, lookedUp: Bool = false) throws(ServiceError) -> Response {
+        if !lookedUp, let hit = cached(request, accept: accept, ifNoneMatch: ifNoneMatch) { return hit }
+        let key = cacheKey(request, accept: accept)   // before the read: a file changed meanwhile is not cached under its old identity
         let bytes = if let source { source } else { try localBytes(request.path.source) }
-        let negotiated = request.options.format ?? request.path.format ?? negotiate(accept)
+        let negotiated = format(request, accept: accept)
         let etag = Self.etag(source: bytes, identity: request.options.identity + "|" + (negotiated?.fileExtension ?? "source"))
-        var headers = [("Cache-Control", "max-age=\(settings.maxAge), public")]
-        if settings.autoWebP || settings.autoAVIF, request.options.format == nil, request.path.format == nil { headers.append(("Vary", "Accept")) }
+        let headers = headers(request)
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag) {
             return Response(status: 304, contentType: "", body: [], etag: etag, headers: headers)
         }
         let result = try settings.processor.process(bytes, options: request.options, format: negotiated)
+        if let cache = settings.resultCache, let key {
+            cache.put(key, ResultCache.Entry(contentType: result.contentType, etag: etag, body: result.bytes))
+        }
         return Response(status: 200, contentType: result.contentType, body: result.bytes, etag: etag, headers: headers)
+    }
+
+    /// The format asked for: the options', the extension's, or one the client accepts.
+    private func format(_ request: Request, accept: String?) -> ImageFormat? {
+        request.options.format ?? request.path.format ?? negotiate(accept)
+    }
+
+    private func headers(_ request: Request) -> [(String, String)] {
+        var headers = [("Cache-Control", "max-age=\(settings.maxAge), public")]
+        if settings.autoWebP || settings.autoAVIF, request.options.format == nil, request.path.format == nil { headers.append(("Vary", "Accept")) }
+        return headers
+    }
+
+    /// The result cache's key of a request (nil: the source cannot be known without reading it).
+    private func cacheKey(_ request: Request, accept: String?) -> String? {
+        let source: String
+        switch try? location(of: request.path.source) {
+        case .local(let url):
+            guard let path = try? settings.local?.path(for: url) else { return nil }
+            var st = stat()
+            guard stat(path, &st) == 0 else { return nil }
+            source = "\(path)|\(st.st_size)|\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)|\(st.st_ino)"
+        case .remote(let url): source = url
+        case nil: return nil
+        }
+        return ResultCache.key(source: source, result: request.options.identity + "|" + (format(request, accept: accept)?.fileExtension ?? "source"))
     }
 
     /// An `/info` URL (the path after `/info`), checked: its signature and its options.

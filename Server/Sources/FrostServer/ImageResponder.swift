@@ -40,6 +40,7 @@ struct ImageResponder: HTTPResponder {
         switch path {
         case "/health": return Self.text(200, "ok\n", head: head)
         case "/metrics":
+            metrics.update(service.settings.resultCache)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                             body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text())))
         default: break
@@ -85,9 +86,13 @@ struct ImageResponder: HTTPResponder {
             return try await work(deadline) { try service.info(info, source: source) }
         }
         let parsed = try service.request(path)
-        let source = try await download(parsed.path.source)
         let accept = request.headers[.accept], ifNoneMatch = request.headers[.ifNoneMatch]
-        return try await work(deadline) { try service.respond(to: parsed, source: source, accept: accept, ifNoneMatch: ifNoneMatch) }
+        // A kept result is answered at once: no worker, no download.
+        if let hit = service.cached(parsed, accept: accept, ifNoneMatch: ifNoneMatch) { return hit }
+        let source = try await download(parsed.path.source)
+        return try await work(deadline) {
+            try service.respond(to: parsed, source: source, accept: accept, ifNoneMatch: ifNoneMatch, lookedUp: true)
+        }
     }
 
     /// A remote source's bytes (nil for a local one, read by the worker).

@@ -1,3 +1,4 @@
+import FrostService
 import Prometheus
 
 /// What `/metrics` shows (Prometheus text), with imgproxy's names where they fit
@@ -14,6 +15,10 @@ struct ServerMetrics: Sendable {
     let downloadSpan: DurationHistogram
     let processingSpan: DurationHistogram
     let notModified: Counter
+    let cacheHits: Gauge
+    let cacheMisses: Gauge
+    let cacheBytes: Gauge
+    let cacheFiles: Gauge
 
     init(workers count: Int) {
         let registry = self.registry
@@ -33,7 +38,21 @@ struct ServerMetrics: Sendable {
         downloadSpan = span("download")
         processingSpan = span("processing")
         notModified = registry.makeCounter(descriptor: name("not_modified", "total", "Requests answered 304 Not Modified"))
+        cacheHits = registry.makeGauge(descriptor: name("result_cache_hits", "total", "Requests answered from the result cache"))
+        cacheMisses = registry.makeGauge(descriptor: name("result_cache_misses", "total", "Result cache lookups that found nothing"))
+        cacheBytes = registry.makeGauge(descriptor: name("result_cache_size", "bytes", "Bytes the result cache holds"))
+        cacheFiles = registry.makeGauge(descriptor: name("result_cache", "files", "Results the result cache holds"))
         workers.set(Int64(count))
+    }
+
+    /// The result cache's figures, read when /metrics is asked for (the cache counts them).
+    func update(_ cache: ResultCache?) {
+        guard let cache else { return }
+        let s = cache.statistics
+        cacheHits.set(Int64(s.hits))
+        cacheMisses.set(Int64(s.misses))
+        cacheBytes.set(Int64(s.bytes))
+        cacheFiles.set(Int64(s.files))
     }
 
     /// One error answered with `status` (`errors_total{type="…"}`, imgproxy's label).

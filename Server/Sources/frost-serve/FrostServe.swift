@@ -64,6 +64,12 @@ struct FrostServe: AsyncParsableCommand {
     @Flag(name: .customLong("auto-avif"), help: "Answer AVIF to clients that accept it when the URL names no format. Env FROST_AUTO_AVIF=1.")
     var autoAVIF = false
 
+    @Option(help: "Keep results in this folder (content-addressed, least recently used out past --cache-size; kept across restarts). Env FROST_CACHE.")
+    var cache: String?
+
+    @Option(help: "The result cache's most bytes (default 1073741824). Env FROST_CACHE_SIZE.")
+    var cacheSize: Int?
+
     @Option(help: "A preset, NAME=OPTIONS (rs:fit:300:0/q:70), used by pr:NAME; 'default' applies to every URL. Repeatable.")
     var preset: [String] = []
 
@@ -112,6 +118,12 @@ struct FrostServe: AsyncParsableCommand {
         settings.service.maxAge = try number(maxAge, "MAX_AGE", 0...1e10) ?? settings.service.maxAge
         settings.service.autoWebP = autoWebP || env["FROST_AUTO_WEBP"] == "1"
         settings.service.autoAVIF = autoAVIF || env["FROST_AUTO_AVIF"] == "1"
+        if let folder = value(cache, "CACHE") {
+            let size: Int = try number(cacheSize, "CACHE_SIZE", 1024...1e15) ?? 1 << 30
+            do { settings.service.resultCache = try ResultCache(folder: folder, maxBytes: size) } catch {
+                throw ValidationError("--cache \(folder): \(error)")
+            }
+        }
         for definition in preset {
             guard let equals = definition.firstIndex(of: "="), equals != definition.startIndex else {
                 throw ValidationError("--preset takes NAME=OPTIONS, e.g. thumb=rs:fill:64:64/q:70")

@@ -164,6 +164,29 @@ import Testing
         #expect(try await HTTP.get(closed.base + Self.signed("/plain/http://localhost:\(port)/rocket.jpg")).status == 403, "a listed name inside the network")
     }
 
+    /// The result cache: a repeated URL is answered from disk (the same bytes and ETag), also after
+    /// a restart; /metrics counts the hits.
+    @Test func resultCacheAnswersRepeatsAcrossRestarts() async throws {
+        let folder = try Self.root()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let arguments = ["--cache", folder + "/cache", "--cache-size", "10000000"]
+        let url = Self.signed("/rs:fit:200:0/bl:4/plain/local:///photos/rocket.jpg@webp")
+        let server = try Self.start(folder, arguments)
+        let first = try await HTTP.get(server.base + url)
+        let second = try await HTTP.get(server.base + url)
+        #expect(first.status == 200 && second.body == first.body && second.header("ETag") == first.header("ETag"))
+        var metrics = String(decoding: try await HTTP.get(server.base + "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("result_cache_hits_total 1") && metrics.contains("result_cache_files 1"), "\(metrics)")
+        #expect(server.stop() == 0)
+        let restarted = try Self.start(folder, arguments)
+        defer { _ = restarted.stop() }
+        let third = try await HTTP.get(restarted.base + url, headers: [("If-None-Match", first.header("ETag")!)])
+        #expect(third.status == 304)
+        #expect(try await HTTP.get(restarted.base + url).body == first.body)
+        metrics = String(decoding: try await HTTP.get(restarted.base + "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("result_cache_hits_total 2"), "\(metrics)")
+    }
+
     /// SIGTERM with requests in flight: they finish (200), then the process exits 0.
     @Test func sigtermLetsRequestsInFlightFinish() async throws {
         let folder = try Self.root()

@@ -1,0 +1,64 @@
+import Foundation
+import FrostFiles
+@testable import FrostService
+import FrostTestSupport
+import Testing
+
+@Suite struct ResultCacheTests {
+    static func entry(_ n: Int, size: Int = 150) -> ResultCache.Entry {
+        ResultCache.Entry(contentType: "image/webp", etag: "\"\(n)\"", body: [UInt8](repeating: UInt8(n & 255), count: size))
+    }
+
+    @Test func keepsEvictsTheLeastRecentlyUsedAndSurvivesARestart() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let cache = try ResultCache(folder: folder.file("cache"), maxBytes: 2000)
+        let keys = (0..<12).map { ResultCache.key(source: "s\($0)", result: "r") }
+        for i in 0..<8 { cache.put(keys[i], Self.entry(i)) }
+        #expect(cache.get(keys[0]) == Self.entry(0), "a hit gives the entry back")
+        #expect(cache.get(keys[11]) == nil)
+        // Each file is 180 bytes: the 12th put passes 2000 and the least recently used go, to 1800.
+        for i in 8..<12 { cache.put(keys[i], Self.entry(i)) }
+        #expect(cache.statistics.bytes <= 1800 && cache.statistics.files == 9)
+        #expect(cache.get(keys[0]) != nil, "used recently: kept")
+        #expect(cache.get(keys[1]) == nil, "the least recently used: gone")
+        // A restart counts what is on disk; an interrupted write's temporary file is removed.
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: folder.file("cache/.half.frost-abc")))
+        let again = try ResultCache(folder: folder.file("cache"), maxBytes: 2000)
+        #expect(again.statistics.files == cache.statistics.files && again.statistics.bytes == cache.statistics.bytes)
+        #expect(again.get(keys[0]) == Self.entry(0))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("cache/.half.frost-abc")))
+        // Too large a result (over a tenth of the cap) is not kept.
+        again.put(keys[1], Self.entry(1, size: 300))
+        #expect(again.get(keys[1]) == nil)
+        // A damaged file is a miss, not an error.
+        try Data("junk".utf8).write(to: URL(fileURLWithPath: folder.file("cache/" + keys[0])))
+        #expect(again.get(keys[0]) == nil)
+    }
+
+    @Test func theServiceAnswersFromItAndAChangedSourceIsANewResult() throws {
+        let folder = try ImageServiceTests.root()
+        defer { folder.remove() }
+        var settings = ImageServiceTests.service(folder).settings
+        settings.resultCache = try ResultCache(folder: folder.file("cache"), maxBytes: 100 << 20)
+        let service = ImageService(settings)
+        let url = ImageServiceTests.signed("/rs:fit:100:0/plain/local:///photos/rocket.jpg")
+        let first = try ImageServiceTests.get(service, url)
+        #expect(settings.resultCache!.statistics.files == 1)
+        let request = try service.request(url)
+        let hit = try #require(service.cached(request))
+        #expect(hit.body == first.body && hit.etag == first.etag && hit.contentType == first.contentType)
+        #expect(service.cached(request, ifNoneMatch: first.etag)?.status == 304)
+        // The source replaced: another file identity, so the cache does not answer for it.
+        try FileManager.default.removeItem(atPath: folder.file("root/photos/rocket.jpg"))
+        try FileManager.default.copyItem(atPath: Corpus.path("pillow/jpeg/hopper.jpg"), toPath: folder.file("root/photos/rocket.jpg"))
+        #expect(service.cached(request) == nil)
+        #expect(try ImageServiceTests.get(service, url).body != first.body)
+    }
+}
+
+extension ImageService.Response: Equatable {
+    public static func == (a: Self, b: Self) -> Bool {
+        a.status == b.status && a.contentType == b.contentType && a.body == b.body && a.etag == b.etag
+    }
+}
