@@ -67,11 +67,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     static let serviceRoot: LocalSource = {
         let folder = NSTemporaryDirectory() + "frost-fuzz-service-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: folder + "/root/a", withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: folder + "/root/a/b.jpg", contents: Data([0xFF, 0xD8]))
+        try? FileManager.default.createDirectory(atPath: folder + "/served/a", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: folder + "/served/a/b.jpg", contents: Data([0xFF, 0xD8]))
         _ = FileManager.default.createFile(atPath: folder + "/secret.jpg", contents: Data([0xFF, 0xD8]))
-        try? FileManager.default.createSymbolicLink(atPath: folder + "/root/out.jpg", withDestinationPath: folder + "/secret.jpg")
-        return LocalSource(root: folder + "/root")!
+        try? FileManager.default.createSymbolicLink(atPath: folder + "/served/out.jpg", withDestinationPath: folder + "/secret.jpg")
+        return LocalSource(root: folder + "/served")!
     }()
 
     static func serviceURL(_ bytes: [UInt8]) {

@@ -116,7 +116,8 @@ import Testing
         case "bench": return ["bench", "--size", "16x16", "--case", "copy"] + (option == "--runs" ? [] : ["--runs", "1"]) + tested
         case "info": return ["info", inputs.image] + tested
         case "placeholder":
-            return ["--width", "--height"].contains(option)
+            // A drawn hash's size and colour space go with --decode (a printed placeholder is sRGB).
+            return ["--width", "--height", "--colorspace"].contains(option)
                 ? ["placeholder", "--decode", "LEHV6nWB2yk8pyo0adR*.7kCMdnj", "-o", out + ".png"] + tested
                 : ["placeholder", inputs.image, "--kind", "data-url"] + tested
         default: fatalError("no command line for \(verb)")

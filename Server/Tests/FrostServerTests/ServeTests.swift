@@ -16,17 +16,17 @@ import Testing
     /// A root with a photo, and beside it a file a link in the root points to.
     static func root() throws -> String {
         let folder = NSTemporaryDirectory() + "frost-serve-test-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder + "/root/photos", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: repository + "/SampleImages/rocket.jpg", toPath: folder + "/root/photos/rocket.jpg")
+        try FileManager.default.createDirectory(atPath: folder + "/served/photos", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: repository + "/SampleImages/rocket.jpg", toPath: folder + "/served/photos/rocket.jpg")
         try FileManager.default.copyItem(atPath: repository + "/SampleImages/rocket.jpg", toPath: folder + "/secret.jpg")
-        try FileManager.default.createSymbolicLink(atPath: folder + "/root/out.jpg", withDestinationPath: folder + "/secret.jpg")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/served/out.jpg", withDestinationPath: folder + "/secret.jpg")
         return folder
     }
 
     static func signed(_ rest: String) -> String { "/" + signer.signature(for: rest) + rest }
 
     static func start(_ folder: String, _ extra: [String] = []) throws -> ServerProcess {
-        try ServerProcess(["--root", folder + "/root", "--key", key, "--salt", salt] + extra)
+        try ServerProcess(["--root", folder + "/served", "--key", key, "--salt", salt] + extra)
     }
 
     @Test func signaturesSourcesAndTheLibrarysBytes() async throws {
@@ -41,7 +41,7 @@ import Testing
         // The HTTP layer adds nothing to what the library makes.
         var settings = ImageService.Settings()
         settings.allowUnsigned = true
-        settings.local = LocalSource(root: folder + "/root")
+        settings.local = LocalSource(root: folder + "/served")
         let service = ImageService(settings)
         #expect(try service.respond(to: service.request("/_" + rest)).body == good.body)
         // The base64 source form imgproxy's URL builders emit.
@@ -60,7 +60,7 @@ import Testing
         let json = try JSONSerialization.jsonObject(with: Data(info.body)) as? [String: Any]
         #expect(info.header("Content-Type") == "application/json" && (json?["blurhash"] as? String)?.count == 28 && json?["thumbhash"] is String)
         // Unsigned URLs only when asked for.
-        let open = try ServerProcess(["--root", folder + "/root", "--allow-unsigned"])
+        let open = try ServerProcess(["--root", folder + "/served", "--allow-unsigned"])
         #expect(try await HTTP.get(open.base + "/insecure" + rest).status == 200)
         #expect(open.stop() == 0)
     }
@@ -143,7 +143,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let origin = Process()
         origin.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        origin.arguments = ["-u", "-m", "http.server", "--bind", "127.0.0.1", "0", "--directory", folder + "/root/photos"]
+        origin.arguments = ["-u", "-m", "http.server", "--bind", "127.0.0.1", "0", "--directory", folder + "/served/photos"]
         let pipe = Pipe()
         origin.standardOutput = pipe
         origin.standardError = FileHandle.nullDevice
@@ -214,7 +214,7 @@ private extension String {
         #expect(FileManager.default.isExecutableFile(atPath: frost), "build the engine first (make debug)")
         let folder = try ServeTests.root()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let server = try ServerProcess(["serve", "--root", folder + "/root", "--key", ServeTests.key, "--salt", ServeTests.salt],
+        let server = try ServerProcess(["serve", "--root", folder + "/served", "--key", ServeTests.key, "--salt", ServeTests.salt],
                                        executable: frost, environment: ["FROST_SERVE": ServerProcess.binary])
         #expect(try await HTTP.get(server.base + ServeTests.signed("/rs:fit:50:0/plain/local:///photos/rocket.jpg")).status == 200)
         #expect(server.stop() == 0)
