@@ -19,7 +19,7 @@ OUT     := out
 # profiles the colour tests convert from.
 APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libavif-dev libheif-dev libgif-dev libimagequant-dev liblcms2-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium icc-profiles-free colord-data libgs-common
 
-.PHONY: deps build debug docs examples requests references check test test-asan test-tsan test-serve serve-build deploy-check fuzz fuzz-build run gallery man bench compare compare-deps clean
+.PHONY: deps build debug docs examples requests references check test test-asan test-tsan test-serve serve-build deploy-check fuzz fuzz-build run gallery man bench compare compare-deps serve-bench clean
 
 VENV      := Benchmarks/.venv
 VENV_SIMD := Benchmarks/.venv-simd
@@ -245,6 +245,14 @@ requests: build
 # The bench cases side by side with the peers (ratios = peer / Frost); COMPARE_ARGS passes options.
 compare: build compare-deps
 	$(VENV)/bin/python Benchmarks/compare.py $(COMPARE_ARGS)
+
+# frost serve against thumbor 7.8 (PyPI, its own venv) on loopback with wrk (Debian): requests per
+# second and p50/p99 latency per case, distinct and repeated URLs (Benchmarks/serve_bench.py).
+THUMBOR_VENV := Benchmarks/.venv-thumbor
+serve-bench: serve-build
+	@command -v wrk > /dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO apt-get install -y -qq wrk; }
+	@[ -x $(THUMBOR_VENV)/bin/thumbor ] || { python3 -m venv $(THUMBOR_VENV) && $(THUMBOR_VENV)/bin/pip install -q thumbor==7.8.0; }
+	python3 Benchmarks/serve_bench.py Server/.build/release/frost-serve $(THUMBOR_VENV)/bin/thumbor $(SERVE_BENCH_ARGS)
 
 clean:
 	rm -rf .build .build-asan .build-tsan .build-fuzz Benchmarks/.build Examples/.build Server/.build $(OUT)
