@@ -154,7 +154,10 @@ public struct ProcessingOptions: Sendable, Equatable {
         case "sharpen", "sh": try most(1); sharpen = try number(0, 0...250) ?? sharpen
         case "quality", "q":
             try most(1)
-            quality = try number(0, 0...100).map { $0 == 0 ? 80 : Int($0) } ?? quality   // 0: the default, as imgproxy
+            quality = try size(0).map { q throws(ServiceError) in
+                guard q <= 100 else { throw .badRequest("q: '\(q)' is not a quality from 0 to 100") }
+                return q == 0 ? 80 : q   // 0: the default, as imgproxy
+            } ?? quality
         case "format", "f", "ext":
             try most(1)
             format = try arg(0).flatMap { text throws(ServiceError) in try ServicePath.format(text) } ?? format

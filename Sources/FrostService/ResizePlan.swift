@@ -51,6 +51,9 @@ struct ResizePlan {
         }
     }
 
+    /// The size an extension makes (nil: none asked for), to check against the limits before any work.
+    var extensionSize: (width: Int, height: Int)? { extendBox.map { ($0.width, $0.height) } }
+
     /// The image cropped to the plan's box at its gravity (itself when there is none or it fits).
     func cropped(_ image: Image) -> Image {
         guard let crop, crop.width < image.width || crop.height < image.height else { return image }

@@ -60,6 +60,7 @@ public struct ServiceProcessor: Sendable {
         let (width, height) = turned ? (info.height, info.width) : (info.width, info.height)
         try limits.checkPixels(width: width, height: height, of: "the source is")
         let plan = ResizePlan(options, width: width, height: height)
+        if let box = plan.extensionSize { try limits.checkPixels(width: box.width, height: box.height, of: "the extended result would be") }
         var steps: [FilterStep] = plan.step.map { [$0] } ?? []
         if options.blur > 0 { steps.append(.gaussian(sigma: options.blur)) }
         var decode = limits

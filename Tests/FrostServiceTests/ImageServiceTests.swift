@@ -134,6 +134,13 @@ import Testing
         // No enlargement unless el:1; ex:1 extends to the box with the background.
         #expect(try image("/rs:fit:64:64").width == 32)
         #expect(try image("/rs:fit:64:64:1").width == 64)
+        // An extension past the pixel limit is refused before any work (413), not allocated.
+        do {
+            _ = try Self.get(service, Self.signed("/rs:fit:65535:65535:0:1/dpr:8/plain/local:///alpha.png"))
+            Issue.record("a 524280² extension was made")
+        } catch let error as ServiceError {
+            #expect(error.status == 413, "\(error)")
+        }
         let extended = try image("/rs:fit:64:40:0:1/bg:0:0:255")
         #expect(extended.width == 64 && extended.height == 40 && extended.pixel(x: 0, y: 0) == SIMD4(0, 0, 255, 255))
     }
