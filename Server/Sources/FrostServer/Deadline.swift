@@ -42,15 +42,31 @@ final class FirstOutcome<T: Sendable>: Sendable {
     }
 }
 
-/// `operation` (cancellable), or 503 once `deadline` passes (the operation then cancelled).
-func withDeadline<T: Sendable>(_ deadline: ContinuousClock.Instant, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await operation() }
+/// A worker from `pool`, or 503 once `deadline` passes while waiting for one. A worker granted
+/// in the instant the deadline won (the wait's cancellation racing the pool's hand-over) is given
+/// back, so no worker is ever lost to a timeout.
+func admit(_ pool: WorkerPool, until deadline: ContinuousClock.Instant) async throws {
+    let first = await withTaskGroup(of: Result<Bool, any Error>.self) { group -> Result<Bool, any Error>? in
         group.addTask {
-            try await Task.sleep(until: deadline, clock: .continuous)
-            throw ServiceError(503, "timed out waiting for a worker")
+            do { try await pool.admit(); return .success(true) } catch { return .failure(error) }
         }
-        defer { group.cancelAll() }
-        return try await group.next()!
+        group.addTask {
+            do { try await Task.sleep(until: deadline, clock: .continuous); return .success(false) } catch { return .failure(error) }
+        }
+        var first: Result<Bool, any Error>?
+        for await result in group {
+            if first == nil {
+                first = result
+                group.cancelAll()
+            } else if case .success(true) = result {
+                await pool.release()
+            }
+        }
+        return first
+    }
+    switch first {
+    case .success(true): return
+    case .success(false), nil: throw ServiceError(503, "timed out waiting for a worker")
+    case .failure(let error): throw error
     }
 }

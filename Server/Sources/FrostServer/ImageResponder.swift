@@ -107,7 +107,7 @@ struct ImageResponder: HTTPResponder {
     private func work(_ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () throws -> ImageService.Response) async throws -> ImageService.Response {
         let queued = ContinuousClock.now
         let pool = self.pool
-        try await withDeadline(deadline) { try await pool.admit() }
+        try await admit(pool, until: deadline)
         metrics.queueSpan.record(ContinuousClock.now - queued)
         metrics.workersBusy.increment()
         let started = ContinuousClock.now, metrics = self.metrics

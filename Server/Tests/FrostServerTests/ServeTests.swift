@@ -117,6 +117,19 @@ import Testing
         #expect(try await HTTP.get(hurried.base + Self.signed("/bl:40/plain/local:///photos/rocket.jpg@png")).status == 503)
         #expect(try await HTTP.get(hurried.base + "/health").status == 200)
         #expect(hurried.stop() == 0)
+        // Timeouts in the queue and in processing lose no worker: once the slow ones are done, a
+        // small request still gets the only worker in time.
+        let busy = try Self.start(folder, ["--timeout", "0.3", "--workers", "1"])
+        defer { _ = busy.stop() }
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for i in 0..<8 { group.addTask { try await HTTP.get(busy.base + Self.signed("/bl:40/cb:\(i)/plain/local:///photos/rocket.jpg@png")).status } }
+            return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
+        }
+        #expect(statuses.isSubset(of: [200, 503]) && statuses.contains(503), "\(statuses)")
+        try await Task.sleep(for: .seconds(3))
+        for i in 0..<3 {
+            #expect(try await HTTP.get(busy.base + Self.signed("/rs:fit:40:0/cb:\(i)/plain/local:///photos/rocket.jpg")).status == 200)
+        }
     }
 
     /// Every file kept under Tests/Fixtures (fuzz findings, damaged and odd files) and PngSuite's
