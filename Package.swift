@@ -62,7 +62,8 @@ let package = Package(
                                               "FrostCompose", "FrostMotion", "FrostStream"]),
         // imgproxy's URLs on the library (docs/serve.md): parsing, signing, options, processing;
         // `frost serve` (Server/) puts it behind HTTP.
-        .target(name: "FrostService", dependencies: ["FrostCore", "FrostColor", "FrostCodecs", "FrostFiles", "FrostEffects", "FrostCache", "FrostClients", "FrostStream"]),
+        .target(name: "FrostService", dependencies: ["FrostCore", "FrostColor", "FrostCodecs", "FrostFiles", "FrostEffects", "FrostCache", "FrostCrossfade",
+                                                     "FrostClients", "FrostStream"]),
         // What the fuzzers (`make fuzz`) and the replay of their findings feed bytes to, and the
         // fuzzer's binary: with libFuzzer under `make fuzz` (FROST_LIBFUZZER), else a replay tool.
         .target(name: "FrostFuzz", dependencies: ["Frost", "FrostService"]),

@@ -34,6 +34,8 @@ public struct ImageService: Sendable {
         public var autoWebP = false, autoAVIF = false
         /// Results kept on disk (nil: none).
         public var resultCache: ResultCache?
+        /// Blur caches kept for `fade:` (nil: `fade:` is refused).
+        public var blurCaches: ServiceBlurCaches?
 
         public init() {}
     }
@@ -66,7 +68,9 @@ public struct ImageService: Sendable {
     public func request(_ path: String) throws(ServiceError) -> Request {
         let parsed = try ServicePath(parsing: path)
         try checkSignature(parsed)
-        return Request(path: parsed, options: try ProcessingOptions(parsed.options, presets: settings.presets))
+        let options = try ProcessingOptions(parsed.options, presets: settings.presets)
+        if options.fade != nil, settings.blurCaches == nil { throw .badRequest("fade: this server keeps no blur caches (start it with --cache)") }
+        return Request(path: parsed, options: options)
     }
 
     /// The answer to a processing URL's request from the result cache, when it holds it (304 when
@@ -103,7 +107,11 @@ public struct ImageService: Sendable {
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag) {
             return Response(status: 304, contentType: "", body: [], etag: etag, headers: headers)
         }
-        let result = try settings.processor.process(bytes, options: request.options, format: negotiated)
+        let processor = settings.processor
+        let frame: (() throws -> Image)? = if let fade = request.options.fade, let caches = settings.blurCaches {
+            { try caches.frame(bytes, fade, limits: processor.limits, threads: processor.threads) }
+        } else { nil }
+        let result = try processor.process(bytes, options: request.options, format: negotiated, frame: frame)
         if let cache = settings.resultCache, let key {
             cache.put(key, ResultCache.Entry(contentType: result.contentType, etag: etag, body: result.bytes))
         }

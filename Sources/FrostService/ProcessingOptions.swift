@@ -1,5 +1,7 @@
+import FrostCache
 import FrostCodecs
 import FrostCore
+import FrostCrossfade
 import FrostEffects
 
 /// What a processing URL asks for, from its options (docs/serve.md has the table beside imgproxy's):
@@ -63,6 +65,18 @@ public struct ProcessingOptions: Sendable, Equatable {
     public var adjustment = ColorAdjustment()
     /// Frost: the resize kernel.
     public var kernel = ResampleKernel.default
+    /// Frost: a frame of the source's blur cache (built on first request, kept) instead of the source.
+    public var fade: Fade?
+
+    /// `fade:FRACTION:LEVELS:MAXSIGMA:MODE`: the frame at FRACTION (0 the source, 1 the most blurred
+    /// level) of a cache of LEVELS levels (default 10) up to σ MAXSIGMA (default 40), blended as
+    /// MODE (blend, nearest, alpha, exact) — what `frost cache` and `frost fade --fraction` make.
+    public struct Fade: Sendable, Equatable {
+        public var fraction: Double
+        public var levels = BlurCacheSpec.defaultLevels
+        public var maxSigma = 40.0
+        public var mode = FadeMode.blend
+    }
 
     public init() {}
 
@@ -82,7 +96,8 @@ public struct ProcessingOptions: Sendable, Equatable {
         return ["rt=\(resizingType.rawValue)", "w=\(width)", "h=\(height)", "el=\(enlarge)", "ex=\(extend)", "exg=\(g(extendGravity))",
                 "g=\(g(gravity))", "dpr=\(dpr)", "bl=\(blur)", "sh=\(sharpen)", "q=\(quality)", "f=\(format?.fileExtension ?? "-")",
                 "bg=\(bg)", "cb=\(cacheBuster)", "fx=\(fx)", "adj=\(a.brightness),\(a.contrast),\(a.saturation),\(a.gamma)",
-                "k=\(kernel.rawValue)"].joined(separator: "/")
+                "k=\(kernel.rawValue)", "fade=\(fade.map { "\($0.fraction),\($0.levels),\($0.maxSigma),\($0.mode.rawValue)" } ?? "-")"]
+            .joined(separator: "/")
     }
 
     private mutating func apply(_ options: [ServicePath.Option], presets: [String: [ServicePath.Option]], depth: Int) throws(ServiceError) {
@@ -183,6 +198,17 @@ public struct ProcessingOptions: Sendable, Equatable {
         case "contrast", "co": try most(1); adjustment.contrast = try number(0, 0...4) ?? adjustment.contrast
         case "saturation", "sa": try most(1); adjustment.saturation = try number(0, 0...4) ?? adjustment.saturation
         case "gamma", "ga": try most(1); adjustment.gamma = try number(0, 0.1...10) ?? adjustment.gamma
+        case "fade":
+            try most(4)
+            guard let fraction = try number(0, 0...1) else { throw .badRequest("fade: FRACTION from 0 to 1 (then LEVELS, MAXSIGMA, MODE)") }
+            var fade = Fade(fraction: fraction)
+            fade.levels = try number(1, Double(BlurCacheSpec.levelsRange.lowerBound)...Double(BlurCacheSpec.levelsRange.upperBound)).map { Int($0) } ?? fade.levels
+            fade.maxSigma = try number(2, BlurCacheSpec.maxSigmaRange) ?? fade.maxSigma
+            if let mode = arg(3) {
+                guard let m = FadeMode(rawValue: mode) else { throw .badRequest("fade: mode '\(mode)' is not blend, nearest, alpha or exact") }
+                fade.mode = m
+            }
+            self.fade = fade
         case "kernel", "k":
             try most(1)
             guard let text = arg(0), let k = ResampleKernel(rawValue: text) else {

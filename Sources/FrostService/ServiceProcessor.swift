@@ -31,10 +31,13 @@ public struct ServiceProcessor: Sendable {
     }
 
     /// `bytes` processed as `options` say and written as `format` (nil: the source's own format).
-    /// A source that is not an image, or too large, is a 422 or 413; the other failures a 500.
-    public func process(_ bytes: [UInt8], options: ProcessingOptions, format requested: ImageFormat? = nil) throws(ServiceError) -> Result {
+    /// `frame`: where the picture comes from instead of decoding `bytes` (a blur cache's frame, at
+    /// the source's size). A source that is not an image, or too large, is a 422 or 413; the other
+    /// failures a 500.
+    public func process(_ bytes: [UInt8], options: ProcessingOptions, format requested: ImageFormat? = nil,
+                        frame: (() throws -> Image)? = nil) throws(ServiceError) -> Result {
         do {
-            return try run(bytes, options, requested)
+            return try run(bytes, options, requested, frame)
         } catch let error as ServiceError {
             throw error
         } catch let error as CodecError {
@@ -53,7 +56,7 @@ public struct ServiceProcessor: Sendable {
         }
     }
 
-    private func run(_ bytes: [UInt8], _ options: ProcessingOptions, _ requested: ImageFormat?) throws -> Result {
+    private func run(_ bytes: [UInt8], _ options: ProcessingOptions, _ requested: ImageFormat?, _ frame: (() throws -> Image)?) throws -> Result {
         guard let kind = ImageFormat(sniffing: bytes) else { throw ServiceError(422, "the source is not a PNG, JPEG, WebP, AVIF, HEIC or GIF file") }
         let info = try ImageInfo(bytes: bytes)
         let turned = limits.autoOrient && info.orientation >= 5
@@ -66,12 +69,12 @@ public struct ServiceProcessor: Sendable {
         var decode = limits
         decode.frame = 0
         decode.requiresEveryFrame = false
-        if [.jpeg, .webp].contains(kind) {
+        if frame == nil, [.jpeg, .webp].contains(kind) {
             let shrink = ShrinkOnLoad(steps: steps, width: width, height: height)
             decode.reduction = shrink.reduction
             steps = shrink.steps
         }
-        var image = try Image(decoding: bytes, options: decode)
+        var image = try frame?() ?? Image(decoding: bytes, options: decode)
         // Between steps the image goes straight, as `frost run` passes it (FilterFiles.run).
         func straight(_ image: Image) -> Image { image.isPremultiplied && image.hasAlpha ? image.unpremultiplied() : image }
         for (i, step) in steps.enumerated() {

@@ -1,4 +1,6 @@
 import Foundation
+import FrostCore
+import FrostCodecs
 import FrostFiles
 @testable import FrostService
 import FrostTestSupport
@@ -60,5 +62,31 @@ import Testing
 extension ImageService.Response: Equatable {
     public static func == (a: Self, b: Self) -> Bool {
         a.status == b.status && a.contentType == b.contentType && a.body == b.body && a.etag == b.etag
+    }
+}
+
+/// `fade:` frames: a blur cache built on first request and kept, its frame the CLI's.
+@Suite struct FadeURLTests {
+    @Test func aFadeFrameIsFrostFadesFrame() throws {
+        let folder = try ImageServiceTests.root()
+        defer { folder.remove() }
+        var settings = ImageServiceTests.service(folder).settings
+        #expect(throws: ServiceError.self, "no blur caches: 400") { try ImageService(settings).request(ImageServiceTests.signed("/fade:0.5/plain/local:///photos/rocket.jpg")) }
+        settings.blurCaches = try ServiceBlurCaches(folder: folder.file("blur"))
+        let service = ImageService(settings)
+        let served = try ImageServiceTests.get(service, ImageServiceTests.signed("/fade:0.37:4:20/plain/local:///photos/rocket.jpg@png"))
+        let photo = folder.file("root/photos/rocket.jpg")
+        #expect(try FrostRun.run(["cache", photo, "-o", folder.file("c"), "--levels", "4", "--max-sigma", "20"]).status == 0)
+        let faded = try FrostRun.run(["fade", folder.file("c"), "--fraction", "0.37", "-o", folder.file("f.png"), "--colorspace", "srgb"])
+        #expect(faded.status == 0, "\(faded.stderr)")
+        let difference = PixelDifference(try Image(decoding: served.body), try Image(contentsOfFile: folder.file("f.png")))
+        #expect(difference.max == 0, "\(difference)")
+        // Kept: one cache folder, reused by a second frame (and a resize after it).
+        let caches = try FileManager.default.contentsOfDirectory(atPath: folder.file("blur"))
+        #expect(caches.count == 1)
+        let small = try ImageServiceTests.get(service, ImageServiceTests.signed("/fade:0.9:4:20/rs:fit:100:0/plain/local:///photos/rocket.jpg@png"))
+        #expect(try Image(decoding: small.body).width == 100)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("blur")) == caches)
+        #expect(throws: ServiceError.self) { try service.request(ImageServiceTests.signed("/fade:2/plain/local:///photos/rocket.jpg")) }
     }
 }

@@ -64,7 +64,7 @@ struct FrostServe: AsyncParsableCommand {
     @Flag(name: .customLong("auto-avif"), help: "Answer AVIF to clients that accept it when the URL names no format. Env FROST_AUTO_AVIF=1.")
     var autoAVIF = false
 
-    @Option(help: "Keep results in this folder (content-addressed, least recently used out past --cache-size; kept across restarts). Env FROST_CACHE.")
+    @Option(help: "Keep results in this folder (content-addressed, least recently used out past --cache-size; kept across restarts), and the blur caches fade: frames come from in its blur/. Env FROST_CACHE.")
     var cache: String?
 
     @Option(help: "The result cache's most bytes (default 1073741824). Env FROST_CACHE_SIZE.")
@@ -120,7 +120,10 @@ struct FrostServe: AsyncParsableCommand {
         settings.service.autoAVIF = autoAVIF || env["FROST_AUTO_AVIF"] == "1"
         if let folder = value(cache, "CACHE") {
             let size: Int = try number(cacheSize, "CACHE_SIZE", 1024...1e15) ?? 1 << 30
-            do { settings.service.resultCache = try ResultCache(folder: folder, maxBytes: size) } catch {
+            do {
+                settings.service.resultCache = try ResultCache(folder: folder, maxBytes: size)
+                settings.service.blurCaches = try ServiceBlurCaches(folder: folder + "/blur")
+            } catch {
                 throw ValidationError("--cache \(folder): \(error)")
             }
         }

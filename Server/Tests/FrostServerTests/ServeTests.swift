@@ -198,6 +198,10 @@ import Testing
         #expect(try await HTTP.get(restarted.base + url).body == first.body)
         metrics = String(decoding: try await HTTP.get(restarted.base + "/metrics").body, as: UTF8.self)
         #expect(metrics.contains("result_cache_hits_total 2"), "\(metrics)")
+        // fade: frames come from a blur cache kept beside the results.
+        let frame = try await HTTP.get(restarted.base + Self.signed("/fade:0.5:3:10/rs:fit:100:0/plain/local:///photos/rocket.jpg@png"))
+        #expect(frame.status == 200 && frame.header("Content-Type") == "image/png")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/cache/blur").count == 1)
     }
 
     /// SIGTERM with requests in flight: they finish (200), then the process exits 0.
