@@ -19,7 +19,7 @@ OUT     := out
 # profiles the colour tests convert from.
 APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libavif-dev libheif-dev libgif-dev libimagequant-dev liblcms2-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium icc-profiles-free colord-data libgs-common
 
-.PHONY: deps build debug docs examples requests references check test test-asan test-tsan test-serve serve-build deploy-check fuzz fuzz-build run gallery man bench compare compare-deps serve-bench clean
+.PHONY: deps build debug docs examples requests references check test test-asan test-tsan test-serve serve-build deploy-check fuzz fuzz-build run gallery man bench compare compare-deps serve-bench serve-soak clean
 
 VENV      := Benchmarks/.venv
 VENV_SIMD := Benchmarks/.venv-simd
@@ -253,6 +253,11 @@ serve-bench: serve-build
 	@command -v wrk > /dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO apt-get install -y -qq wrk; }
 	@[ -x $(THUMBOR_VENV)/bin/thumbor ] || { python3 -m venv $(THUMBOR_VENV) && $(THUMBOR_VENV)/bin/pip install -q thumbor==7.8.0; }
 	python3 Benchmarks/serve_bench.py Server/.build/release/frost-serve $(THUMBOR_VENV)/bin/thumbor $(SERVE_BENCH_ARGS)
+
+# The issue's soak: 10 minutes at 16 clients, every response compared with the CLI's bytes, resident
+# memory of the second and the last minute (Benchmarks/serve_soak.py; SOAK_ARGS=--minutes 1 for a short one).
+serve-soak: build serve-build
+	python3 Benchmarks/serve_soak.py $(FROST) Server/.build/release/frost-serve $(SOAK_ARGS)
 
 clean:
 	rm -rf .build .build-asan .build-tsan .build-fuzz Benchmarks/.build Examples/.build Server/.build $(OUT)

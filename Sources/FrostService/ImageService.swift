@@ -10,8 +10,8 @@ import Glibc
 
 /// The service's answers to a path, whatever carries them (docs/serve.md): processing URLs and
 /// `/info` URLs in imgproxy's grammar, checked (signature, options, source) before any source byte
-/// is read, then answered from the source's bytes with an ETag of the source's content and the
-/// options, so a matching `If-None-Match` costs no processing.
+/// is read, then answered from the result cache or from the source, with an ETag of the source's
+/// identity and the options, so a matching `If-None-Match` costs no processing.
 public struct ImageService: Sendable {
     /// How the service is set up.
     public struct Settings: Sendable {

@@ -48,7 +48,11 @@ import Testing
                            ("/rs:fit:300:0/plain/local:///photos/rocket.jpg@webp", ["resize", "--width", "300"]),
                            ("/rs:fill:200:200/plain/local:///photos/rocket.jpg@png", ["resize", "--width", "200", "--height", "200", "--fit", "cover"]),
                            ("/rs:fit:320:0/bl:8/plain/local:///photos/rocket.jpg", ["run"]),
-                           ("/bl:2/plain/local:///alpha.png", ["blur", "--sigma", "2"])] {
+                           ("/bl:2/plain/local:///alpha.png", ["blur", "--sigma", "2"]),
+                           ("/rs:fit:300:0/fx:light/br:0.1/sa:1.5/ga:1.2/plain/local:///photos/rocket.jpg",
+                            ["run", "resize:width=300", "effect:preset=light", "adjust:brightness=0.1,saturation=1.5,gamma=1.2"]),
+                           ("/rs:force:120:90/kernel:lanczos3/plain/local:///photos/rocket.jpg",
+                            ["resize", "--width", "120", "--height", "90", "--fit", "fill", "--kernel", "lanczos3"])] {
             let response = try Self.get(service, Self.signed(url))
             #expect(response.status == 200)
             let ext = url.hasSuffix("@webp") ? "webp" : url.hasSuffix("@png") || url.hasSuffix(".png") ? "png" : "jpg"
