@@ -9,12 +9,13 @@ import argparse
 import http.client
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+
+from serve_bench import free_port, wait_ready
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IMAGE = os.path.join(ROOT, "SampleImages", "UNIS_EV0.jpg")
@@ -26,12 +27,6 @@ CASES = [
     ("/_/rs:fit:320:0/bl:8/plain/local:///photo.jpg@jpg", ["run", "IN", "OUT.jpg", "resize:width=320", "blur:sigma=8", "--quality", "80", "--strip"]),
     ("/_/rs:fill:200:200/plain/local:///photo.jpg@jpg", ["resize", "IN", "OUT.jpg", "--width", "200", "--height", "200", "--fit", "cover", "--quality", "80", "--strip"]),
 ]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def rss_kb(pid):
@@ -65,7 +60,7 @@ def main():
     port = free_port()
     server = subprocess.Popen([a.serve, "--root", images, "--bind", f"127.0.0.1:{port}", "--allow-unsigned"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(1)
+    wait_ready(f"http://127.0.0.1:{port}/health")
     counts = {"requests": 0, "errors": 0, "mismatches": 0}
     lock = threading.Lock()
     stop = time.time() + a.minutes * 60

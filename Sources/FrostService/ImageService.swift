@@ -55,6 +55,8 @@ public struct ImageService: Sendable {
     public struct Request: Sendable {
         public let path: ServicePath
         public let options: ProcessingOptions
+        /// Where its source is, checked once (a remote host's check resolves its name).
+        public let location: SourceLocation
     }
 
     public let settings: Settings
@@ -63,14 +65,14 @@ public struct ImageService: Sendable {
         self.settings = settings
     }
 
-    /// Parses `path` and checks its signature and options: every refusal a URL earns without
-    /// reading its source (400 for grammar and options, 403 for signatures).
+    /// Parses `path` and checks its signature, options and source: every refusal a URL earns
+    /// without reading its source (400 for grammar and options, 403 for signatures and hosts).
     public func request(_ path: String) throws(ServiceError) -> Request {
         let parsed = try ServicePath(parsing: path)
         try checkSignature(parsed)
         let options = try ProcessingOptions(parsed.options, presets: settings.presets)
         if options.fade != nil, settings.blurCaches == nil { throw .badRequest("fade: this server keeps no blur caches (start it with --cache)") }
-        return Request(path: parsed, options: options)
+        return Request(path: parsed, options: options, location: try location(of: parsed.source))
     }
 
     /// The answer to a processing URL's request from the result cache, when it holds it (304 when
@@ -78,12 +80,8 @@ public struct ImageService: Sendable {
     /// is known by its file (path, size, modification time, inode: a changed file is a new source),
     /// a remote one by its URL.
     public func cached(_ request: Request, accept: String? = nil, ifNoneMatch: String? = nil) -> Response? {
-        guard let cache = settings.resultCache, let key = cacheKey(request, accept: accept), let entry = cache.get(key) else { return nil }
-        let headers = headers(request)
-        if let ifNoneMatch, Self.matches(ifNoneMatch, entry.etag) {
-            return Response(status: 304, contentType: "", body: [], etag: entry.etag, headers: headers)
-        }
-        return Response(status: 200, contentType: entry.contentType, body: entry.body, etag: entry.etag, headers: headers)
+        guard let cache = settings.resultCache, let origin = try? origin(request.location) else { return nil }
+        return answer(from: cache, key(origin, request, format(request, accept: accept)), ifNoneMatch: ifNoneMatch, headers: headers(request))
     }
 
     /// The answer to a processing URL's request: the image, or 304 when `ifNoneMatch` names its ETag.
@@ -92,30 +90,43 @@ public struct ImageService: Sendable {
     /// already); a result made is kept in it.
     public func respond(to request: Request, source: [UInt8]? = nil, accept: String? = nil,
                         ifNoneMatch: String? = nil, lookedUp: Bool = false) throws(ServiceError) -> Response {
-        if !lookedUp, let hit = cached(request, accept: accept, ifNoneMatch: ifNoneMatch) { return hit }
-        let key = cacheKey(request, accept: accept)   // before the read: a file changed meanwhile is not kept under its old identity
         let negotiated = format(request, accept: accept)
         let headers = headers(request)
+        let origin = try origin(request.location)   // before the read: a file changed meanwhile is not kept under its old identity
+        let key = key(origin, request, negotiated)
+        if !lookedUp, let cache = settings.resultCache, let hit = answer(from: cache, key, ifNoneMatch: ifNoneMatch, headers: headers) { return hit }
         // A local file's identity (path, size, time, inode) names its content: its ETag needs no
         // read (hashing the bytes was 5% of a request, perf). A remote source's URL does not.
-        let known: String? = if let key, case .local = try? location(of: request.path.source) { "\"" + key.prefix(32) + "\"" } else { nil }
-        if let known, let ifNoneMatch, Self.matches(ifNoneMatch, known) {
-            return Response(status: 304, contentType: "", body: [], etag: known, headers: headers)
+        let known: String? = origin.path == nil ? nil : "\"" + key.prefix(32) + "\""
+        if let known, let ifNoneMatch, Self.matches(ifNoneMatch, known) { return Self.notModified(known, headers) }
+        let bytes: [UInt8]
+        if let source {
+            bytes = source
+        } else if let path = origin.path, case .local(let url) = request.location, let local = settings.local {
+            bytes = try local.read(resolved: path, named: url, maxBytes: settings.processor.limits.maxFileBytes)
+        } else {
+            throw ServiceError(403, "a remote source is fetched by the server, not read here")
         }
-        let bytes = if let source { source } else { try localBytes(request.path.source) }
-        let etag = known ?? Self.etag(source: bytes, identity: request.options.identity + "|" + (negotiated?.fileExtension ?? "source"))
-        if let ifNoneMatch, Self.matches(ifNoneMatch, etag) {
-            return Response(status: 304, contentType: "", body: [], etag: etag, headers: headers)
-        }
+        let etag = known ?? Self.etag(source: bytes, identity: Self.resultIdentity(request, negotiated))
+        if let ifNoneMatch, Self.matches(ifNoneMatch, etag) { return Self.notModified(etag, headers) }
         let processor = settings.processor
         let frame: (() throws -> Image)? = if let fade = request.options.fade, let caches = settings.blurCaches {
             { try caches.frame(bytes, fade, limits: processor.limits, threads: processor.threads) }
         } else { nil }
         let result = try processor.process(bytes, options: request.options, format: negotiated, frame: frame)
-        if let cache = settings.resultCache, let key {
-            cache.put(key, ResultCache.Entry(contentType: result.contentType, etag: etag, body: result.bytes))
-        }
+        settings.resultCache?.put(key, ResultCache.Entry(contentType: result.contentType, etag: etag, body: result.bytes))
         return Response(status: 200, contentType: result.contentType, body: result.bytes, etag: etag, headers: headers)
+    }
+
+    /// A kept result (304 when `ifNoneMatch` names its ETag), or nil.
+    private func answer(from cache: ResultCache, _ key: String, ifNoneMatch: String?, headers: [(String, String)]) -> Response? {
+        guard let entry = cache.get(key) else { return nil }
+        if let ifNoneMatch, Self.matches(ifNoneMatch, entry.etag) { return Self.notModified(entry.etag, headers) }
+        return Response(status: 200, contentType: entry.contentType, body: entry.body, etag: entry.etag, headers: headers)
+    }
+
+    private static func notModified(_ etag: String, _ headers: [(String, String)]) -> Response {
+        Response(status: 304, contentType: "", body: [], etag: etag, headers: headers)
     }
 
     /// The format asked for: the options', the extension's, or one the client accepts.
@@ -129,25 +140,44 @@ public struct ImageService: Sendable {
         return headers
     }
 
-    /// The result cache's key of a request (nil: the source cannot be known without reading it),
-    /// also a local source's ETag.
-    private func cacheKey(_ request: Request, accept: String?) -> String? {
-        let source: String
-        switch try? location(of: request.path.source) {
+    /// A source as the result cache and the ETag know it: a local file resolved under the root with
+    /// its identity (path, size, modification time, inode), or a remote URL.
+    private struct Origin {
+        let identity: String
+        /// The local file, links resolved (nil: remote).
+        let path: String?
+    }
+
+    /// The origin of a checked location: a local file missing or outside the root is refused as
+    /// reading it would be (404, 403).
+    private func origin(_ location: SourceLocation) throws(ServiceError) -> Origin {
+        switch location {
         case .local(let url):
-            guard let path = try? settings.local?.path(for: url) else { return nil }
+            guard let local = settings.local else { throw ServiceError(403, "local:// sources are off (no root)") }
+            let path = try local.path(for: url)
             var st = stat()
-            guard stat(path, &st) == 0 else { return nil }
-            source = "\(path)|\(st.st_size)|\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)|\(st.st_ino)"
-        case .remote(let url): source = url
-        case nil: return nil
+            guard stat(path, &st) == 0 else { throw ServiceError(404, "no such file: \(url.dropFirst("local://".count))") }
+            return Origin(identity: "\(path)|\(st.st_size)|\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)|\(st.st_ino)", path: path)
+        case .remote(let url):
+            return Origin(identity: url, path: nil)
         }
-        return ResultCache.key(source: source, result: request.options.identity + "|" + (format(request, accept: accept)?.fileExtension ?? "source"))
+    }
+
+    /// The result cache's key of a request, also a local source's ETag.
+    private func key(_ origin: Origin, _ request: Request, _ format: ImageFormat?) -> String {
+        ResultCache.key(source: origin.identity, result: Self.resultIdentity(request, format))
+    }
+
+    /// Every option's value and the output format: what makes two results of one source differ.
+    private static func resultIdentity(_ request: Request, _ format: ImageFormat?) -> String {
+        request.options.identity + "|" + (format?.fileExtension ?? "source")
     }
 
     /// An `/info` URL (the path after `/info`), checked: its signature and its options.
     public struct InfoRequest: Sendable {
         public let path: ServicePath
+        /// Where its source is, checked once.
+        public let location: SourceLocation
         let blurhash: (Int, Int)?
         let thumbhash: Bool
     }
@@ -165,13 +195,13 @@ public struct ImageService: Sendable {
                 guard c.count == 2, (1...9).contains(c[0]), (1...9).contains(c[1]) else { throw .badRequest("blurhash: X:Y components, 1 to 9 each") }
                 blurhash = (c[0], c[1])
             case "thumbhash", "th":
-                guard a.count == 1, ["1", "t", "true", "0", "f", "false"].contains(a[0]) else { throw .badRequest("thumbhash: 1 or 0") }
-                thumbhash = ["1", "t", "true"].contains(a[0])
+                guard a.count == 1, let value = ProcessingOptions.boolean(a[0]) else { throw .badRequest("thumbhash: 1 or 0") }
+                thumbhash = value
             default:
                 throw .badRequest("unknown info option '\(option.name)'")
             }
         }
-        return InfoRequest(path: parsed, blurhash: blurhash, thumbhash: thumbhash)
+        return InfoRequest(path: parsed, location: try location(of: parsed.source), blurhash: blurhash, thumbhash: thumbhash)
     }
 
     /// The answer to an `/info` URL (the path after `/info`), its source read from the root.
@@ -183,7 +213,7 @@ public struct ImageService: Sendable {
     /// asked (`blurhash:X:Y`, `thumbhash:1`), its placeholders. `source` as for `respond`.
     public func info(_ request: InfoRequest, source: [UInt8]? = nil) throws(ServiceError) -> Response {
         let (parsed, blurhash, thumbhash) = (request.path, request.blurhash, request.thumbhash)
-        let bytes = if let source { source } else { try localBytes(parsed.source) }
+        let bytes = if let source { source } else { try localBytes(request.location) }
         var fields: [(String, String)]
         do {
             let info = try ImageInfo(bytes: bytes)
@@ -238,11 +268,11 @@ public struct ImageService: Sendable {
         throw ServiceError(400, "a source is local:///PATH, http:// or https://")
     }
 
-    private func localBytes(_ source: String) throws(ServiceError) -> [UInt8] {
-        guard case .local = try location(of: source), let local = settings.local else {
+    private func localBytes(_ location: SourceLocation) throws(ServiceError) -> [UInt8] {
+        guard case .local(let url) = location, let local = settings.local else {
             throw ServiceError(403, "a remote source is fetched by the server, not read here")
         }
-        return try local.read(source, maxBytes: settings.processor.limits.maxFileBytes)
+        return try local.read(url, maxBytes: settings.processor.limits.maxFileBytes)
     }
 
     /// AVIF, then WebP, when allowed and the client's Accept names them.

@@ -29,7 +29,11 @@ public struct LocalSource: Sendable {
 
     /// The bytes of the file a `local://` URL names, at most `maxBytes`.
     public func read(_ url: String, maxBytes: Int) throws(ServiceError) -> [UInt8] {
-        let path = try path(for: url)
+        try read(resolved: try path(for: url), named: url, maxBytes: maxBytes)
+    }
+
+    /// The bytes of the file `path(for: url)` resolved, at most `maxBytes`.
+    public func read(resolved path: String, named url: String, maxBytes: Int) throws(ServiceError) -> [UInt8] {
         do {
             return try FileIO.read(path, maxBytes: maxBytes)
         } catch let error as CodecError where error.kind == .tooLarge {

@@ -115,9 +115,8 @@ public struct ProcessingOptions: Sendable, Equatable {
         }
         func bool(_ i: Int) throws(ServiceError) -> Bool? {
             guard let text = arg(i) else { return nil }
-            switch text { case "1", "t", "true": return true
-            case "0", "f", "false": return false
-            default: throw .badRequest("\(name): '\(text)' is not 1/t/true or 0/f/false") }
+            guard let value = Self.boolean(text) else { throw .badRequest("\(name): '\(text)' is not 1/t/true or 0/f/false") }
+            return value
         }
         func number(_ i: Int, _ range: ClosedRange<Double>) throws(ServiceError) -> Double? {
             guard let text = arg(i) else { return nil }
@@ -217,6 +216,15 @@ public struct ProcessingOptions: Sendable, Equatable {
             kernel = k
         default:
             throw .badRequest("unknown option '\(name)'")
+        }
+    }
+
+    /// imgproxy's booleans: 1, t or true; 0, f or false (nil: neither).
+    static func boolean(_ text: String) -> Bool? {
+        switch text {
+        case "1", "t", "true": true
+        case "0", "f", "false": false
+        default: nil
         }
     }
 

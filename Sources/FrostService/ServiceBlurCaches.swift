@@ -13,6 +13,9 @@ import Synchronization
 public final class ServiceBlurCaches: Sendable {
     public let folder: String
     private let locks = Mutex<[String: NSLock]>([:])
+    /// Caches this process built or found complete: checked once, not on every frame (the check
+    /// reads and hashes every level file, which loading the frame's levels does again).
+    private let complete = Mutex<Set<String>>([])
 
     /// Caches kept under `folder` (made if missing).
     public init(folder: String) throws {
@@ -32,13 +35,16 @@ public final class ServiceBlurCaches: Sendable {
             locks[key] = lock
             return lock
         }
-        try lock.withLock {
-            if !CacheStore.isComplete(cache, sourceSHA256: sha, options: options) {
-                var decode = limits
-                decode.frame = 0
-                decode.requiresEveryFrame = false
-                try CacheStore.build(source: bytes, named: "source", sha256: sha, into: cache, options: options, decode: decode, threads: threads)
+        if !complete.withLock({ $0.contains(key) }) {
+            try lock.withLock {
+                if !CacheStore.isComplete(cache, sourceSHA256: sha, options: options) {
+                    var decode = limits
+                    decode.frame = 0
+                    decode.requiresEveryFrame = false
+                    try CacheStore.build(source: bytes, named: "source", sha256: sha, into: cache, options: options, decode: decode, threads: threads)
+                }
             }
+            complete.withLock { _ = $0.insert(key) }
         }
         let loaded = try CacheStore.load(cache, decode: limits, only: { $0.levelsNeeded(at: fade.fraction, mode: fade.mode) })
         return CrossfadeCache(loaded).frame(at: fade.fraction, mode: fade.mode, threads: threads)

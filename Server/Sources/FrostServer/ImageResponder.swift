@@ -82,22 +82,22 @@ struct ImageResponder: HTTPResponder {
         let service = self.service
         if path.hasPrefix("/info/") {
             let info = try service.infoRequest(String(path.dropFirst("/info".count)))
-            let source = try await download(info.path.source)
+            let source = try await download(info.location)
             return try await work(deadline) { try service.info(info, source: source) }
         }
         let parsed = try service.request(path)
         let accept = request.headers[.accept], ifNoneMatch = request.headers[.ifNoneMatch]
         // A kept result is answered at once: no worker, no download.
         if let hit = service.cached(parsed, accept: accept, ifNoneMatch: ifNoneMatch) { return hit }
-        let source = try await download(parsed.path.source)
+        let source = try await download(parsed.location)
         return try await work(deadline) {
             try service.respond(to: parsed, source: source, accept: accept, ifNoneMatch: ifNoneMatch, lookedUp: true)
         }
     }
 
     /// A remote source's bytes (nil for a local one, read by the worker).
-    private func download(_ source: String) async throws -> [UInt8]? {
-        guard case .remote(let url) = try service.location(of: source) else { return nil }
+    private func download(_ location: ImageService.SourceLocation) async throws -> [UInt8]? {
+        guard case .remote(let url) = location else { return nil }
         let start = ContinuousClock.now
         defer { metrics.downloadSpan.record(ContinuousClock.now - start) }
         return try await fetch.bytes(url)
