@@ -57,6 +57,8 @@ for target in "$@"; do
       printf '/sig/rs:fit:300:0/plain/local:///a/b.jpg@webp' > "$work/seeds/plain"
       printf '/_/g:soea:5:6/rs:fill:300:200:1:1/bl:8/q:80/bg:ff0000/cb:v2/bG9jYWw6Ly8v/YS9iLmpwZw.png' > "$work/seeds/base64"
       printf '/sig/pr:p/plain/local:///a/%%2e%%2e/out.jpg' > "$work/seeds/dots"
+      printf '/sig/levels:4/ms:20/f:webp/q:80/plain/local:///a/b.jpg' > "$work/seeds/cache"
+      printf '/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef/level-01.png' > "$work/seeds/cache-file"
       dict=Fuzz/dictionaries/service.dict ;;
     png-round-trip)
       head -c 4096 /dev/urandom > "$work/seeds/random"

@@ -91,7 +91,20 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         } catch {
             check(error)
         }
+        // The same path as an /info and a /cache URL, and as a cache file's name.
+        do { _ = try service.infoRequest(text) } catch { check(error) }
+        do { _ = try service.cacheRequest(text) } catch { check(error) }
+        do { _ = try service.cacheFile(text) } catch { check(error) }
     }
+
+    /// A service reading `serviceRoot`, unsigned, keeping blur caches (none is built: only URLs are parsed).
+    private static let service: ImageService = {
+        var settings = ImageService.Settings()
+        settings.allowUnsigned = true
+        settings.local = serviceRoot
+        settings.blurCaches = try? ServiceBlurCaches(folder: serviceRoot.root + "/../blur")
+        return ImageService(settings)
+    }()
 
     static func entrance(_ bytes: [UInt8]) {
         guard bytes.count >= 2, ImageFormat(sniffing: bytes) != nil else { return }

@@ -87,9 +87,9 @@ public struct ImageService: Sendable {
     /// The answer to a processing URL's request: the image, or 304 when `ifNoneMatch` names its ETag.
     /// `source`: the source's bytes when the caller fetched them (a remote source); nil reads a
     /// `local://` one. The result cache answers first unless `lookedUp` (the caller asked it
-    /// already); a result made is kept in it.
+    /// already); a result made is kept in it. `cancellation` stops the work between its steps.
     public func respond(to request: Request, source: [UInt8]? = nil, accept: String? = nil,
-                        ifNoneMatch: String? = nil, lookedUp: Bool = false) throws(ServiceError) -> Response {
+                        ifNoneMatch: String? = nil, lookedUp: Bool = false, cancellation: Cancellation? = nil) throws(ServiceError) -> Response {
         let negotiated = format(request, accept: accept)
         let headers = headers(request)
         let origin = try origin(request.location)   // before the read: a file changed meanwhile is not kept under its old identity
@@ -113,7 +113,8 @@ public struct ImageService: Sendable {
         let frame: (() throws -> Image)? = if let fade = request.options.fade, let caches = settings.blurCaches {
             { try caches.frame(bytes, fade, limits: processor.limits, threads: processor.threads) }
         } else { nil }
-        let result = try processor.process(bytes, options: request.options, format: negotiated, frame: frame)
+        try cancellation?.check()
+        let result = try processor.process(bytes, options: request.options, format: negotiated, frame: frame, cancellation: cancellation)
         settings.resultCache?.put(key, ResultCache.Entry(contentType: result.contentType, etag: etag, body: result.bytes))
         return Response(status: 200, contentType: result.contentType, body: result.bytes, etag: etag, headers: headers)
     }
@@ -125,7 +126,7 @@ public struct ImageService: Sendable {
         return Response(status: 200, contentType: entry.contentType, body: entry.body, etag: entry.etag, headers: headers)
     }
 
-    private static func notModified(_ etag: String, _ headers: [(String, String)]) -> Response {
+    static func notModified(_ etag: String, _ headers: [(String, String)]) -> Response {
         Response(status: 304, contentType: "", body: [], etag: etag, headers: headers)
     }
 
@@ -240,7 +241,7 @@ public struct ImageService: Sendable {
                         etag: Self.etag(source: bytes, identity: "info|" + parsed.signed), headers: [("Cache-Control", "max-age=\(settings.maxAge), public")])
     }
 
-    private func checkSignature(_ path: ServicePath) throws(ServiceError) {
+    func checkSignature(_ path: ServicePath) throws(ServiceError) {
         if let signer = settings.signer {
             guard signer.verifies(path.signature, for: path.signed) else { throw ServiceError(403, "invalid signature") }
         } else if !settings.allowUnsigned {
@@ -268,7 +269,7 @@ public struct ImageService: Sendable {
         throw ServiceError(400, "a source is local:///PATH, http:// or https://")
     }
 
-    private func localBytes(_ location: SourceLocation) throws(ServiceError) -> [UInt8] {
+    func localBytes(_ location: SourceLocation) throws(ServiceError) -> [UInt8] {
         guard case .local(let url) = location, let local = settings.local else {
             throw ServiceError(403, "a remote source is fetched by the server, not read here")
         }

@@ -102,7 +102,8 @@ public final class ResultCache: Sendable {
         for key in victims { unlink(folder + "/" + key) }
     }
 
-    private static func isKey(_ name: String) -> Bool {
+    /// A SHA-256 in lowercase hex: the name of a kept result or blur cache.
+    static func isKey(_ name: String) -> Bool {
         name.utf8.count == 64 && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 

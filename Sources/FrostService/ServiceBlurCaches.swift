@@ -5,48 +5,196 @@ import FrostCore
 import FrostCrossfade
 import FrostFiles
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// The blur caches `fade:` frames come from (docs/serve.md, "Blur caches"): one `frost cache`
-/// folder per source content and cache options, built on the first request that needs it and kept
-/// (a later request reads only the one or two levels its frame needs). Two requests for a cache not
-/// yet built build it once: the second waits for the first.
+/// The blur caches the service keeps (docs/serve.md, "Blur caches"): one `frost cache` folder per
+/// source content and cache options, named by their SHA-256 (so a cache's files can be served by
+/// that name, `/cache/KEY/FILE`, to clients that crossfade them), built on the first request that
+/// needs it and kept. Two requests for a cache not yet built build it once: the second waits for
+/// the first. Past `maxBytes` the least recently used caches go first, down to 90% of it — never
+/// one being built or read; the index is rebuilt from the folder at start.
 public final class ServiceBlurCaches: Sendable {
     public let folder: String
-    private let locks = Mutex<[String: NSLock]>([:])
-    /// Caches this process built or found complete: checked once, not on every frame (the check
-    /// reads and hashes every level file, which loading the frame's levels does again).
-    private let complete = Mutex<Set<String>>([])
+    public let maxBytes: Int
 
-    /// Caches kept under `folder` (made if missing).
-    public init(folder: String) throws {
+    private struct Entry {
+        var size = 0
+        var used: UInt64 = 0
+        /// Checked complete by this process: not re-checked on every frame (the check reads and
+        /// hashes every level, which loading the frame's levels does again).
+        var verified = false
+        /// Requests building or reading it now: not evicted meanwhile.
+        var users = 0
+    }
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var total = 0
+        var clock: UInt64 = 0
+        var builders: [String: NSLock] = [:]
+    }
+    private let state = Mutex(State())
+
+    /// Caches kept under `folder` (made if missing), those already there counted; what an
+    /// interrupted eviction left is removed.
+    public init(folder: String, maxBytes: Int = .max) throws {
         try FileIO.makeFolder(folder)
         self.folder = folder
+        self.maxBytes = maxBytes
+        var found = State()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            let path = folder + "/" + name
+            if name.hasPrefix(".") { try? FileManager.default.removeItem(atPath: path); continue }
+            guard ResultCache.isKey(name) else { continue }
+            var st = stat()
+            guard stat(path, &st) == 0 else { continue }
+            let size = Self.folderBytes(path)
+            found.entries[name] = Entry(size: size, used: UInt64(st.st_mtim.tv_sec) * 1_000_000_000 + UInt64(st.st_mtim.tv_nsec))
+            found.total += size
+        }
+        found.clock = found.entries.values.map(\.used).max() ?? 0
+        state.withLock { $0 = found }
+        evict()
+    }
+
+    /// Bytes held and caches kept, for `/metrics`.
+    public var statistics: (bytes: Int, caches: Int) {
+        state.withLock { ($0.total, $0.entries.count) }
+    }
+
+    /// A cache's name: the SHA-256 of the source's and the options' (those a URL sets: levels, σ,
+    /// level format and quality). PNG caches keep the name the first service release gave them.
+    public static func key(sourceSHA256 sha: String, options: CacheOptions) -> String {
+        var text = "\(sha)|\(options.blur.levels)|\(options.blur.maxSigma ?? BlurCacheSpec.defaultMaxSigma)"
+        if options.format != .png { text += "|\(options.format.fileExtension)|\(options.quality)|\(options.webpQuality.map(String.init) ?? "lossless")" }
+        return SHA256.hex(Array(text.utf8))
+    }
+
+    /// The cache of the picture `bytes` hold with `options`, built if it is not kept yet: its key.
+    @discardableResult
+    public func prepare(_ bytes: [UInt8], options: CacheOptions, limits: DecodeOptions, threads: Int?) throws -> String {
+        let sha = SHA256.hex(bytes)
+        let key = Self.key(sourceSHA256: sha, options: options)
+        try use(key) { try ensure(key, bytes: bytes, sha: sha, options: options, limits: limits, threads: threads) }
+        return key
     }
 
     /// The frame `fade` asks for of the picture `bytes` hold, at full size, premultiplied.
     public func frame(_ bytes: [UInt8], _ fade: ProcessingOptions.Fade, limits: DecodeOptions, threads: Int?) throws -> Image {
         let options = CacheOptions(levels: fade.levels, maxSigma: fade.maxSigma)
         let sha = SHA256.hex(bytes)
-        let key = SHA256.hex(Array("\(sha)|\(fade.levels)|\(fade.maxSigma)".utf8))
+        let key = Self.key(sourceSHA256: sha, options: options)
+        return try use(key) {
+            try ensure(key, bytes: bytes, sha: sha, options: options, limits: limits, threads: threads)
+            let loaded = try CacheStore.load(folder + "/" + key, decode: limits, only: { $0.levelsNeeded(at: fade.fraction, mode: fade.mode) })
+            return CrossfadeCache(loaded).frame(at: fade.fraction, mode: fade.mode, threads: threads)
+        }
+    }
+
+    /// A kept cache's file, `manifest.json` or a level the manifest names, with its SHA-256 (a
+    /// level's from the manifest); nil when there is no such cache or file.
+    public func file(_ key: String, _ name: String) -> (bytes: [UInt8], sha256: String)? {
+        guard ResultCache.isKey(key), state.withLock({ $0.entries[key] != nil }) else { return nil }
         let cache = folder + "/" + key
-        let lock = locks.withLock { locks in
-            if let lock = locks[key] { return lock }
+        guard let manifest = try? CacheStore.readManifest(cache) else { return nil }
+        let sha: String
+        if name == CacheStore.manifestName {
+            sha = key
+        } else if let level = manifest.levels.first(where: { $0.file == name }) {
+            sha = level.sha256
+        } else {
+            return nil
+        }
+        guard let bytes = try? FileIO.read(cache + "/" + name) else { return nil }
+        touch(key)
+        return (bytes, sha)
+    }
+
+    /// Runs `body` with `key` marked in use (not evicted), then marks it used now.
+    private func use<T>(_ key: String, _ body: () throws -> T) throws -> T {
+        state.withLock { state in
+            state.entries[key, default: Entry()].users += 1
+        }
+        defer {
+            state.withLock { state in
+                state.entries[key]?.users -= 1
+            }
+            touch(key)
+            evict(keeping: key)
+        }
+        return try body()
+    }
+
+    /// Builds the cache `key` unless it is kept complete; one build at a time per key.
+    private func ensure(_ key: String, bytes: [UInt8], sha: String, options: CacheOptions, limits: DecodeOptions, threads: Int?) throws {
+        if state.withLock({ $0.entries[key]?.verified == true }) { return }
+        let lock = state.withLock { state in
+            if let lock = state.builders[key] { return lock }
             let lock = NSLock()
-            locks[key] = lock
+            state.builders[key] = lock
             return lock
         }
-        if !complete.withLock({ $0.contains(key) }) {
-            try lock.withLock {
-                if !CacheStore.isComplete(cache, sourceSHA256: sha, options: options) {
-                    var decode = limits
-                    decode.frame = 0
-                    decode.requiresEveryFrame = false
-                    try CacheStore.build(source: bytes, named: "source", sha256: sha, into: cache, options: options, decode: decode, threads: threads)
-                }
+        try lock.withLock {
+            if state.withLock({ $0.entries[key]?.verified == true }) { return }
+            let cache = folder + "/" + key
+            if !CacheStore.isComplete(cache, sourceSHA256: sha, options: options) {
+                var decode = limits
+                decode.frame = 0
+                decode.requiresEveryFrame = false
+                try CacheStore.build(source: bytes, named: "source", sha256: sha, into: cache, options: options, decode: decode, threads: threads)
             }
-            complete.withLock { _ = $0.insert(key) }
+            let size = Self.folderBytes(cache)
+            state.withLock { state in
+                state.total += size - (state.entries[key]?.size ?? 0)
+                state.entries[key, default: Entry()].size = size
+                state.entries[key]?.verified = true
+            }
         }
-        let loaded = try CacheStore.load(cache, decode: limits, only: { $0.levelsNeeded(at: fade.fraction, mode: fade.mode) })
-        return CrossfadeCache(loaded).frame(at: fade.fraction, mode: fade.mode, threads: threads)
+    }
+
+    /// Marks `key` just used: in the index, and in its folder's time for the order after a restart.
+    private func touch(_ key: String) {
+        utimes(folder + "/" + key, nil)
+        state.withLock { state in
+            state.clock += 1
+            state.entries[key]?.used = state.clock
+        }
+    }
+
+    /// Removes the least recently used caches no request holds until the total is at most 90% of
+    /// the cap, but never `keeping` (the cache a request just built or read: its client is about
+    /// to ask for its files, even when it alone passes the cap). A cache is renamed away first,
+    /// so a file request meanwhile finds nothing rather than half a cache, and removed after.
+    private func evict(keeping: String? = nil) {
+        let victims: [String] = state.withLock { state in
+            // Renamed while the index is locked: a request for the key after this builds afresh.
+            // An entry a failed build left (no size, no users) is dropped from the index.
+            for (key, entry) in state.entries where entry.users == 0 && !entry.verified && entry.size == 0 {
+                state.entries[key] = nil
+                state.builders[key] = nil
+            }
+            guard state.total > maxBytes else { return [] }
+            var out: [String] = []
+            for (key, entry) in state.entries.sorted(by: { $0.value.used < $1.value.used }) where entry.users == 0 && key != keeping {
+                guard state.total > maxBytes / 10 * 9 else { break }
+                state.total -= entry.size
+                state.entries[key] = nil
+                state.builders[key] = nil
+                let gone = folder + "/.evicted-" + key
+                if rename(folder + "/" + key, gone) == 0 { out.append(gone) }
+            }
+            return out
+        }
+        for gone in victims { try? FileManager.default.removeItem(atPath: gone) }
+    }
+
+    private static func folderBytes(_ path: String) -> Int {
+        var total = 0
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
+            var st = stat()
+            if stat(path + "/" + name, &st) == 0 { total += Int(st.st_size) }
+        }
+        return total
     }
 }

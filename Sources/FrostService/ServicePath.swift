@@ -81,7 +81,7 @@ public struct ServicePath: Sendable, Equatable {
     /// The format an extension names (`jpg`, `jpeg`, `png`, `webp`, `avif`, `heic`, `gif`); empty: none.
     static func format(_ text: String) throws(ServiceError) -> ImageFormat? {
         if text.isEmpty { return nil }
-        guard let format = ImageFormat(pathExtension: "." + text) else { throw .badRequest("unknown output format '\(text)'") }
+        guard let format = ImageFormat(name: text) else { throw .badRequest("unknown output format '\(text)'") }
         return format
     }
 

@@ -33,11 +33,11 @@ public struct ServiceProcessor: Sendable {
     /// `bytes` processed as `options` say and written as `format` (nil: the source's own format).
     /// `frame`: where the picture comes from instead of decoding `bytes` (a blur cache's frame, at
     /// the source's size). A source that is not an image, or too large, is a 422 or 413; the other
-    /// failures a 500.
+    /// failures a 500. `cancellation` is checked between steps.
     public func process(_ bytes: [UInt8], options: ProcessingOptions, format requested: ImageFormat? = nil,
-                        frame: (() throws -> Image)? = nil) throws(ServiceError) -> Result {
+                        frame: (() throws -> Image)? = nil, cancellation: Cancellation? = nil) throws(ServiceError) -> Result {
         do {
-            return try run(bytes, options, requested, frame)
+            return try run(bytes, options, requested, frame, cancellation)
         } catch let error as ServiceError {
             throw error
         } catch let error as CodecError {
@@ -56,7 +56,9 @@ public struct ServiceProcessor: Sendable {
         }
     }
 
-    private func run(_ bytes: [UInt8], _ options: ProcessingOptions, _ requested: ImageFormat?, _ frame: (() throws -> Image)?) throws -> Result {
+    private func run(_ bytes: [UInt8], _ options: ProcessingOptions, _ requested: ImageFormat?, _ frame: (() throws -> Image)?,
+                     _ cancellation: Cancellation?) throws -> Result {
+        func proceed() throws(ServiceError) { try cancellation?.check() }
         guard let kind = ImageFormat(sniffing: bytes) else { throw ServiceError(422, "the source is not a PNG, JPEG, WebP, AVIF, HEIC or GIF file") }
         let info = try ImageInfo(bytes: bytes)
         let turned = limits.autoOrient && info.orientation >= 5
@@ -78,9 +80,11 @@ public struct ServiceProcessor: Sendable {
         // Between steps the image goes straight, as `frost run` passes it (FilterFiles.run).
         func straight(_ image: Image) -> Image { image.isPremultiplied && image.hasAlpha ? image.unpremultiplied() : image }
         for (i, step) in steps.enumerated() {
+            try proceed()
             image = try step.apply(to: straight(image), limits: limits, threads: threads)
             if i == 0, plan.step != nil { image = plan.cropped(image) }
         }
+        try proceed()
         if plan.step == nil { image = plan.cropped(image) }
         if options.sharpen > 0 { image = straight(image).sharpened(sigma: options.sharpen, threads: threads) }
         if let effect = options.effect { image = straight(image).applyEffect(effect, threads: threads) }
@@ -92,6 +96,7 @@ public struct ServiceProcessor: Sendable {
                 throw ServiceError(422, "the source: cannot convert its colours: \(error.description)")
             }
         }
+        try proceed()
         let format = options.format ?? requested ?? kind
         let q = options.quality
         var encode = EncodeOptions(quality: q, progressive: false, compressionLevel: nil, pngFilter: EncodeOptions.pngFilter(forLevel: nil),

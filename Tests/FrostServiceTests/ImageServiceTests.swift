@@ -89,6 +89,32 @@ import Testing
         }
     }
 
+    /// An abandoned request's work stops at its next step: a cancellation set before or while it
+    /// runs answers 499 and keeps no result.
+    @Test func abandonedWorkStopsBetweenSteps() throws {
+        let folder = try Self.root()
+        defer { folder.remove() }
+        let service = Self.service(folder)
+        let request = try service.request(Self.signed("/rs:fit:300:0/bl:4/plain/local:///photos/rocket.jpg"))
+        let cancelled = Cancellation()
+        cancelled.cancel()
+        let refusal = #expect(throws: ServiceError.self) { try service.respond(to: request, cancellation: cancelled) }
+        #expect(refusal?.status == 499)
+        // Cancelled while the picture is decoded: the steps after it do not run.
+        let during = Cancellation()
+        var options = ProcessingOptions()
+        options.blur = 4
+        let bytes = try FileIO.read(folder.file("root/photos/rocket.jpg"))
+        let stopped = #expect(throws: ServiceError.self) {
+            try service.settings.processor.process(bytes, options: options, frame: {
+                during.cancel()
+                return try Image(decoding: bytes)
+            }, cancellation: during)
+        }
+        #expect(stopped?.status == 499)
+        #expect(try service.respond(to: request, cancellation: Cancellation()).status == 200, "not cancelled: answered")
+    }
+
     @Test func etagsAndNegotiation() throws {
         let folder = try Self.root()
         defer { folder.remove() }

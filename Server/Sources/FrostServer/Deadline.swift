@@ -2,18 +2,20 @@ import Dispatch
 import FrostService
 import Synchronization
 
-/// The first of two outcomes: work on a thread of its own, or the deadline passing (503). Work
-/// that outlives its deadline finishes on its thread (a decode cannot be stopped halfway) and its
-/// result is dropped; the worker it holds is given back only then, so the pool counts true.
+/// The first of three outcomes: work on a thread of its own, the deadline passing (503), or the
+/// request's task being cancelled (its client gone). Work that loses is told to stop
+/// (`Cancellation`, checked between its steps: a decode cannot be stopped halfway) and its result
+/// is dropped; the worker it holds is given back only when it returns, so the pool counts true.
 final class FirstOutcome<T: Sendable>: Sendable {
     private let state = Mutex<(result: Result<T, any Error>?, continuation: CheckedContinuation<T, any Error>?)>((nil, nil))
+    private let cancellation = Cancellation()
 
-    /// Runs `work` on a Dispatch thread and waits for it or for `deadline`.
-    static func run(until deadline: ContinuousClock.Instant, _ work: @escaping @Sendable () throws -> T,
+    /// Runs `work` on a Dispatch thread and waits for it, for `deadline` or for cancellation.
+    static func run(until deadline: ContinuousClock.Instant, _ work: @escaping @Sendable (Cancellation) throws -> T,
                     then finished: @escaping @Sendable () -> Void) async throws -> T {
         let outcome = FirstOutcome<T>()
         DispatchQueue.global().async {
-            outcome.complete(Result { try work() })
+            outcome.complete(Result { try work(outcome.cancellation) })
             finished()
         }
         let timer = Task {
@@ -21,24 +23,31 @@ final class FirstOutcome<T: Sendable>: Sendable {
             outcome.complete(.failure(ServiceError(503, "timed out")))
         }
         defer { timer.cancel() }
-        return try await withCheckedThrowingContinuation { continuation in
-            let ready = outcome.state.withLock { state -> Result<T, any Error>? in
-                if let result = state.result { return result }
-                state.continuation = continuation
-                return nil
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let ready = outcome.state.withLock { state -> Result<T, any Error>? in
+                    if let result = state.result { return result }
+                    state.continuation = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(with: ready) }
             }
-            if let ready { continuation.resume(with: ready) }
+        } onCancel: {
+            outcome.complete(.failure(CancellationError()))
         }
     }
 
+    /// The first outcome wins; a timeout or a cancellation also tells the work to stop.
     private func complete(_ result: Result<T, any Error>) {
-        let waiting = state.withLock { state -> CheckedContinuation<T, any Error>? in
-            guard state.result == nil else { return nil }
+        let won = state.withLock { state -> (first: Bool, waiting: CheckedContinuation<T, any Error>?) in
+            guard state.result == nil else { return (false, nil) }
             state.result = result
             defer { state.continuation = nil }
-            return state.continuation
+            return (true, state.continuation)
         }
-        waiting?.resume(with: result)
+        guard won.first else { return }
+        if case .failure = result { cancellation.cancel() }
+        won.waiting?.resume(with: result)
     }
 }
 

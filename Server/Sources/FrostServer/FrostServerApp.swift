@@ -26,7 +26,8 @@ public enum FrostServerApp {
         let fetch = RemoteFetch(maxBytes: service.processor.limits.maxFileBytes, timeout: settings.downloadTimeout)
         let responder = ImageResponder(service: ImageService(service), pool: WorkerPool(workers: settings.workers, queue: settings.queue),
                                        metrics: metrics, fetch: fetch, timeout: settings.timeout, logger: logger)
-        let app = Application(responder: responder, configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "frost"),
+        let app = Application(responder: responder, server: .http1(configuration: .init(additionalChannelHandlers: [responder.clients.handler()])),
+                              configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "frost"),
                               onServerRunning: { channel in
                                   let port = channel.localAddress?.port ?? settings.port
                                   logger.info("listening on http://\(settings.host):\(port)")

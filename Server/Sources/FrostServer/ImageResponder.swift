@@ -5,12 +5,12 @@ import Logging
 import NIOCore
 import Synchronization
 
-/// Every request `frost serve` answers (docs/serve.md): `/health`, `/metrics`, `/info/…` and
-/// processing URLs, GET or HEAD. URLs are checked on the event loop (grammar, signature, options,
+/// Every request `frost serve` answers (docs/serve.md): `/health`, `/metrics`, `/info/…`,
+/// `/cache/…` and processing URLs, GET or HEAD. URLs are checked on the event loop (grammar, signature, options,
 /// source host: 4xx without touching the pool); a download runs before a worker is taken; the
 /// decode-process-encode runs on a worker's thread under the request's deadline.
 struct ImageResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = FrostRequestContext
 
     let service: ImageService
     let pool: WorkerPool
@@ -18,6 +18,8 @@ struct ImageResponder: HTTPResponder {
     let fetch: RemoteFetch
     let timeout: Duration
     let logger: Logger
+    /// Whether each connection's client is still there.
+    let clients = ClientWatches()
     private let counter = RequestCounter()
 
     init(service: ImageService, pool: WorkerPool, metrics: ServerMetrics, fetch: RemoteFetch, timeout: Duration, logger: Logger) {
@@ -40,7 +42,7 @@ struct ImageResponder: HTTPResponder {
         switch path {
         case "/health": return Self.text(200, "ok\n", head: head)
         case "/metrics":
-            metrics.update(service.settings.resultCache)
+            metrics.update(service.settings.resultCache, service.settings.blurCaches)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                             body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text())))
         default: break
@@ -51,7 +53,7 @@ struct ImageResponder: HTTPResponder {
         defer { metrics.inProgress.decrement() }
         let response: Response, status: Int, size: Int
         do {
-            let answer = try await answer(path, request, deadline: start + timeout)
+            let answer = try await answer(path, request, deadline: start + timeout, client: clients.watch(for: context.channel))
             (status, size) = (answer.status, answer.body.count)
             if status == 304 { metrics.notModified.increment() }
             var headers: HTTPFields = [:]
@@ -66,6 +68,7 @@ struct ImageResponder: HTTPResponder {
             }
         } catch {
             let failure = (error as? ServiceError) ?? (error is CancellationError ? ServiceError(499, "the client went away") : ServiceError(500, "\(error)"))
+            if failure.status == 499 { metrics.cancelled.increment() }
             (status, size) = (failure.status, 0)
             metrics.error(failure.status)
             response = Self.text(failure.status, failure.message + "\n", head: head,
@@ -77,21 +80,35 @@ struct ImageResponder: HTTPResponder {
         return response
     }
 
-    /// A processing or info URL's answer.
-    private func answer(_ path: String, _ request: Request, deadline: ContinuousClock.Instant) async throws -> ImageService.Response {
+    /// A processing, info or cache URL's answer. What waits (a download, the queue, the work) is
+    /// cancelled when the client goes; a kept result or cache file is answered at once.
+    private func answer(_ path: String, _ request: Request, deadline: ContinuousClock.Instant, client: ClientWatch?) async throws -> ImageService.Response {
         let service = self.service
         if path.hasPrefix("/info/") {
             let info = try service.infoRequest(String(path.dropFirst("/info".count)))
-            let source = try await download(info.location)
-            return try await work(deadline) { try service.info(info, source: source) }
+            return try await ClientWatches.cancelling(when: client) { [self] in
+                let source = try await download(info.location)
+                return try await work(deadline) { _ in try service.info(info, source: source) }
+            }
+        }
+        if path.hasPrefix("/cache/") {
+            let rest = String(path.dropFirst("/cache".count))
+            // A kept cache's file is read at once: no worker, no signature (its name is its content's hash).
+            if let file = try service.cacheFile(rest, ifNoneMatch: request.headers[.ifNoneMatch]) { return file }
+            let cache = try service.cacheRequest(rest)
+            return try await ClientWatches.cancelling(when: client) { [self] in
+                let source = try await download(cache.location)
+                return try await work(deadline) { try service.cache(cache, source: source, cancellation: $0) }
+            }
         }
         let parsed = try service.request(path)
         let accept = request.headers[.accept], ifNoneMatch = request.headers[.ifNoneMatch]
-        // A kept result is answered at once: no worker, no download.
         if let hit = service.cached(parsed, accept: accept, ifNoneMatch: ifNoneMatch) { return hit }
-        let source = try await download(parsed.location)
-        return try await work(deadline) {
-            try service.respond(to: parsed, source: source, accept: accept, ifNoneMatch: ifNoneMatch, lookedUp: true)
+        return try await ClientWatches.cancelling(when: client) { [self] in
+            let source = try await download(parsed.location)
+            return try await work(deadline) {
+                try service.respond(to: parsed, source: source, accept: accept, ifNoneMatch: ifNoneMatch, lookedUp: true, cancellation: $0)
+            }
         }
     }
 
@@ -103,8 +120,10 @@ struct ImageResponder: HTTPResponder {
         return try await fetch.bytes(url)
     }
 
-    /// `body` on a worker, waiting in the queue for one; both under the deadline.
-    private func work(_ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () throws -> ImageService.Response) async throws -> ImageService.Response {
+    /// `body` on a worker, waiting in the queue for one; both under the deadline. `body` is told
+    /// when its answer is no longer wanted (timed out, client gone), to stop between steps.
+    private func work(_ deadline: ContinuousClock.Instant,
+                      _ body: @escaping @Sendable (Cancellation) throws -> ImageService.Response) async throws -> ImageService.Response {
         let queued = ContinuousClock.now
         let pool = self.pool
         try await admit(pool, until: deadline)

@@ -19,6 +19,9 @@ struct ServerMetrics: Sendable {
     let cacheMisses: Gauge
     let cacheBytes: Gauge
     let cacheFiles: Gauge
+    let blurCacheBytes: Gauge
+    let blurCaches: Gauge
+    let cancelled: Counter
 
     init(workers count: Int) {
         let registry = self.registry
@@ -42,17 +45,26 @@ struct ServerMetrics: Sendable {
         cacheMisses = registry.makeGauge(descriptor: name("result_cache_misses", "total", "Result cache lookups that found nothing"))
         cacheBytes = registry.makeGauge(descriptor: name("result_cache_size", "bytes", "Bytes the result cache holds"))
         cacheFiles = registry.makeGauge(descriptor: name("result_cache", "files", "Results the result cache holds"))
+        blurCacheBytes = registry.makeGauge(descriptor: name("blur_cache_size", "bytes", "Bytes the blur caches hold"))
+        blurCaches = registry.makeGauge(descriptor: name("blur_caches", "", "Blur caches kept"))
+        cancelled = registry.makeCounter(descriptor: name("client_gone", "total", "Requests whose client went away before the answer"))
         workers.set(Int64(count))
     }
 
-    /// The result cache's figures, read when /metrics is asked for (the cache counts them).
-    func update(_ cache: ResultCache?) {
-        guard let cache else { return }
-        let s = cache.statistics
-        cacheHits.set(Int64(s.hits))
-        cacheMisses.set(Int64(s.misses))
-        cacheBytes.set(Int64(s.bytes))
-        cacheFiles.set(Int64(s.files))
+    /// The caches' figures, read when /metrics is asked for (the caches count them).
+    func update(_ cache: ResultCache?, _ blur: ServiceBlurCaches?) {
+        if let cache {
+            let s = cache.statistics
+            cacheHits.set(Int64(s.hits))
+            cacheMisses.set(Int64(s.misses))
+            cacheBytes.set(Int64(s.bytes))
+            cacheFiles.set(Int64(s.files))
+        }
+        if let blur {
+            let s = blur.statistics
+            blurCacheBytes.set(Int64(s.bytes))
+            blurCaches.set(Int64(s.caches))
+        }
     }
 
     /// One error answered with `status` (`errors_total{type="…"}`, imgproxy's label).

@@ -15,7 +15,8 @@ struct FrostServe: AsyncParsableCommand {
         abstract: "Serve images by URL, as imgproxy does: /SIGNATURE/OPTIONS/plain/local:///FILE@EXT (docs/serve.md).",
         discussion: """
         GET /health answers 200 once the server listens; /metrics is Prometheus text; /info/SIGNATURE/OPTIONS/SOURCE \
-        is JSON (size, format, colour, blurhash:X:Y, thumbhash:1). Signatures are imgproxy's: HMAC-SHA256 with --key \
+        is JSON (size, format, colour, blurhash:X:Y, thumbhash:1); /cache/SIGNATURE/OPTIONS/SOURCE builds the source's \
+        blur cache (with --cache) and redirects to its manifest. Signatures are imgproxy's: HMAC-SHA256 with --key \
         over --salt and the path, URL-safe base64. SIGTERM lets requests in flight finish, then exits 0.
         """)
 
@@ -64,11 +65,14 @@ struct FrostServe: AsyncParsableCommand {
     @Flag(name: .customLong("auto-avif"), help: "Answer AVIF to clients that accept it when the URL names no format. Env FROST_AUTO_AVIF=1.")
     var autoAVIF = false
 
-    @Option(help: "Keep results in this folder (content-addressed, least recently used out past --cache-size; kept across restarts), and the blur caches fade: frames come from in its blur/. Env FROST_CACHE.")
+    @Option(help: "Keep results in this folder (content-addressed, least recently used out past --cache-size; kept across restarts), and the blur caches of fade: and /cache URLs in its blur/. Env FROST_CACHE.")
     var cache: String?
 
     @Option(help: "The result cache's most bytes (default 1073741824). Env FROST_CACHE_SIZE.")
     var cacheSize: Int?
+
+    @Option(help: "The blur caches' most bytes, together (default 1073741824; least recently used out). Env FROST_BLUR_CACHE_SIZE.")
+    var blurCacheSize: Int?
 
     @Option(help: "A preset, NAME=OPTIONS (rs:fit:300:0/q:70), used by pr:NAME; 'default' applies to every URL. Repeatable.")
     var preset: [String] = []
@@ -120,9 +124,10 @@ struct FrostServe: AsyncParsableCommand {
         settings.service.autoAVIF = autoAVIF || env["FROST_AUTO_AVIF"] == "1"
         if let folder = value(cache, "CACHE") {
             let size: Int = try number(cacheSize, "CACHE_SIZE", 1024...1e15) ?? 1 << 30
+            let blurSize: Int = try number(blurCacheSize, "BLUR_CACHE_SIZE", 1024...1e15) ?? 1 << 30
             do {
                 settings.service.resultCache = try ResultCache(folder: folder, maxBytes: size)
-                settings.service.blurCaches = try ServiceBlurCaches(folder: folder + "/blur")
+                settings.service.blurCaches = try ServiceBlurCaches(folder: folder + "/blur", maxBytes: blurSize)
             } catch {
                 throw ValidationError("--cache \(folder): \(error)")
             }

@@ -204,6 +204,74 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/cache/blur").count == 1)
     }
 
+    /// A blur cache by URL: the signed URL redirects to the manifest, whose levels resolve beside
+    /// it; a browser's fetch follows the same way.
+    @Test func blurCachesByURL() async throws {
+        let folder = try Self.root()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try Self.start(folder, ["--cache", folder + "/cache"])
+        defer { _ = server.stop() }
+        let url = server.base + "/cache" + Self.signed("/levels:3/ms:12/f:webp/plain/local:///photos/rocket.jpg")
+        let redirect = try await HTTP.get(url, follow: false)
+        let location = try #require(redirect.header("Location"))
+        #expect(redirect.status == 307 && location.hasPrefix("/cache/") && location.hasSuffix("/manifest.json"))
+        let manifest = try await HTTP.get(url)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(manifest.body)) as? [String: Any])
+        let levels = try #require(json["levels"] as? [[String: Any]])
+        #expect(manifest.status == 200 && manifest.header("Content-Type") == "application/json" && levels.count == 4, "the source and 3 blurred")
+        let base = server.base + location.dropLast("manifest.json".count)
+        for level in levels {
+            let file = try await HTTP.get(base + (level["file"] as? String ?? "?"))
+            let sha = level["sha256"] as? String ?? "?"
+            #expect(file.status == 200 && file.header("Content-Type") == "image/webp" && file.header("ETag") == "\"\(sha.prefix(32))\"")
+        }
+        #expect(try await HTTP.get(base + "level-07.webp").status == 404)
+        #expect(try await HTTP.get(server.base + "/cache" + Self.signed("/levels:3/ms:12/f:gif/plain/local:///photos/rocket.jpg")).status == 400)
+        let metrics = String(decoding: try await HTTP.get(server.base + "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("blur_caches 1"), "\(metrics)")
+    }
+
+    /// A request whose client goes away costs nothing more: queued, it leaves the queue without
+    /// running; processing, it stops at its next step and gives its worker back.
+    @Test func clientsThatGoAwayAreNotServed() async throws {
+        let folder = try Self.root()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try Self.start(folder, ["--workers", "1"])
+        defer { _ = server.stop() }
+        let port = server.port
+        /// Sends a GET and closes the connection after `seconds`, without reading the answer.
+        func abandon(_ path: String, after seconds: Double) throws -> Process {
+            let script = """
+            import socket, sys, time
+            s = socket.create_connection(("127.0.0.1", \(port)))
+            s.sendall(("GET " + sys.argv[1] + " HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n").encode())
+            time.sleep(\(seconds))
+            s.close()
+            """
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-c", script, path]
+            try process.run()
+            return process
+        }
+        // Seconds of work: enlarged to 2560 wide, blurred, written as PNG.
+        let heavy = { @Sendable (i: Int) in Self.signed("/el:1/rs:fit:2560:0/bl:40/cb:\(i)/plain/local:///photos/rocket.jpg@png") }
+        async let first = HTTP.get(server.base + heavy(0))
+        try await Task.sleep(for: .milliseconds(100))
+        let gone = try (1...3).map { try abandon(heavy($0), after: 0.1) }
+        gone.forEach { $0.waitUntilExit() }
+        #expect(try await first.status == 200)
+        try await Task.sleep(for: .milliseconds(300))
+        var metrics = String(decoding: try await HTTP.get(server.base + "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("client_gone_total 3") && metrics.contains(#"request_span_duration_seconds_count{span="processing"} 1"#), "\(metrics)")
+        // Gone while processing: its work stops at its next step (ServiceProcessor's checks, tested
+        // in ImageServiceTests), the worker is free again for the next request.
+        try abandon(heavy(4), after: 0.15).waitUntilExit()
+        #expect(try await HTTP.get(server.base + Self.signed("/rs:fit:40:0/plain/local:///photos/rocket.jpg")).status == 200)
+        metrics = String(decoding: try await HTTP.get(server.base + "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("client_gone_total 4"), "\(metrics)")
+    }
+
     /// SIGTERM with requests in flight: they finish (200), then the process exits 0.
     @Test func sigtermLetsRequestsInFlightFinish() async throws {
         let folder = try Self.root()

@@ -71,11 +71,14 @@ struct Answer: Sendable {
 enum HTTP {
     static let client = HTTPClient(eventLoopGroupProvider: .singleton)
 
-    static func get(_ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = []) async throws -> Answer {
+    /// A client that answers redirects instead of following them.
+    static let unfollowing = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+
+    static func get(_ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], follow: Bool = true) async throws -> Answer {
         var request = HTTPClientRequest(url: url)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await client.execute(request, timeout: .seconds(60))
+        let response = try await (follow ? client : unfollowing).execute(request, timeout: .seconds(60))
         var body: [UInt8] = []
         for try await var chunk in response.body { body += chunk.readBytes(length: chunk.readableBytes) ?? [] }
         return Answer(status: Int(response.status.code), headers: response.headers, body: body)

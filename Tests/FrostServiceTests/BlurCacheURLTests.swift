@@ -1,0 +1,97 @@
+import Foundation
+import FrostCache
+import FrostCodecs
+import FrostFiles
+@testable import FrostService
+import FrostTestSupport
+import Testing
+
+/// Blur caches by URL: a signed `/cache` URL builds `frost cache`'s folder and redirects to its
+/// manifest; the folder's files are served by name; caches past the cap go least recently used first.
+@Suite struct BlurCacheURLTests {
+    static func service(_ folder: TemporaryFolder, maxBytes: Int = .max) throws -> ImageService {
+        var settings = ImageServiceTests.service(folder).settings
+        settings.blurCaches = try ServiceBlurCaches(folder: folder.file("blur"), maxBytes: maxBytes)
+        return ImageService(settings)
+    }
+
+    /// The signed URL's redirect: the key its Location names.
+    static func build(_ service: ImageService, _ rest: String) throws -> String {
+        let answer = try service.cache(try service.cacheRequest(ImageServiceTests.signed(rest)))
+        let location = try #require(answer.headers.first { $0.0 == "Location" }?.1)
+        #expect(answer.status == 307 && location.hasPrefix("/cache/") && location.hasSuffix("/manifest.json"))
+        return String(location.dropFirst("/cache/".count).prefix(64))
+    }
+
+    @Test func aCacheURLServesFrostCachesFiles() throws {
+        let folder = try ImageServiceTests.root()
+        defer { folder.remove() }
+        let service = try Self.service(folder)
+        let key = try Self.build(service, "/levels:4/ms:20/f:webp/q:80/plain/local:///photos/rocket.jpg")
+        #expect(try Self.build(service, "/levels:4/max_sigma:20/quality:80/plain/local:///photos/rocket.jpg@webp") == key, "the same cache, built once")
+        let cli = try FrostRun.run(["cache", folder.file("root/photos/rocket.jpg"), "-o", folder.file("c"),
+                                    "--levels", "4", "--max-sigma", "20", "--format", "webp", "--quality", "80"])
+        #expect(cli.status == 0, "\(cli.stderr)")
+        let manifest = try #require(try service.cacheFile("/\(key)/manifest.json"))
+        #expect(manifest.status == 200 && manifest.contentType == "application/json")
+        let served = try JSONDecoder().decode(CacheManifest.self, from: Data(manifest.body))
+        let made = try CacheStore.readManifest(folder.file("c"))
+        #expect(served.levels == made.levels && served.parameters == made.parameters && served.source.sha256 == made.source.sha256)
+        for level in made.levels {
+            let file = try #require(try service.cacheFile("/\(key)/\(level.file)"))
+            let made = try FileIO.read(folder.file("c/" + level.file))
+            #expect(file.contentType == "image/webp" && file.body == made, "\(level.file): the CLI's bytes")
+            let again = try service.cacheFile("/\(key)/\(level.file)", ifNoneMatch: file.etag)
+            #expect(again?.status == 304)
+        }
+        // Not a cache file's shape: nil (a signed URL); the shape without the file: 404.
+        #expect(try service.cacheFile("/sig/levels:4/plain/local:///photos/rocket.jpg") == nil)
+        for missing in ["/\(key)/level-99.webp", "/\(key)/source.jpg", "/\(String(repeating: "0", count: 64))/manifest.json"] {
+            #expect(throws: ServiceError(404, "no such cache file (a signed /cache URL builds it)"), "\(missing)") { try service.cacheFile(missing) }
+        }
+        // fade: frames and a /cache URL of the same levels and σ in PNG share one cache.
+        let png = try Self.build(service, "/levels:4/ms:20/plain/local:///photos/rocket.jpg")
+        _ = try ImageServiceTests.get(service, ImageServiceTests.signed("/fade:0.5:4:20/plain/local:///photos/rocket.jpg@png"))
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.file("blur"))) == [key, png])
+    }
+
+    @Test func badCacheURLsAreRefused() throws {
+        let folder = try ImageServiceTests.root()
+        defer { folder.remove() }
+        let service = try Self.service(folder)
+        for (rest, status) in [("/levels:0/plain/local:///photos/rocket.jpg", 400), ("/q:80/plain/local:///photos/rocket.jpg", 400),
+                               ("/f:avif/plain/local:///photos/rocket.jpg", 400), ("/zz:1/plain/local:///photos/rocket.jpg", 400),
+                               ("/plain/local:///photos/rocket.jpg@gif", 400), ("/plain/local:///../outside.jpg", 403)] {
+            let refusal = #expect(throws: ServiceError.self, "\(rest)") {
+                try service.cache(try service.cacheRequest(ImageServiceTests.signed(rest)))
+            }
+            #expect(refusal?.status == status, "\(rest): \(String(describing: refusal))")
+        }
+        #expect(throws: ServiceError.self, "forged") { try service.cacheRequest("/AAAA/levels:4/plain/local:///photos/rocket.jpg") }
+        let cut = try service.cacheRequest(ImageServiceTests.signed("/plain/local:///cut.jpg"))
+        #expect(throws: ServiceError.self, "a damaged source") { try service.cache(cut) }
+        let alpha = try service.cacheRequest(ImageServiceTests.signed("/f:jpg/plain/local:///alpha.png"))
+        #expect(throws: ServiceError(422, "the source: JPEG levels cannot keep this image's alpha (use --format png)")) { try service.cache(alpha) }
+        #expect(throws: ServiceError.self, "no blur caches: 404") {
+            try ImageServiceTests.service(folder).cacheRequest(ImageServiceTests.signed("/plain/local:///photos/rocket.jpg"))
+        }
+    }
+
+    @Test func cachesPastTheCapGoLeastRecentlyUsedFirst() throws {
+        let folder = try ImageServiceTests.root()
+        defer { folder.remove() }
+        let service = try Self.service(folder, maxBytes: 1024)
+        let first = try Self.build(service, "/levels:2/ms:4/plain/local:///photos/rocket.jpg")
+        #expect(try service.cacheFile("/\(first)/manifest.json") != nil, "the newest is kept, even alone past the cap")
+        let second = try Self.build(service, "/levels:2/ms:6/plain/local:///photos/rocket.jpg")
+        #expect(throws: ServiceError.self, "evicted") { try service.cacheFile("/\(first)/manifest.json") }
+        let caches = try #require(service.settings.blurCaches)
+        #expect(caches.statistics.caches == 1 && caches.statistics.bytes > 1024)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("blur")) == [second])
+        // A restart counts what is kept and removes what an interrupted eviction left.
+        try FileManager.default.createDirectory(atPath: folder.file("blur/.evicted-x"), withIntermediateDirectories: false)
+        let again = try ServiceBlurCaches(folder: folder.file("blur"))
+        #expect(again.statistics.caches == 1 && again.statistics.bytes == caches.statistics.bytes)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("blur")) == [second])
+    }
+}
