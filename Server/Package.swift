@@ -24,7 +24,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
+        .target(name: "CSwiftTaskHook"),
         .target(name: "FrostServer", dependencies: [
+            "CSwiftTaskHook",
             .product(name: "FrostService", package: frost),
             .product(name: "FrostCore", package: frost),
             .product(name: "FrostCodecs", package: frost),
@@ -32,6 +34,7 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Metrics", package: "swift-metrics"),

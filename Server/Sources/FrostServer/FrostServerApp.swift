@@ -1,3 +1,4 @@
+import CSwiftTaskHook
 import FrostCore
 import FrostService
 import Foundation
@@ -5,12 +6,36 @@ import Hummingbird
 import Logging
 import Metrics
 import NIOCore
+import NIOPosix
 import Prometheus
 
 /// `frost serve`: the image service on Hummingbird, until SIGTERM or SIGINT — then new
 /// connections are refused and requests in flight finish (swift-service-lifecycle's graceful
 /// shutdown) before the process exits 0.
 public enum FrostServerApp {
+    /// Makes NIO's event loops Swift concurrency's global executor, so a request's task runs on
+    /// the loop that read it rather than on a second pool, a thread switch each way: a cached
+    /// answer went from 10.8k to 15.2k a second (docs/performance.md). NIO's own
+    /// `unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor` does this, but
+    /// finds the runtime's hook with dlsym, which a statically linked runtime hides; this is its
+    /// recipe with the hook found at link time. Images are processed on threads of their own
+    /// (`FirstOutcome`), never on a loop. Call first thing in `main`; false when another executor
+    /// is installed already.
+    @discardableResult
+    public static func runTasksOnEventLoops() -> Bool {
+        typealias Hook = @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void
+        let slot = frost_swift_task_enqueue_global_hook()
+        guard slot.pointee == nil else { return false }
+        return withUnsafeTemporaryAllocation(of: Hook.self, capacity: 1) { hook in
+            // `any()` is sticky: a task enqueued from a loop of the group stays on it.
+            hook.baseAddress!.initialize(to: { job, _ in MultiThreadedEventLoopGroup.singleton.any().executor.enqueue(ExecutorJob(job)) })
+            return hook.baseAddress!.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 1) { function in
+                slot.pointee = function.pointee
+                return true
+            }
+        }
+    }
+
     /// Runs the server; `listening` is called with the port once it accepts connections (the
     /// moment `/health` answers).
     public static func run(_ settings: ServerSettings, listening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {

@@ -77,6 +77,11 @@ struct FrostServe: AsyncParsableCommand {
     @Option(help: "A preset, NAME=OPTIONS (rs:fit:300:0/q:70), used by pr:NAME; 'default' applies to every URL. Repeatable.")
     var preset: [String] = []
 
+    static func main() async {
+        FrostServerApp.runTasksOnEventLoops()
+        await main(nil)
+    }
+
     func run() async throws {
         let env = ProcessInfo.processInfo.environment
         func value(_ flag: String?, _ name: String) -> String? { flag ?? env["FROST_" + name] }
