@@ -28,13 +28,15 @@ public struct ProcessingOptions: Sendable, Equatable {
         /// 0 left or top, 0.5 centre, 1 right or bottom.
         public var x = 0.5, y = 0.5
         public var offsetX = 0.0, offsetY = 0.0
+        /// `sm`: where the picture draws the eye (`Image.attentionCrop`, libvips's attention), for crops only.
+        public var smart = false
 
         static let names: [String: (Double, Double)] = [
             "ce": (0.5, 0.5), "no": (0.5, 0), "so": (0.5, 1), "ea": (1, 0.5), "we": (0, 0.5),
             "noea": (1, 0), "nowe": (0, 0), "soea": (1, 1), "sowe": (0, 1),
         ]
 
-        public var isCentre: Bool { x == 0.5 && y == 0.5 && offsetX == 0 && offsetY == 0 }
+        public var isCentre: Bool { x == 0.5 && y == 0.5 && offsetX == 0 && offsetY == 0 && !smart }
     }
 
     public var resizingType = ResizingType.fit
@@ -89,7 +91,7 @@ public struct ProcessingOptions: Sendable, Equatable {
 
     /// The canonical text of every option's value: what a result's ETag and cache key hash.
     public var identity: String {
-        let g = { (g: Gravity) in "\(g.x),\(g.y),\(g.offsetX),\(g.offsetY)" }
+        let g = { (g: Gravity) in g.smart ? "sm" : "\(g.x),\(g.y),\(g.offsetX),\(g.offsetY)" }
         let fx = effect.map { "\($0.radius),\($0.tint.map { "\($0.red),\($0.green),\($0.blue),\($0.alpha)" } ?? "-"),\($0.saturation)" } ?? "-"
         let bg = background.map { "\($0.red),\($0.green),\($0.blue),\($0.alpha)" } ?? "-"
         let a = adjustment
@@ -130,10 +132,17 @@ public struct ProcessingOptions: Sendable, Equatable {
             guard let t = ResizingType(rawValue: text) else { throw .badRequest("\(name): unknown resizing type '\(text)' (fit, fill, fill-down, force, auto)") }
             return t
         }
-        func place(from i: Int) throws(ServiceError) -> Gravity? {
+        func place(from i: Int, smart: Bool = false) throws(ServiceError) -> Gravity? {
             guard let text = arg(i) else { return nil }
+            if text == "sm" {
+                guard smart else { throw .badRequest("\(name): sm gravity places crops only") }
+                guard a.count == i + 1 else { throw .badRequest("\(name): sm takes no offsets") }
+                var gravity = Gravity()
+                gravity.smart = true
+                return gravity
+            }
             guard let (x, y) = Gravity.names[text] else {
-                throw .badRequest("\(name): gravity '\(text)' is not one of ce, no, so, ea, we, noea, nowe, soea, sowe")
+                throw .badRequest("\(name): gravity '\(text)' is not one of ce, no, so, ea, we, noea, nowe, soea, sowe\(smart ? ", sm" : "")")
             }
             return Gravity(x: x, y: y, offsetX: try number(i + 1, -65535...65535) ?? 0, offsetY: try number(i + 2, -65535...65535) ?? 0)
         }
@@ -162,7 +171,7 @@ public struct ProcessingOptions: Sendable, Equatable {
             try most(4)
             extend = try bool(0) ?? extend
             extendGravity = try place(from: 1) ?? extendGravity
-        case "gravity", "g": try most(3); gravity = try place(from: 0) ?? gravity
+        case "gravity", "g": try most(3); gravity = try place(from: 0, smart: true) ?? gravity
         case "dpr": try most(1); dpr = try number(0, 0.01...8) ?? dpr
         case "blur", "bl": try most(1); blur = try number(0, 0...250) ?? blur
         case "sharpen", "sh": try most(1); sharpen = try number(0, 0...250) ?? sharpen

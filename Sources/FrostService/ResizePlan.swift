@@ -54,10 +54,12 @@ struct ResizePlan {
     /// The size an extension makes (nil: none asked for), to check against the limits before any work.
     var extensionSize: (width: Int, height: Int)? { extendBox.map { ($0.width, $0.height) } }
 
-    /// The image cropped to the plan's box at its gravity (itself when there is none or it fits).
+    /// The image cropped to the plan's box at its gravity (itself when there is none or it fits);
+    /// a smart gravity keeps what draws the eye.
     func cropped(_ image: Image) -> Image {
         guard let crop, crop.width < image.width || crop.height < image.height else { return image }
         let (w, h) = (min(crop.width, image.width), min(crop.height, image.height))
+        if crop.gravity.smart { return image.cropped(to: image.attentionCrop(width: w, height: h)) }
         let x = Self.offset(image.width - w, crop.gravity.x, crop.gravity.offsetX)
         let y = Self.offset(image.height - h, crop.gravity.y, crop.gravity.offsetY)
         return image.cropped(to: PixelBounds(x: x, y: y, width: w, height: h))

@@ -174,6 +174,25 @@ import Testing
         let extended = try image("/rs:fit:64:40:0:1/bg:0:0:255")
         #expect(extended.width == 64 && extended.height == 40 && extended.pixel(x: 0, y: 0) == SIMD4(0, 0, 255, 255))
     }
+
+    /// `g:sm` keeps what draws the eye: a photo on the right of a flat grey canvas is what a
+    /// square fill keeps, where `g:ce` keeps half of it; sm is for crops only.
+    @Test func smartGravityKeepsThePicture() throws {
+        let folder = try Self.root()
+        defer { folder.remove() }
+        let photo = try Image(contentsOfFile: folder.file("root/photos/rocket.jpg")).resized(width: 200, height: 200)
+        var canvas = photo.embedded(width: 400, height: 200, x: 200, y: 0, padding: Color(white: 0.5))
+        canvas.iccProfile = nil   // served as it is: no conversion to compare through
+        try FileIO.writeAtomically(try canvas.encoded(as: .png), to: folder.file("root/canvas.png"))
+        let service = Self.service(folder)
+        let smart = try Image(decoding: try Self.get(service, Self.signed("/rs:fill:200:200/g:sm/plain/local:///canvas.png")).body)
+        #expect(PixelDifference(smart, canvas.cropped(to: PixelBounds(x: 200, y: 0, width: 200, height: 200))).max == 0, "the photo, untouched")
+        let centre = try Image(decoding: try Self.get(service, Self.signed("/rs:fill:200:200/plain/local:///canvas.png")).body)
+        #expect(PixelDifference(centre, canvas.cropped(to: PixelBounds(x: 100, y: 0, width: 200, height: 200))).max == 0)
+        for refused in ["/ex:1:sm", "/g:sm:1:2", "/g:smart"] {
+            #expect(throws: ServiceError.self, "\(refused)") { try service.request(Self.signed(refused + "/plain/local:///canvas.png")) }
+        }
+    }
 }
 
 enum ServicePathTestsSupport {

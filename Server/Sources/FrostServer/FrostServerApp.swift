@@ -15,7 +15,7 @@ import Prometheus
 public enum FrostServerApp {
     /// Makes NIO's event loops Swift concurrency's global executor, so a request's task runs on
     /// the loop that read it rather than on a second pool, a thread switch each way: a cached
-    /// answer went from 10.8k to 15.2k a second (docs/performance.md). NIO's own
+    /// answer went from 10.8k to 16.8k a second (docs/performance.md). NIO's own
     /// `unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor` does this, but
     /// finds the runtime's hook with dlsym, which a statically linked runtime hides; this is its
     /// recipe with the hook found at link time. Images are processed on threads of their own

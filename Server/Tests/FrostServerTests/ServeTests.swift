@@ -161,7 +161,11 @@ import Testing
         origin.standardOutput = pipe
         origin.standardError = FileHandle.nullDevice
         try origin.run()
-        defer { origin.terminate() }
+        // SIGKILL: the test runner's thread that starts it blocks SIGTERM, and the child inherits the mask.
+        defer {
+            kill(origin.processIdentifier, SIGKILL)
+            origin.waitUntilExit()
+        }
         let line = String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self)
         let port = try #require(line.split(separator: " ").firstIndex(of: "port").map { line.split(separator: " ")[$0 + 1] })
         let source = "http://127.0.0.1:\(port)/rocket.jpg"
