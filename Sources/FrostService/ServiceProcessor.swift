@@ -58,7 +58,6 @@ public struct ServiceProcessor: Sendable {
 
     private func run(_ bytes: [UInt8], _ options: ProcessingOptions, _ requested: ImageFormat?, _ frame: (() throws -> Image)?,
                      _ cancellation: Cancellation?) throws -> Result {
-        func proceed() throws(ServiceError) { try cancellation?.check() }
         guard let kind = ImageFormat(sniffing: bytes) else { throw ServiceError(422, "the source is not a PNG, JPEG, WebP, AVIF, HEIC or GIF file") }
         let info = try ImageInfo(bytes: bytes)
         let turned = limits.autoOrient && info.orientation >= 5
@@ -68,6 +67,21 @@ public struct ServiceProcessor: Sendable {
         if let box = plan.extensionSize { try limits.checkPixels(width: box.width, height: box.height, of: "the extended result would be") }
         var steps: [FilterStep] = plan.step.map { [$0] } ?? []
         if options.blur > 0 { steps.append(.gaussian(sigma: options.blur)) }
+        let format = options.format ?? requested ?? kind
+        let q = options.quality
+        var encode = EncodeOptions(quality: q, progressive: false, compressionLevel: nil, pngFilter: EncodeOptions.pngFilter(forLevel: nil),
+                                   webpQuality: q, background: options.background ?? EncodeOptions.defaultBackground)
+        encode.avifQuality = q
+        encode.heicQuality = q
+        // An animation written as one (GIF, WebP, APNG: what `frost resize` writes it as): every
+        // frame through the same steps, the delays and loop count kept.
+        if frame == nil, info.frames > 1, [.gif, .webp, .png].contains(format) {
+            var animation = try Animation(decoding: bytes, options: limits)
+            animation.frames = try animation.frames.map { try finished($0, steps, plan, options, cancellation) }
+            let memory = MemoryFile()
+            try animation.write(into: memory, as: format, options: encode)
+            return Result(bytes: memory.bytes, format: format)
+        }
         var decode = limits
         decode.frame = 0
         decode.requiresEveryFrame = false
@@ -76,7 +90,15 @@ public struct ServiceProcessor: Sendable {
             decode.reduction = shrink.reduction
             steps = shrink.steps
         }
-        var image = try frame?() ?? Image(decoding: bytes, options: decode)
+        let image = try finished(try frame?() ?? Image(decoding: bytes, options: decode), steps, plan, options, cancellation)
+        return Result(bytes: try image.encoded(as: format, options: encode, threads: threads), format: format)
+    }
+
+    /// A decoded picture through the URL's steps, in imgproxy's order, to sRGB.
+    private func finished(_ decoded: Image, _ steps: [FilterStep], _ plan: ResizePlan, _ options: ProcessingOptions,
+                          _ cancellation: Cancellation?) throws -> Image {
+        func proceed() throws(ServiceError) { try cancellation?.check() }
+        var image = decoded
         // Between steps the image goes straight, as `frost run` passes it (FilterFiles.run).
         func straight(_ image: Image) -> Image { image.isPremultiplied && image.hasAlpha ? image.unpremultiplied() : image }
         for (i, step) in steps.enumerated() {
@@ -97,12 +119,6 @@ public struct ServiceProcessor: Sendable {
             }
         }
         try proceed()
-        let format = options.format ?? requested ?? kind
-        let q = options.quality
-        var encode = EncodeOptions(quality: q, progressive: false, compressionLevel: nil, pngFilter: EncodeOptions.pngFilter(forLevel: nil),
-                                   webpQuality: q, background: options.background ?? EncodeOptions.defaultBackground)
-        encode.avifQuality = q
-        encode.heicQuality = q
-        return Result(bytes: try image.encoded(as: format, options: encode, threads: threads), format: format)
+        return image
     }
 }

@@ -175,6 +175,26 @@ import Testing
         #expect(extended.width == 64 && extended.height == 40 && extended.pixel(x: 0, y: 0) == SIMD4(0, 0, 255, 255))
     }
 
+    /// An animation is served as one (GIF, WebP, APNG), every frame through the steps: the bytes
+    /// `frost resize` writes; a still format takes the first frame.
+    @Test func animationsStayAnimated() throws {
+        let folder = try Self.root()
+        defer { folder.remove() }
+        try FileManager.default.copyItem(atPath: Corpus.repository + "/Tests/Fixtures/animation/disposal.gif", toPath: folder.file("root/anim.gif"))
+        let service = Self.service(folder)
+        for ext in ["gif", "webp"] {
+            let served = try Self.get(service, Self.signed("/rs:fit:32:0/plain/local:///anim.gif@" + ext))
+            let out = folder.file("cli." + ext)
+            let run = try FrostRun.run(["resize", folder.file("root/anim.gif"), out, "--width", "32", "--strip"] + (ext == "gif" ? [] : ["--quality", "80"]))
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try served.body == FileIO.read(out), "\(ext): the CLI's bytes")
+            let animation = try Animation(decoding: served.body)
+            #expect(animation.frames.count == 5 && animation.frames[0].width == 32, "\(ext): \(animation.frames.count) frames")
+        }
+        let still = try Image(decoding: try Self.get(service, Self.signed("/rs:fit:32:0/plain/local:///anim.gif@jpg")).body)
+        #expect(still.width == 32)
+    }
+
     /// `g:sm` keeps what draws the eye: a photo on the right of a flat grey canvas is what a
     /// square fill keeps, where `g:ce` keeps half of it; sm is for crops only.
     @Test func smartGravityKeepsThePicture() throws {
