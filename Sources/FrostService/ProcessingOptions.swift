@@ -30,13 +30,15 @@ public struct ProcessingOptions: Sendable, Equatable {
         public var offsetX = 0.0, offsetY = 0.0
         /// `sm`: where the picture draws the eye (`Image.attentionCrop`, libvips's attention), for crops only.
         public var smart = false
+        /// `fp:X:Y`: the crop centred on this point (fractions of the width and height), kept inside; crops only.
+        public var focus: SIMD2<Double>?
 
         static let names: [String: (Double, Double)] = [
             "ce": (0.5, 0.5), "no": (0.5, 0), "so": (0.5, 1), "ea": (1, 0.5), "we": (0, 0.5),
             "noea": (1, 0), "nowe": (0, 0), "soea": (1, 1), "sowe": (0, 1),
         ]
 
-        public var isCentre: Bool { x == 0.5 && y == 0.5 && offsetX == 0 && offsetY == 0 && !smart }
+        public var isCentre: Bool { x == 0.5 && y == 0.5 && offsetX == 0 && offsetY == 0 && !smart && focus == nil }
     }
 
     public var resizingType = ResizingType.fit
@@ -91,7 +93,7 @@ public struct ProcessingOptions: Sendable, Equatable {
 
     /// The canonical text of every option's value: what a result's ETag and cache key hash.
     public var identity: String {
-        let g = { (g: Gravity) in g.smart ? "sm" : "\(g.x),\(g.y),\(g.offsetX),\(g.offsetY)" }
+        let g = { (g: Gravity) in g.smart ? "sm" : g.focus.map { "fp,\($0.x),\($0.y)" } ?? "\(g.x),\(g.y),\(g.offsetX),\(g.offsetY)" }
         let fx = effect.map { "\($0.radius),\($0.tint.map { "\($0.red),\($0.green),\($0.blue),\($0.alpha)" } ?? "-"),\($0.saturation)" } ?? "-"
         let bg = background.map { "\($0.red),\($0.green),\($0.blue),\($0.alpha)" } ?? "-"
         let a = adjustment
@@ -134,15 +136,22 @@ public struct ProcessingOptions: Sendable, Equatable {
         }
         func place(from i: Int, smart: Bool = false) throws(ServiceError) -> Gravity? {
             guard let text = arg(i) else { return nil }
-            if text == "sm" {
-                guard smart else { throw .badRequest("\(name): sm gravity places crops only") }
-                guard a.count == i + 1 else { throw .badRequest("\(name): sm takes no offsets") }
+            if text == "sm" || text == "fp" {
+                guard smart else { throw .badRequest("\(name): \(text) gravity places crops only") }
                 var gravity = Gravity()
-                gravity.smart = true
+                if text == "sm" {
+                    guard a.count == i + 1 else { throw .badRequest("\(name): sm takes no offsets") }
+                    gravity.smart = true
+                } else {
+                    guard a.count == i + 3, let x = try number(i + 1, 0...1), let y = try number(i + 2, 0...1) else {
+                        throw .badRequest("\(name): fp:X:Y, the focus point as fractions from 0 to 1")
+                    }
+                    gravity.focus = SIMD2(x, y)
+                }
                 return gravity
             }
             guard let (x, y) = Gravity.names[text] else {
-                throw .badRequest("\(name): gravity '\(text)' is not one of ce, no, so, ea, we, noea, nowe, soea, sowe\(smart ? ", sm" : "")")
+                throw .badRequest("\(name): gravity '\(text)' is not one of ce, no, so, ea, we, noea, nowe, soea, sowe\(smart ? ", sm, fp" : "")")
             }
             return Gravity(x: x, y: y, offsetX: try number(i + 1, -65535...65535) ?? 0, offsetY: try number(i + 2, -65535...65535) ?? 0)
         }

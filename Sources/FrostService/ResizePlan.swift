@@ -55,11 +55,17 @@ struct ResizePlan {
     var extensionSize: (width: Int, height: Int)? { extendBox.map { ($0.width, $0.height) } }
 
     /// The image cropped to the plan's box at its gravity (itself when there is none or it fits);
-    /// a smart gravity keeps what draws the eye.
+    /// a smart gravity keeps what draws the eye, a focus point is centred.
     func cropped(_ image: Image) -> Image {
         guard let crop, crop.width < image.width || crop.height < image.height else { return image }
         let (w, h) = (min(crop.width, image.width), min(crop.height, image.height))
         if crop.gravity.smart { return image.cropped(to: image.attentionCrop(width: w, height: h)) }
+        if let focus = crop.gravity.focus {
+            // Centred on the point, kept inside (imgproxy's focus point).
+            let x = min(max(Int((focus.x * Double(image.width) - Double(w) / 2).rounded()), 0), image.width - w)
+            let y = min(max(Int((focus.y * Double(image.height) - Double(h) / 2).rounded()), 0), image.height - h)
+            return image.cropped(to: PixelBounds(x: x, y: y, width: w, height: h))
+        }
         let x = Self.offset(image.width - w, crop.gravity.x, crop.gravity.offsetX)
         let y = Self.offset(image.height - h, crop.gravity.y, crop.gravity.offsetY)
         return image.cropped(to: PixelBounds(x: x, y: y, width: w, height: h))

@@ -196,8 +196,9 @@ import Testing
     }
 
     /// `g:sm` keeps what draws the eye: a photo on the right of a flat grey canvas is what a
-    /// square fill keeps, where `g:ce` keeps half of it; sm is for crops only.
-    @Test func smartGravityKeepsThePicture() throws {
+    /// square fill keeps, where `g:ce` keeps half of it; `fp` centres a focus point; both are for
+    /// crops only.
+    @Test func smartGravityAndFocusPoints() throws {
         let folder = try Self.root()
         defer { folder.remove() }
         let photo = try Image(contentsOfFile: folder.file("root/photos/rocket.jpg")).resized(width: 200, height: 200)
@@ -209,7 +210,12 @@ import Testing
         #expect(PixelDifference(smart, canvas.cropped(to: PixelBounds(x: 200, y: 0, width: 200, height: 200))).max == 0, "the photo, untouched")
         let centre = try Image(decoding: try Self.get(service, Self.signed("/rs:fill:200:200/plain/local:///canvas.png")).body)
         #expect(PixelDifference(centre, canvas.cropped(to: PixelBounds(x: 100, y: 0, width: 200, height: 200))).max == 0)
-        for refused in ["/ex:1:sm", "/g:sm:1:2", "/g:smart"] {
+        // fp:X:Y centres the crop on the point, kept inside.
+        for (box, bounds) in [("100:200", PixelBounds(x: 70, y: 0, width: 100, height: 200)), ("400:100", PixelBounds(x: 0, y: 100, width: 400, height: 100))] {
+            let focused = try Image(decoding: try Self.get(service, Self.signed("/rs:fill:\(box)/g:fp:0.3:0.9/plain/local:///canvas.png")).body)
+            #expect(PixelDifference(focused, canvas.cropped(to: bounds)).max == 0, "\(box)")
+        }
+        for refused in ["/ex:1:sm", "/g:sm:1:2", "/g:smart", "/g:fp:0.5", "/g:fp:2:0.5", "/ex:1:fp:0.5:0.5"] {
             #expect(throws: ServiceError.self, "\(refused)") { try service.request(Self.signed(refused + "/plain/local:///canvas.png")) }
         }
     }

@@ -51,7 +51,7 @@ import Testing
 
     @Test func badOptionsAre400sNamingTheOption() throws {
         for (text, said) in [("zz:1", "unknown option 'zz'"), ("rs:squash:1:1", "rs: unknown resizing type"), ("w:-1", "w:"),
-                             ("g:fp", "g: gravity 'fp'"), ("ex:1:sm", "ex: sm gravity places crops only"), ("q:101", "q:"), ("q:0.5", "q:"), ("pr:nope", "unknown preset"), ("el:maybe", "el:"),
+                             ("g:obj", "g: gravity 'obj'"), ("ex:1:sm", "ex: sm gravity places crops only"), ("q:101", "q:"), ("q:0.5", "q:"), ("pr:nope", "unknown preset"), ("el:maybe", "el:"),
                              ("bl:1:2", "bl: at most 1"), ("f:bmp", "unknown output format")] {
             do {
                 _ = try ProcessingOptions(try ServicePath(parsing: "/_/" + text + "/plain/local:///a.jpg").options)
