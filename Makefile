@@ -19,7 +19,7 @@ OUT     := out
 # profiles the colour tests convert from.
 APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libavif-dev libheif-dev libgif-dev libimagequant-dev liblcms2-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium icc-profiles-free colord-data libgs-common
 
-.PHONY: deps build debug docs examples requests references check test test-asan test-tsan test-serve serve-build deploy-check fuzz fuzz-build run gallery man bench compare compare-deps serve-bench serve-soak clean
+.PHONY: deps build debug docs examples requests references check test test-asan test-tsan test-serve serve-build deploy-check fuzz fuzz-build run gallery man bench compare compare-deps serve-bench serve-soak serve-overload clean
 
 VENV      := Benchmarks/.venv
 VENV_SIMD := Benchmarks/.venv-simd
@@ -258,6 +258,10 @@ serve-bench: serve-build
 # memory of the second and the last minute (Benchmarks/serve_soak.py; SOAK_ARGS=--minutes 1 for a short one).
 serve-soak: build serve-build
 	python3 Benchmarks/serve_soak.py $(FROST) Server/.build/release/frost-serve $(SOAK_ARGS)
+
+# 64 clients past a short queue: only 200s and 429s (Benchmarks/serve_overload.py; OVERLOAD_ARGS).
+serve-overload: serve-build
+	python3 Benchmarks/serve_overload.py Server/.build/release/frost-serve $(OVERLOAD_ARGS)
 
 clean:
 	rm -rf .build .build-asan .build-tsan .build-fuzz Benchmarks/.build Examples/.build Server/.build $(OUT)
