@@ -40,15 +40,14 @@ extension ImageService {
                 levels = Int(try number(Double(range.lowerBound)...Double(range.upperBound)))
             case "max_sigma", "ms": maxSigma = try number(BlurCacheSpec.maxSigmaRange)
             case "format", "f":
-                guard a.count == 1, let f = ImageFormat(name: a[0]), [.png, .jpeg, .webp].contains(f) else {
-                    throw .badRequest("format: levels are png, jpg or webp")
-                }
+                guard a.count == 1, let f = ImageFormat(name: a[0]) else { throw .badRequest("format: levels are png, jpg or webp") }
                 format = f
             case "quality", "q": quality = Int(try number(1...100))
             default: throw .badRequest("unknown cache option '\(option.name)'")
             }
         }
-        guard [.png, .jpeg, .webp].contains(format) else { throw .badRequest("levels are png, jpg or webp") }
+        // (The option's or the extension's.)
+        guard [.png, .jpeg, .webp].contains(format) else { throw .badRequest("format: levels are png, jpg or webp") }
         if quality != nil, format == .png { throw .badRequest("quality: not for png levels") }
         // `frost cache`'s defaults: JPEG at 90, WebP lossless unless a quality is given.
         let options = CacheOptions(levels: levels, maxSigma: maxSigma, format: format, quality: quality ?? 90,

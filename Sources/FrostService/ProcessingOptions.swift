@@ -134,10 +134,11 @@ public struct ProcessingOptions: Sendable, Equatable {
             guard let t = ResizingType(rawValue: text) else { throw .badRequest("\(name): unknown resizing type '\(text)' (fit, fill, fill-down, force, auto)") }
             return t
         }
-        func place(from i: Int, smart: Bool = false) throws(ServiceError) -> Gravity? {
+        /// A gravity; `crop`: one that places a crop, which may also be `sm` or `fp`.
+        func place(from i: Int, crop: Bool = false) throws(ServiceError) -> Gravity? {
             guard let text = arg(i) else { return nil }
             if text == "sm" || text == "fp" {
-                guard smart else { throw .badRequest("\(name): \(text) gravity places crops only") }
+                guard crop else { throw .badRequest("\(name): \(text) gravity places crops only") }
                 var gravity = Gravity()
                 if text == "sm" {
                     guard a.count == i + 1 else { throw .badRequest("\(name): sm takes no offsets") }
@@ -151,7 +152,7 @@ public struct ProcessingOptions: Sendable, Equatable {
                 return gravity
             }
             guard let (x, y) = Gravity.names[text] else {
-                throw .badRequest("\(name): gravity '\(text)' is not one of ce, no, so, ea, we, noea, nowe, soea, sowe\(smart ? ", sm, fp" : "")")
+                throw .badRequest("\(name): gravity '\(text)' is not one of ce, no, so, ea, we, noea, nowe, soea, sowe\(crop ? ", sm, fp" : "")")
             }
             return Gravity(x: x, y: y, offsetX: try number(i + 1, -65535...65535) ?? 0, offsetY: try number(i + 2, -65535...65535) ?? 0)
         }
@@ -180,7 +181,7 @@ public struct ProcessingOptions: Sendable, Equatable {
             try most(4)
             extend = try bool(0) ?? extend
             extendGravity = try place(from: 1) ?? extendGravity
-        case "gravity", "g": try most(3); gravity = try place(from: 0, smart: true) ?? gravity
+        case "gravity", "g": try most(3); gravity = try place(from: 0, crop: true) ?? gravity
         case "dpr": try most(1); dpr = try number(0, 0.01...8) ?? dpr
         case "blur", "bl": try most(1); blur = try number(0, 0...250) ?? blur
         case "sharpen", "sh": try most(1); sharpen = try number(0, 0...250) ?? sharpen

@@ -74,21 +74,26 @@ public final class ServiceBlurCaches: Sendable {
     /// The cache of the picture `bytes` hold with `options`, built if it is not kept yet: its key.
     @discardableResult
     public func prepare(_ bytes: [UInt8], options: CacheOptions, limits: DecodeOptions, threads: Int?) throws -> String {
-        let sha = SHA256.hex(bytes)
-        let key = Self.key(sourceSHA256: sha, options: options)
-        try use(key) { try ensure(key, bytes: bytes, sha: sha, options: options, limits: limits, threads: threads) }
-        return key
+        try withCache(bytes, options, limits, threads) { key in key }
     }
 
     /// The frame `fade` asks for of the picture `bytes` hold, at full size, premultiplied.
     public func frame(_ bytes: [UInt8], _ fade: ProcessingOptions.Fade, limits: DecodeOptions, threads: Int?) throws -> Image {
-        let options = CacheOptions(levels: fade.levels, maxSigma: fade.maxSigma)
+        try withCache(bytes, CacheOptions(levels: fade.levels, maxSigma: fade.maxSigma), limits, threads) { key in
+            let loaded = try CacheStore.load(folder + "/" + key, decode: limits, only: { $0.levelsNeeded(at: fade.fraction, mode: fade.mode) })
+            return CrossfadeCache(loaded).frame(at: fade.fraction, mode: fade.mode, threads: threads)
+        }
+    }
+
+    /// `body` with the key of the cache of `bytes` with `options`, built first unless kept, and
+    /// held (not evicted) while it runs.
+    private func withCache<T>(_ bytes: [UInt8], _ options: CacheOptions, _ limits: DecodeOptions, _ threads: Int?,
+                              _ body: (String) throws -> T) throws -> T {
         let sha = SHA256.hex(bytes)
         let key = Self.key(sourceSHA256: sha, options: options)
         return try use(key) {
             try ensure(key, bytes: bytes, sha: sha, options: options, limits: limits, threads: threads)
-            let loaded = try CacheStore.load(folder + "/" + key, decode: limits, only: { $0.levelsNeeded(at: fade.fraction, mode: fade.mode) })
-            return CrossfadeCache(loaded).frame(at: fade.fraction, mode: fade.mode, threads: threads)
+            return try body(key)
         }
     }
 

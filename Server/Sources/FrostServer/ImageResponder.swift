@@ -86,29 +86,30 @@ struct ImageResponder: HTTPResponder {
         let service = self.service
         if path.hasPrefix("/info/") {
             let info = try service.infoRequest(String(path.dropFirst("/info".count)))
-            return try await ClientWatches.cancelling(when: client) { [self] in
-                let source = try await download(info.location)
-                return try await work(deadline) { _ in try service.info(info, source: source) }
-            }
+            return try await fetchAndWork(info.location, deadline, client) { source, _ in try service.info(info, source: source) }
         }
         if path.hasPrefix("/cache/") {
             let rest = String(path.dropFirst("/cache".count))
             // A kept cache's file is read at once: no worker, no signature (its name is its content's hash).
             if let file = try service.cacheFile(rest, ifNoneMatch: request.headers[.ifNoneMatch]) { return file }
             let cache = try service.cacheRequest(rest)
-            return try await ClientWatches.cancelling(when: client) { [self] in
-                let source = try await download(cache.location)
-                return try await work(deadline) { try service.cache(cache, source: source, cancellation: $0) }
-            }
+            return try await fetchAndWork(cache.location, deadline, client) { try service.cache(cache, source: $0, cancellation: $1) }
         }
         let parsed = try service.request(path)
         let accept = request.headers[.accept], ifNoneMatch = request.headers[.ifNoneMatch]
         if let hit = service.cached(parsed, accept: accept, ifNoneMatch: ifNoneMatch) { return hit }
-        return try await ClientWatches.cancelling(when: client) { [self] in
-            let source = try await download(parsed.location)
-            return try await work(deadline) {
-                try service.respond(to: parsed, source: source, accept: accept, ifNoneMatch: ifNoneMatch, lookedUp: true, cancellation: $0)
-            }
+        return try await fetchAndWork(parsed.location, deadline, client) {
+            try service.respond(to: parsed, source: $0, accept: accept, ifNoneMatch: ifNoneMatch, lookedUp: true, cancellation: $1)
+        }
+    }
+
+    /// The source downloaded (a remote one), then `body` on a worker with it; cancelled when the
+    /// client goes.
+    private func fetchAndWork(_ location: ImageService.SourceLocation, _ deadline: ContinuousClock.Instant, _ client: ClientWatch?,
+                              _ body: @escaping @Sendable ([UInt8]?, Cancellation) throws -> ImageService.Response) async throws -> ImageService.Response {
+        try await ClientWatches.cancelling(when: client) { [self] in
+            let source = try await download(location)
+            return try await work(deadline) { try body(source, $0) }
         }
     }
 
