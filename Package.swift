@@ -43,7 +43,8 @@ let package = Package(
         .target(name: "CFrostSystem"),
         .target(name: "FrostCore", dependencies: ["CFrostSystem"]),
         // Colour: ICC profiles read and pixels converted by lcms2 (opened on first use, colour.c).
-        .target(name: "FrostColor", dependencies: ["FrostCore", "CFrostCodecs"]),
+        .target(name: "FrostColor", dependencies: ["FrostCore", "CFrostCodecs"], exclude: ["Profiles/README.md"],
+                resources: [.embedInCode("Profiles/default-cmyk-fogra39.icc")]),
         .target(name: "FrostCodecs", dependencies: ["FrostCore", "FrostColor", "CFrostCodecs", "CFrostSystem"]),
         // Files: whole reads, atomic writes, images and animations by path, many-file batches.
         .target(name: "FrostFiles", dependencies: ["FrostCore", "FrostCodecs"]),

@@ -22,8 +22,6 @@ struct frost_jpeg_decoder {
     size_t size;
     FILE *file;          // read as it decodes, instead of data
     uint8_t *icc;        // from jpeg_read_icc_profile (malloc'd)
-    uint8_t *cmyk_row;   // scratch row for CMYK conversion
-    int keep_cmyk;       // CMYK rows handed over as they are (a profile converts them)
     int started;
 };
 
@@ -99,8 +97,6 @@ static frost_jpeg_decoder *create(const uint8_t *data, size_t size, FILE *file) 
 
 frost_jpeg_decoder *frost_jpeg_decoder_create(const uint8_t *data, size_t size) { return create(data, size, NULL); }
 
-void frost_jpeg_decoder_keep_cmyk(frost_jpeg_decoder *d) { d->keep_cmyk = 1; }
-
 frost_jpeg_decoder *frost_jpeg_decoder_create_file(FILE *file) { return create(NULL, 0, file); }
 
 // Finds the first APP1 "Exif\0\0" marker among the saved ones.
@@ -147,18 +143,6 @@ frost_status frost_jpeg_read_header(frost_jpeg_decoder *d, frost_jpeg_info *info
     return FROST_OK;
 }
 
-// Adobe CMYK JPEGs store inverted samples, so c·k/255 is the red etc. directly (as Pillow's CMYK;I).
-static void cmyk_to_rgba(const uint8_t *cmyk, uint8_t *rgba, uint32_t width, int inverted) {
-    for (uint32_t x = 0; x < width; x++) {
-        unsigned c = cmyk[4 * x], m = cmyk[4 * x + 1], y = cmyk[4 * x + 2], k = cmyk[4 * x + 3];
-        if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
-        rgba[4 * x] = (uint8_t)((c * k + 127) / 255);
-        rgba[4 * x + 1] = (uint8_t)((m * k + 127) / 255);
-        rgba[4 * x + 2] = (uint8_t)((y * k + 127) / 255);
-        rgba[4 * x + 3] = 255;
-    }
-}
-
 int frost_jpeg_saved_marker(const frost_jpeg_decoder *d, int index, int *marker, const uint8_t **data, uint32_t *length) {
     jpeg_saved_marker_ptr m = d->cinfo.marker_list;
     for (int i = 0; m && i < index; i++) m = m->next;
@@ -178,16 +162,13 @@ frost_status frost_jpeg_start(frost_jpeg_decoder *d, int scale_denom, int allow_
     if (scale_denom != 1 && scale_denom != 2 && scale_denom != 4 && scale_denom != 8) {
         return frost_fail(err, FROST_ERR_UNSUPPORTED, "JPEG scale 1/%d is not 1, 1/2, 1/4 or 1/8", scale_denom);
     }
+    // CMYK and YCCK come out as CMYK samples (four a pixel, like RGBA): their profile converts them.
     int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
     cinfo->out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
     cinfo->scale_num = 1;
     cinfo->scale_denom = (unsigned int)scale_denom;
     jpeg_start_decompress(cinfo);
     d->started = 1;
-    if (cmyk) {
-        d->cmyk_row = malloc((size_t)cinfo->output_width * 4);
-        if (!d->cmyk_row) return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
-    }
     *width = cinfo->output_width;
     *height = cinfo->output_height;
     return FROST_OK;
@@ -198,10 +179,8 @@ frost_status frost_jpeg_read_rows(frost_jpeg_decoder *d, uint8_t *const *rows, u
     int code = setjmp(d->error.jump);
     if (code) return frost_fail(err, status_for(&d->error, code), "%s", d->error.message);
     for (uint32_t i = 0; i < count && cinfo->output_scanline < cinfo->output_height; i++) {
-        JSAMPROW target = d->cmyk_row ? d->cmyk_row : rows[i];
+        JSAMPROW target = rows[i];
         jpeg_read_scanlines(cinfo, &target, 1);
-        if (d->cmyk_row && d->keep_cmyk) memcpy(rows[i], d->cmyk_row, (size_t)cinfo->output_width * 4);
-        else if (d->cmyk_row) cmyk_to_rgba(d->cmyk_row, rows[i], cinfo->output_width, cinfo->saw_Adobe_marker);
     }
     return FROST_OK;
 }
@@ -218,6 +197,5 @@ void frost_jpeg_decoder_destroy(frost_jpeg_decoder *d) {
     if (!d) return;
     if (setjmp(d->error.jump) == 0) jpeg_destroy_decompress(&d->cinfo);
     free(d->icc);
-    free(d->cmyk_row);
     free(d);
 }

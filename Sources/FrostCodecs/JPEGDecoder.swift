@@ -54,7 +54,13 @@ enum JPEGDecoder {
             // Read now: the EXIF lies in libjpeg's saved markers, which finishing the decode frees.
             iccProfile = copiedBytes(header.icc, count: header.icc_length)
                 ?? (header.exif_length > 0 ? EXIFColorSpace.impliedProfile(Array(UnsafeBufferPointer(start: header.exif, count: Int(header.exif_length)))) : nil)
+            // CMYK samples mean nothing without a CMYK profile: a file without one (or with another
+            // kind) is read under the default, as sharp and ImageMagick read it.
+            if isCMYK && iccProfile.flatMap(ColorProfile.colorSpace(of:)) != "CMYK" { iccProfile = ColorProfile.defaultCMYK }
         }
+
+        /// libjpeg's JCS_CMYK (4) or JCS_YCCK (5): four samples a pixel, converted through `iccProfile`.
+        var isCMYK: Bool { header.color_space == 4 || header.color_space == 5 }
 
         deinit {
             frost_jpeg_decoder_destroy(decoder)
@@ -108,7 +114,8 @@ enum JPEGDecoder {
             return info
         }
 
-        /// The APP2 profile; without one, the one EXIF implies (a camera's Adobe RGB, `EXIFColorSpace`).
+        /// The APP2 profile; without one, the one EXIF implies (a camera's Adobe RGB, `EXIFColorSpace`);
+        /// for CMYK, the default CMYK profile where the file has no CMYK one.
         private(set) var iccProfile: [UInt8]?
     }
 
@@ -120,9 +127,6 @@ enum JPEGDecoder {
         let session = try Session(bytes)
         let info = session.info
         try options.checkBudget(width: info.width, height: info.height)
-        // A CMYK file with a CMYK profile: its samples converted by the profile (lcms2), untagged sRGB after.
-        let profiled = ["cmyk", "ycck"].contains(info.colorModel) && session.iccProfile.flatMap(ColorProfile.colorSpace(of:)) == "CMYK"
-        if profiled { frost_jpeg_decoder_keep_cmyk(session.decoder) }
         let (width, height) = try session.start(reduction: options.reduction, allowTruncated: options.allowTruncated)
         let pixels: [UInt8] = try decodedSamples(count: width * height * 4) { buffer in
             var rows = (0..<height).map { Optional(buffer.baseAddress! + $0 * width * 4) }
@@ -131,7 +135,9 @@ enum JPEGDecoder {
         }
         var image = Image(width: width, height: height, pixels: pixels, isPremultiplied: false,
                           hasAlpha: false, isGray: info.channels == 1, iccProfile: session.iccProfile)
-        if profiled {
+        // A CMYK file's rows are CMYK samples (as stored: inverted where Adobe's marker says), converted
+        // by its profile (lcms2), untagged sRGB after.
+        if session.isCMYK {
             do {
                 image = try Image.fromDeviceSpace(image, profile: session.iccProfile!, cmyk: true, inverted: session.header.saw_adobe != 0)
             } catch {

@@ -17,6 +17,8 @@ package final class JPEGRowReader {
     /// Rows handed out so far.
     package private(set) var rowsRead = 0
     package let iccProfile: [UInt8]?
+    /// A CMYK or YCCK file, which is not read in rows (`start` refuses it).
+    package var isCMYK: Bool { session.isCMYK }
     /// The file's EXIF, XMP, IPTC and density (read from its header segments).
     package let metadata: ImageMetadata
 
@@ -45,6 +47,8 @@ package final class JPEGRowReader {
     /// Starts decoding, at 1/`reduction` of the size (1, 2, 4 or 8: `width` and `height` then say
     /// the rows' size).
     package func start(reduction: Int = 1) throws {
+        // Its rows would be CMYK samples, which only a whole image is converted from (JPEGDecoder).
+        guard !isCMYK else { throw CodecError(.unsupported, "a CMYK JPEG is read whole, not in rows") }
         (width, height) = try session.start(reduction: reduction, allowTruncated: allowTruncated)
     }
 

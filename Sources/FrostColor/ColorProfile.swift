@@ -81,6 +81,10 @@ public struct ColorProfile: Sendable, Equatable {
     public static let adobeRGB: [UInt8]? = try? forChromaticities([0.3127, 0.3290, 0.64, 0.33, 0.21, 0.71, 0.15, 0.06],
                                                                   gamma: 563.0 / 256, description: "Adobe RGB (1998) (from EXIF)")
 
+    /// The CMYK a CMYK JPEG without a profile is read as (as sharp, libvips and ImageMagick assume
+    /// one): coated offset, ISO 12647-2, built from Fogra's FOGRA39 measurements (Profiles/README.md).
+    public static let defaultCMYK: [UInt8] = PackageResources.default_cmyk_fogra39_icc
+
     private static let builtInProfiles: (sRGB: [UInt8]?, displayP3: [UInt8]?) = (made(FROST_COLOUR_SRGB), made(FROST_COLOUR_P3))
 
     private static func made(_ target: Int) -> [UInt8]? {

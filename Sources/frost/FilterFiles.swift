@@ -298,10 +298,8 @@ struct FilterFiles: ParsableArguments {
             try checkExpectedPath(input, target, context)
             if kind == .jpeg {
                 let jpeg = try JPEGRowReader(path: input.path, options: decode.options)
-                // Turning the picture upright needs all of it.
-                guard jpeg.info.orientation == 1 || decode.noAutoOrient else { return .whole }
-                // A CMYK file's profile converts it, in the whole-image decoder (JPEGDecoder).
-                guard !["cmyk", "ycck"].contains(jpeg.info.colorModel) || jpeg.iccProfile == nil else { return .whole }
+                // Turning the picture upright needs all of it; a CMYK file's profile converts it whole (JPEGDecoder).
+                guard jpeg.info.orientation == 1 || decode.noAutoOrient, !jpeg.isCMYK else { return .whole }
                 try checkResultSize(jpeg.info, steps, as: format)
                 plan = ShrinkOnLoad(steps: steps, width: jpeg.info.width, height: jpeg.info.height)
                 try jpeg.start(reduction: plan.reduction)

@@ -7,12 +7,14 @@ import Testing
 
 /// JPEG decoding against libjpeg-turbo's own output and the EXIF orientation set.
 @Suite struct JPEGTests {
-    /// Every reftest JPEG that has a reference PNG beside it (decoded by ImageMagick over libjpeg-turbo).
+    /// Every reftest JPEG that has a reference PNG beside it (decoded by ImageMagick over libjpeg-turbo),
+    /// but the CMYK ones: their PNGs are a naive conversion, and Frost reads profile-less CMYK under its
+    /// default CMYK profile (ColorConversionTests checks those against lcms2).
     static let references: [String] = {
         let folders = ["jpeg-decoder/reftest", "jpeg-decoder/reftest/mozilla"]
         return folders.flatMap { folder in
             ((try? FileManager.default.contentsOfDirectory(atPath: Corpus.path(folder))) ?? [])
-                .filter { $0.hasSuffix(".jpg") && FileManager.default.fileExists(atPath: Corpus.path(folder + "/" + $0.dropLast(4) + ".png")) }
+                .filter { $0.hasSuffix(".jpg") && !$0.contains("cmyk") && FileManager.default.fileExists(atPath: Corpus.path(folder + "/" + $0.dropLast(4) + ".png")) }
                 .map { folder + "/" + $0 }
         }.sorted()
     }()
@@ -33,12 +35,13 @@ import Testing
     @Test func cmykAndYCCKBecomeRGB() throws {
         for file in ["pillow/jpeg/pil_sample_cmyk.jpg", "jpeg-decoder/reftest/mozilla/jpg-cmyk-1.jpg"] {
             let image = try Image(contentsOfFile: Corpus.path(file))
-            #expect(!image.isGray && !image.hasAlpha)
+            #expect(!image.isGray && !image.hasAlpha && image.iccProfile == nil, "untagged sRGB after the CMYK profile")
         }
-        // pil_sample_cmyk (YCCK) shows the same picture as pil_sample_rgb.
+        // pil_sample_cmyk (YCCK) is pil_sample_rgb separated naively (C = 255 − R); read as a press
+        // prints it, it is the same picture, duller: the same shapes, the colours within a press's gamut.
         let cmyk = try Image(contentsOfFile: Corpus.path("pillow/jpeg/pil_sample_cmyk.jpg"))
         let rgb = try Image(contentsOfFile: Corpus.path("pillow/jpeg/pil_sample_rgb.jpg"))
-        #expect(PixelDifference(cmyk, rgb, channels: 3).mean < 6)
+        #expect(PixelDifference(cmyk, rgb, channels: 3).mean < 40)
     }
 
     @Test func arithmeticCodingDecodesLikeHuffman() throws {

@@ -85,6 +85,27 @@ import Testing
         #expect(info.colorModel == "ycbcr" && !info.hasICCProfile)
     }
 
+    /// A CMYK JPEG without a profile (CMYK and YCCK, Adobe's inverted samples) is read under the
+    /// default CMYK profile, as lcms2 converts it through that profile; `info` calls it implied.
+    @Test(.enabled(if: python != nil, "set FROST_REFERENCE_PYTHON (make check does)"))
+    func profileLessCMYKIsReadUnderTheDefaultProfile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let script = Corpus.repository + "/Tests/References/colour.py"
+        let profile = folder.file("default.icc")
+        try Data(ColorProfile.defaultCMYK).write(to: URL(fileURLWithPath: profile))
+        #expect(try ColorProfile(ColorProfile.defaultCMYK).colorSpace == "CMYK")
+        for file in ["pillow/jpeg/pil_sample_cmyk.jpg", "jpeg-decoder/reftest/mozilla/jpg-cmyk-1.jpg", "jpeg-decoder/reftest/mozilla/jpg-cmyk-2.jpg"] {
+            #expect(try FrostRun.run([script, "--cmyk", Corpus.path(file), profile, folder.file("ref.png")], executable: Self.python!).status == 0)
+            let decoded = try Image(contentsOfFile: Corpus.path(file))
+            #expect(decoded.iccProfile == nil)
+            let difference = PixelDifference(decoded, try Image(contentsOfFile: folder.file("ref.png")), channels: 3)
+            #expect(difference.max <= 1, "\(file): \(difference)")
+            let info = try FrostRun.run(["info", Corpus.path(file)])
+            #expect(info.stdout.contains("implied (\"Frost default CMYK (FOGRA39, coated offset)\", CMYK)"), "\(info.stdout)")
+        }
+    }
+
     /// Untagged and sRGB-tagged pictures are left as they are, byte for byte; a tag is all that
     /// changes for an untagged picture asked into P3 (its pixels converted).
     @Test func untaggedAndSRGBPixelsAreUntouched() throws {

@@ -138,9 +138,6 @@ typedef struct {
 } frost_jpeg_info;
 
 frost_jpeg_decoder *frost_jpeg_decoder_create(const uint8_t *data, size_t size);
-// Before start: a CMYK or YCCK file's rows are handed over as CMYK samples (4 bytes a pixel, as
-// stored: inverted where saw_adobe), for an ICC profile to convert, instead of the naive conversion.
-void frost_jpeg_decoder_keep_cmyk(frost_jpeg_decoder *d);
 // Reads from an open file (from its current position) as it decodes, instead of from memory;
 // the caller closes it after frost_jpeg_decoder_destroy.
 frost_jpeg_decoder *frost_jpeg_decoder_create_file(FILE *file);
