@@ -148,11 +148,15 @@ frost_status frost_avif_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
     // matrix) so that a decoder does not have to guess; with an ICC profile the profile says the
     // colours and the CICP leaves them unspecified (one signal, never two that disagree). Lossless
     // needs every sample kept: RGB stored as it is (the identity matrix). Full range either way.
-    image->colorPrimaries = options->icc_length ? AVIF_COLOR_PRIMARIES_UNSPECIFIED : AVIF_COLOR_PRIMARIES_BT709;
-    image->transferCharacteristics = options->icc_length ? AVIF_TRANSFER_CHARACTERISTICS_UNSPECIFIED : AVIF_TRANSFER_CHARACTERISTICS_SRGB;
+    // A picture whose colours CICP said keeps saying them that way.
+    int cicp = options->cicp_primaries > 0;
+    image->colorPrimaries = cicp ? (avifColorPrimaries)options->cicp_primaries
+        : options->icc_length ? AVIF_COLOR_PRIMARIES_UNSPECIFIED : AVIF_COLOR_PRIMARIES_BT709;
+    image->transferCharacteristics = cicp ? (avifTransferCharacteristics)options->cicp_transfer
+        : options->icc_length ? AVIF_TRANSFER_CHARACTERISTICS_UNSPECIFIED : AVIF_TRANSFER_CHARACTERISTICS_SRGB;
     image->matrixCoefficients = lossless ? AVIF_MATRIX_COEFFICIENTS_IDENTITY : AVIF_MATRIX_COEFFICIENTS_BT601;
     image->yuvRange = AVIF_RANGE_FULL;
-    if (options->icc_length) avif.avifImageSetProfileICC(image, options->icc, options->icc_length);
+    if (options->icc_length && !cicp) avif.avifImageSetProfileICC(image, options->icc, options->icc_length);
     if (options->exif_length) avif.avifImageSetMetadataExif(image, options->exif, options->exif_length);
     if (options->xmp_length) avif.avifImageSetMetadataXMP(image, options->xmp, options->xmp_length);
     if (options->rotation & 3) {

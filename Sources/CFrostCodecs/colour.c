@@ -143,8 +143,8 @@ frost_status frost_colour_profile_for_cicp(int primaries, int transfer, uint8_t 
     frost_status status = need_lcms(err);
     if (status != FROST_OK) return status;
     char description[48];
-    if (primaries == 12 && transfer == 13) snprintf(description, sizeof description, "Display P3");
-    else snprintf(description, sizeof description, "CICP %d/%d", primaries, transfer);
+    // The code points end the name: an encoder that holds CICP says them again (ColorProfile.cicp(madeFor:)).
+    snprintf(description, sizeof description, "%sCICP %d/%d", primaries == 12 && transfer == 13 ? "Display P3, " : "", primaries, transfer);
     cmsHPROFILE profile = create_rgb(primaries, transfer, description);
     if (!profile) return frost_fail(err, FROST_ERR_UNSUPPORTED, "CICP primaries %d with transfer %d are not a profile Frost builds", primaries, transfer);
     return saved(profile, out, out_size, err);

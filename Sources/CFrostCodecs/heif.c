@@ -322,13 +322,18 @@ frost_status frost_heic_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
     // sRGB said in the nclx: BT.709 primaries, the sRGB transfer, BT.601's matrix (GBR's identity
     // for lossless), full range, as Frost's AVIF says in its CICP.
     // With an ICC profile the nclx (written for its matrix) leaves the colours unspecified: one signal.
-    nclx->color_primaries = options->icc_length ? heif_color_primaries_unspecified : heif_color_primaries_ITU_R_BT_709_5;
-    nclx->transfer_characteristics = options->icc_length ? heif_transfer_characteristic_unspecified : heif_transfer_characteristic_IEC_61966_2_1;
+    // A picture whose colours CICP said keeps saying them that way, without the ICC profile.
+    int cicp = options->cicp_primaries > 0, icc = options->icc_length && !cicp;
+    nclx->color_primaries = cicp ? (enum heif_color_primaries)options->cicp_primaries
+        : icc ? heif_color_primaries_unspecified : heif_color_primaries_ITU_R_BT_709_5;
+    nclx->transfer_characteristics = cicp ? (enum heif_transfer_characteristics)options->cicp_transfer
+        : icc ? heif_transfer_characteristic_unspecified : heif_transfer_characteristic_IEC_61966_2_1;
     nclx->matrix_coefficients = lossless ? heif_matrix_coefficients_RGB_GBR : heif_matrix_coefficients_ITU_R_BT_601_6;
     nclx->full_range_flag = 1;
     if (error.code == heif_error_Ok) error = make_picture(rgba, width, height, row_bytes, alpha, lossless, &image);
-    if (error.code == heif_error_Ok && lossless) error = heif.heif_image_set_nclx_color_profile(image, nclx);
-    if (error.code == heif_error_Ok && options->icc_length)
+    // libheif writes the primaries and transfer of the image's own nclx, not of output_nclx_profile.
+    if (error.code == heif_error_Ok && (lossless || cicp)) error = heif.heif_image_set_nclx_color_profile(image, nclx);
+    if (error.code == heif_error_Ok && icc)
         error = heif.heif_image_set_raw_color_profile(image, "prof", options->icc, options->icc_length);
     if (error.code != heif_error_Ok) {
         status = encode_fail(err, error, "encoder set-up");
@@ -336,6 +341,9 @@ frost_status frost_heic_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
     }
     encoding->save_alpha_channel = (uint8_t)alpha;
     encoding->output_nclx_profile = nclx;
+    // libheif leaves the nclx box out by default (old macOS showed such files wrong); colours said by
+    // CICP alone need it.
+    if (cicp) encoding->macOS_compatibility_workaround_no_nclx_profile = 0;
     // Both colr boxes where there is an ICC profile: the nclx carries the matrix the decoder needs.
     encoding->save_two_colr_boxes_when_ICC_and_nclx_available = 1;
     struct heif_image_handle *handle = NULL;

@@ -1,4 +1,5 @@
 import CFrostCodecs
+import FrostColor
 @_spi(Kernels) import FrostCore
 
 extension Image {
@@ -127,6 +128,9 @@ extension Image {
         (options.rotation, options.mirror) = (Int32(transform.turns), Int32(transform.mirror))
         return try RowBands.withThreads(threads) { granted in
             options.threads = Int32(granted)
+            if let cicp = straight.iccProfile.flatMap(ColorProfile.cicp(madeFor:)) {
+                (options.cicp_primaries, options.cicp_transfer) = (Int32(cicp.primaries), Int32(cicp.transfer))
+            }
             return try straight.withICC { icc, length in
                 (options.icc, options.icc_length) = (icc, Int(length))
                 return try exif.withUnsafeBufferPointer { exif in

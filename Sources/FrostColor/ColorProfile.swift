@@ -61,6 +61,18 @@ public struct ColorProfile: Sendable, Equatable {
         return Array(UnsafeBufferPointer(start: out, count: size))
     }
 
+    /// The CICP primaries and transfer `bytes` was made for by `forCICP`, or nil for any other
+    /// profile: so that an output which holds CICP (AVIF, HEIC) says a CICP-only input's colours
+    /// the way the input said them. The code points end the description ("…CICP 12/13"); the
+    /// bytes must then be exactly what `forCICP` makes of them.
+    public static func cicp(madeFor bytes: [UInt8]) -> (primaries: Int, transfer: Int)? {
+        guard bytes.count < 4096, let words = try? ColorProfile(bytes).description.split(separator: " "),
+              words.count >= 2, words[words.count - 2] == "CICP" else { return nil }
+        let numbers = words[words.count - 1].split(separator: "/").compactMap { Int($0) }
+        guard numbers.count == 2, (try? forCICP(primaries: numbers[0], transfer: numbers[1])) == bytes else { return nil }
+        return (numbers[0], numbers[1])
+    }
+
     /// The profile of chromaticities (white x, y, then red, green, blue x, y) and a power curve of
     /// `gamma` (decoding exponent), named `description`.
     public static func forChromaticities(_ xy: [Double], gamma: Double, description: String) throws(ColorError) -> [UInt8] {

@@ -142,7 +142,7 @@ import Testing
         #expect(info.cicp == CICP(primaries: 12, transfer: 13, matrix: 6) && info.iccProfile == nil)
         let p3 = try Image(contentsOfFile: fixtures + "p3-cicp.avif")
         let profile = try ColorProfile(try #require(p3.iccProfile))
-        #expect(profile.description == "Display P3" && !profile.isSRGB)
+        #expect(profile.description == "Display P3, CICP 12/13" && !profile.isSRGB)
         let source = try Image(contentsOfFile: fixtures + "cicp-source.png")
         #expect(PixelDifference(p3, source, channels: 3).mean < 2, "the stored values are the source's")
         var stored = p3
@@ -163,6 +163,19 @@ import Testing
         let avif = try ImageInfo(bytes: tagged.encoded(as: .avif))
         #expect(avif.iccProfile == tagged.iccProfile && avif.cicp?.primaries == 2 && avif.cicp?.transfer == 2)
         #expect(try ImageInfo(bytes: source.encoded(as: .avif)).cicp == CICP(primaries: 1, transfer: 13, matrix: 6))
+        // A CICP-only picture written to AVIF or HEIC keeps its CICP, and no ICC profile beside it;
+        // PNG (no cICP here) carries the equivalent profile.
+        for format in [ImageFormat.avif, .heic] {
+            let written = try p3.encoded(as: format)
+            let info = try ImageInfo(bytes: written)
+            #expect(info.cicp == CICP(primaries: 12, transfer: 13, matrix: 6) && info.iccProfile == nil, "\(format)")
+            let back = try Image(decoding: written)
+            #expect(back.iccProfile == p3.iccProfile, "\(format): read as the same P3")
+            #expect(PixelDifference(back, p3, channels: 3).mean < 3, "\(format)")
+        }
+        #expect(ColorProfile.cicp(madeFor: try #require(p3.iccProfile)).map { [$0.primaries, $0.transfer] } == [12, 13])
+        #expect(ColorProfile.cicp(madeFor: try #require(ColorProfile.builtIn(.displayP3))) == nil, "--colorspace p3 writes its ICC")
+        #expect(try ImageInfo(bytes: p3.encoded(as: .png)).iccProfile == p3.iccProfile)
     }
 
     /// Colour said without a profile: EXIF's Adobe RGB (uncalibrated + R03) on a JPEG, PNG's gAMA

@@ -271,6 +271,8 @@ typedef struct {
     int rotation, mirror;      // AVIF: irot and imir to store, as in frost_heif_info (0, -1: none); HEIC: unused
     const uint8_t *icc;
     size_t icc_length;
+    int cicp_primaries;        // > 0: the colours said by these CICP code points in the nclx, instead
+    int cicp_transfer;         // of an ICC profile (icc is then not written)
     const uint8_t *exif;       // TIFF data
     size_t exif_length;
     const uint8_t *xmp;
