@@ -177,7 +177,6 @@ static inline __attribute__((always_inline)) void store_bytes(uint8_t *p, __m256
     _mm_storeu_si128((__m128i *)p, _mm256_castsi256_si128(bytes));
 }
 #define VERTICAL_OUT uint8_t
-#define VERTICAL_STORE store_bytes
 
 // The VNNI forms: the horizontal pass four taps per byte multiply-add (vpdpbusd: four u8 × s8
 // products summed into a 32-bit lane), the vertical pass with its multiply-add and sum fused.
@@ -260,17 +259,31 @@ static void horizontal_vnni(const uint8_t *const *in, int nrows, const int32_t *
 #undef FROST_HORIZONTAL_VNNI
 }
 
+// Thirty-two 8.7 sums shifted, packed, and their bytes (the low 8 of each 128-bit part) gathered.
+static inline __attribute__((always_inline)) void store_bytes_wide(uint8_t *p, __m512i low, __m512i high, int shift) {
+    const __m512i words = _mm512_packs_epi32(_mm512_srai_epi32(low, shift), _mm512_srai_epi32(high, shift));
+    const __m512i bytes = _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 0, 2, 4, 6), _mm512_packus_epi16(words, words));
+    _mm256_storeu_si256((__m256i *)p, _mm512_castsi512_si256(bytes));
+}
 #define VERTICAL_PASS vertical_vnni
-#define MULTIPLY_ADD(acc, a, w) _mm256_dpwssd_epi32(acc, a, w)
+#define VERTICAL_WIDE 1
+#define VERTICAL_STORE store_bytes_wide
+#define MULTIPLY_ADD(acc, a, w) _mm512_dpwssd_epi32(acc, a, w)
 #include "resample_vertical.h"
 #undef VERTICAL_PASS
+#undef VERTICAL_WIDE
+#undef VERTICAL_STORE
 #undef MULTIPLY_ADD
 #pragma clang attribute pop
 
 #define VERTICAL_PASS vertical_avx2
+#define VERTICAL_WIDE 0
+#define VERTICAL_STORE store_bytes
 #define MULTIPLY_ADD(acc, a, w) _mm256_add_epi32(acc, _mm256_madd_epi16(a, w))
 #include "resample_vertical.h"
 #undef VERTICAL_PASS
+#undef VERTICAL_WIDE
+#undef VERTICAL_STORE
 #undef MULTIPLY_ADD
 
 // Four rows at a time where there are four (as Pillow-SIMD's four-row convolution): one weight
@@ -295,8 +308,8 @@ void frost_resample_horizontal(const uint8_t *const *rows, int nrows, const int3
 static void vertical_rows(const uint16_t *const *rows, const uint32_t *const *tables, int taps, int shift, size_t samples,
                           uint8_t *const *outs, int outputs) {
     size_t i = 0;
-    if (taps % 2 == 0) i = frost_resample_vnni() ? vertical_vnni(rows, tables, taps, shift, samples, outs, outputs)
-                                                 : vertical_avx2(rows, tables, taps, shift, samples, outs, outputs);
+    if (taps % 2 == 0) i = frost_resample_vnni() ? vertical_vnni(rows, tables, taps, shift, samples, outs, outputs, NULL)
+                                                 : vertical_avx2(rows, tables, taps, shift, samples, outs, outputs, NULL);
     for (int o = 0; o < outputs; o++) frost_resample_vertical_scalar(rows, tables[o], taps, shift, i, samples, outs[o]);
 }
 

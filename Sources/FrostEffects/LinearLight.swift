@@ -26,26 +26,45 @@ package enum LinearLight {
     /// (rounded, at most 32640), encoded, and multiplied by its alpha again.
     static func encode(_ p: UnsafeMutablePointer<UInt16>, pixels: Int) {
         encoding.withUnsafeBufferPointer { table in
-            for i in 0..<pixels {
-                let px = p + 4 &* i, a = UInt32(px[3])
-                if a == UInt32(one) {
-                    for c in 0..<3 { px[c] = table[Int(px[c])] }
-                } else if a == 0 {
-                    for c in 0..<3 { px[c] = 0 }
-                } else {
-                    for c in 0..<3 {
-                        let straight = min((UInt32(px[c]) &* UInt32(one) &+ a / 2) / a, UInt32(one))
-                        px[c] = UInt16((UInt32(table[Int(straight)]) &* a &+ UInt32(one / 2)) / UInt32(one))
-                    }
-                }
+            for i in 0..<pixels { encodePixel(p + 4 &* i, table) }
+        }
+    }
+
+    @inline(__always)
+    private static func encodePixel(_ px: UnsafeMutablePointer<UInt16>, _ table: UnsafeBufferPointer<UInt16>) {
+        let a = UInt32(px[3])
+        if a == UInt32(one) {
+            for c in 0..<3 { px[c] = table[Int(px[c])] }
+        } else if a == 0 {
+            for c in 0..<3 { px[c] = 0 }
+        } else {
+            for c in 0..<3 {
+                let straight = min((UInt32(px[c]) &* UInt32(one) &+ a / 2) / a, UInt32(one))
+                px[c] = UInt16((UInt32(table[Int(straight)]) &* a &+ UInt32(one / 2)) / UInt32(one))
             }
         }
     }
 
-    /// Premultiplied linear 8.7 → premultiplied sRGB bytes (`encode`, then rounded to bytes).
+    /// `encoding` rounded to bytes: what `encode` then `UInt8.sample` give an opaque pixel's colour,
+    /// in one lookup (32 KB).
+    static let byteEncoding: [UInt8] = encoding.map { UInt8.sample(fixedPoint: $0) }
+
+    /// Premultiplied linear 8.7 → premultiplied sRGB bytes (`encode`, then rounded to bytes); an
+    /// opaque pixel's colours straight through `byteEncoding`.
     static func encode(_ p: UnsafeMutablePointer<UInt16>, pixels: Int, into out: UnsafeMutablePointer<UInt8>) {
-        encode(p, pixels: pixels)
-        for i in 0..<(4 &* pixels) { out[i] = UInt8.sample(fixedPoint: p[i]) }
+        encoding.withUnsafeBufferPointer { table in
+            byteEncoding.withUnsafeBufferPointer { bytes in
+                var i = 0
+                while i < pixels {
+                    i += frost_linear_encode_opaque(p + 4 &* i, pixels &- i, bytes.baseAddress!, out + 4 &* i)
+                    guard i < pixels else { break }
+                    let px = p + 4 &* i
+                    encodePixel(px, table)
+                    for c in 0..<4 { out[4 &* i &+ c] = UInt8.sample(fixedPoint: px[c]) }
+                    i += 1
+                }
+            }
+        }
     }
 }
 

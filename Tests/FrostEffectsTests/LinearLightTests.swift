@@ -67,27 +67,46 @@ import Testing
             let width = 90, count = 41, shift: Int32 = 14
             func weight() -> UInt32 { UInt32(UInt16(bitPattern: Int16(Int(random.next() % 5000) - 1200))) }
             let pairs = (0..<(count * ((taps + 1) / 2))).map { j in (j % ((taps + 1) / 2) * 2 + 1 < taps ? weight() : 0) << 16 | weight() }
-            let row = (0..<(4 * width + 8)).map { _ in UInt16(random.next() % 32_641) }
+            // Paired rows (any samples will do), with the four pixels the vector form reads past a window.
+            let rows = (0..<2).map { _ in (0..<(4 * width + 16)).map { _ in UInt16(random.next() % 32_641) } }
             let first = (0..<count).map { _ in Int32(random.next() % UInt64(width - taps)) }
-            var fast = [UInt16](repeating: 0, count: 4 * count), slow = fast
-            frost_linear_horizontal(row, first, pairs, Int32(taps), shift, count, &fast)
-            frost_linear_horizontal_scalar(row, first, pairs, Int32(taps), shift, 0, count, &slow)
-            #expect(fast == slow, "horizontal, \(taps) taps")
-
-            let samples = 4 * 77 + 4
-            let columns = (0..<taps).map { _ in (0..<samples).map { _ in UInt16(random.next() % 32_641) } }
-            var up = [UInt16](repeating: 0, count: samples), down = up
-            let tapPairs = Array(pairs.prefix((taps + 1) / 2))
-            let otherPairs = Array(pairs.suffix((taps + 1) / 2))
-            var firstOfTwo = up, second = up, other = up
-            ResizeTests.withRows(columns) { pointers in
-                frost_linear_vertical(pointers, tapPairs, Int32(taps), shift, samples, &up)
-                frost_linear_vertical_scalar(pointers, tapPairs, Int32(taps), shift, 0, samples, &down)
-                frost_linear_vertical_two(pointers, tapPairs, otherPairs, Int32(taps), shift, samples, &firstOfTwo, &second)
-                frost_linear_vertical_scalar(pointers, otherPairs, Int32(taps), shift, 0, samples, &other)
+            var laid = [UInt32](repeating: 0, count: 8 * Int(frost_linear_horizontal_steps(Int32(taps))) * count)
+            frost_linear_horizontal_weights(first, pairs, Int32(taps), count, &laid)
+            for nrows in 1...2 {
+                let outs = (0..<nrows).map { _ in UnsafeMutablePointer<UInt16>.allocate(capacity: 4 * count) }
+                defer { outs.forEach { $0.deallocate() } }
+                ResizeTests.withRows(rows) { input in
+                    frost_linear_horizontal(input, Int32(nrows), first, pairs, laid, Int32(taps), shift, count, outs.map { $0 })
+                }
+                let fast = outs.map { Array(UnsafeBufferPointer(start: $0, count: 4 * count)) }
+                var slow = fast.map { $0.map { _ in UInt16(0) } }
+                for r in 0..<nrows { frost_linear_horizontal_scalar(rows[r], first, pairs, Int32(taps), shift, 0, count, &slow[r]) }
+                #expect(fast == slow, "horizontal, \(taps) taps, \(nrows) rows")
             }
-            #expect(firstOfTwo == down && second == other, "two verticals, \(taps) taps")
-            #expect(up == down, "vertical, \(taps) taps")
+
+            // An even pixel count and an odd one (its last pixel's partner 0).
+            for samples in [4 * 77 + 4, 4 * 77] {
+                let columns = (0..<taps).map { _ in (0..<samples).map { _ in UInt16(random.next() % 32_641) } }
+                let paired = (samples + 7) / 8 * 8
+                var up = [UInt16](repeating: 1, count: paired), down = up
+                let tapPairs = Array(pairs.prefix((taps + 1) / 2))
+                let otherPairs = Array(pairs.suffix((taps + 1) / 2))
+                var firstOfTwo = up, second = up, other = up
+                ResizeTests.withRows(columns) { pointers in
+                    frost_linear_vertical(pointers, tapPairs, Int32(taps), shift, samples, &up, nil)
+                    frost_linear_vertical_scalar(pointers, tapPairs, Int32(taps), shift, 0, samples, &down)
+                    // With rows to ask for ahead (the window's own: asking changes no sample).
+                    var rowBytes = (0..<taps).map { UnsafeRawPointer(pointers[$0]!).assumingMemoryBound(to: UInt8.self) as UnsafePointer<UInt8>? }
+                    rowBytes.withUnsafeMutableBufferPointer { list in
+                        var ahead = frost_rows_ahead(rows: list.baseAddress!, count: Int32(taps), bytes: 2 * samples)
+                        frost_linear_vertical_two(pointers, tapPairs, otherPairs, Int32(taps), shift, samples, &firstOfTwo, &second, &ahead)
+                    }
+                    frost_linear_vertical_scalar(pointers, otherPairs, Int32(taps), shift, 0, samples, &other)
+                }
+                #expect(firstOfTwo == down && second == other, "two verticals, \(taps) taps, \(samples) samples")
+                #expect(up == down, "vertical, \(taps) taps, \(samples) samples")
+                if paired > samples { #expect(stride(from: paired - 7, to: paired, by: 2).allSatisfy { down[$0] == 0 }) }
+            }
         }
     }
 
