@@ -13,7 +13,7 @@
 
 #define LCMS_CALLS(X) \
     X(cmsOpenProfileFromMem) X(cmsCloseProfile) X(cmsGetColorSpace) X(cmsGetProfileInfoASCII) \
-    X(cmsCreate_sRGBProfile) X(cmsCreateRGBProfile) X(cmsBuildParametricToneCurve) X(cmsFreeToneCurve) \
+    X(cmsCreate_sRGBProfile) X(cmsCreateRGBProfile) X(cmsCreateGrayProfile) X(cmsBuildParametricToneCurve) X(cmsFreeToneCurve) \
     X(cmsSaveProfileToMem) X(cmsCreateTransform) X(cmsDoTransformLineStride) X(cmsDeleteTransform) \
     X(cmsSetLogErrorHandler) X(cmsMLUalloc) X(cmsMLUsetASCII) X(cmsMLUfree) X(cmsWriteTag) \
     X(cmsIsMatrixShaper) X(cmsReadTag) X(cmsReverseToneCurve) X(cmsEvalToneCurveFloat)
@@ -78,7 +78,7 @@ static cmsHPROFILE named(cmsHPROFILE profile, const char *description) {
     return profile;
 }
 
-frost_status frost_colour_profile_for_chromaticities(const double *xy, double gamma, const char *description,
+frost_status frost_colour_profile_for_chromaticities(const double *xy, double gamma, int gray, const char *description,
                                                      uint8_t **out, size_t *out_size, frost_error *err) {
     *out = NULL;
     *out_size = 0;
@@ -90,7 +90,7 @@ frost_status frost_colour_profile_for_chromaticities(const double *xy, double ga
     cmsToneCurve *curve = lcms.cmsBuildParametricToneCurve(NULL, 1, exponent);
     if (!curve) return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
     cmsToneCurve *curves[3] = {curve, curve, curve};
-    cmsHPROFILE profile = lcms.cmsCreateRGBProfile(&white, &primaries, curves);
+    cmsHPROFILE profile = gray ? lcms.cmsCreateGrayProfile(&white, curve) : lcms.cmsCreateRGBProfile(&white, &primaries, curves);
     lcms.cmsFreeToneCurve(curve);
     if (!profile) return frost_fail(err, FROST_ERR_UNSUPPORTED, "these chromaticities make no profile");
     return saved(named(profile, description), out, out_size, err);
@@ -153,9 +153,10 @@ frost_status frost_colour_profile_for_cicp(int primaries, int transfer, uint8_t 
 struct frost_colour_transform {
     cmsHTRANSFORM transform;
     int layout;
-    uint8_t *scratch;   // a gray row's RGB before its alpha is put back
-    size_t scratch_pixels;
+    uint8_t gray[256][3];   // a gray transform's every output (`gray_table`)
 };
+
+static void gray_table(frost_colour_transform *t);
 
 static cmsUInt32Number input_type(int layout) {
     switch (layout) {
@@ -194,10 +195,12 @@ frost_status frost_colour_transform_create(const uint8_t *source, size_t source_
         return frost_fail(err, FROST_ERR_UNSUPPORTED, output ? "the output profile is not an RGB profile" : "the output profile cannot be read");
     }
     frost_colour_transform *t = calloc(1, sizeof *t);
-    int rgba = layout == FROST_COLOUR_RGBA;
-    // No one-pixel cache: a transform is then shared by the threads converting bands of rows.
-    cmsUInt32Number flags = cmsFLAGS_NOCACHE | (rgba ? cmsFLAGS_COPY_ALPHA : 0);
-    if (t) t->transform = lcms.cmsCreateTransform(input, input_type(layout), output, layout == FROST_COLOUR_GRAY ? TYPE_RGB_8 : TYPE_RGBA_8,
+    int rgba = layout == FROST_COLOUR_RGBA, gray = layout == FROST_COLOUR_GRAY;
+    // No one-pixel cache: a transform is then shared by the threads converting bands of rows. Gray
+    // is converted unoptimised in 16 bits: lcms2's optimised 8-bit gray transform samples the curve
+    // at a few points and was up to 76 levels off near black on a steep one (PNG gAMA 2.5).
+    cmsUInt32Number flags = cmsFLAGS_NOCACHE | (rgba ? cmsFLAGS_COPY_ALPHA : 0) | (gray ? cmsFLAGS_NOOPTIMIZE : 0);
+    if (t) t->transform = lcms.cmsCreateTransform(input, gray ? TYPE_GRAY_16 : input_type(layout), output, gray ? TYPE_RGB_16 : TYPE_RGBA_8,
                                                   (cmsUInt32Number)intent, flags);
     lcms.cmsCloseProfile(input);
     lcms.cmsCloseProfile(output);
@@ -206,37 +209,40 @@ frost_status frost_colour_transform_create(const uint8_t *source, size_t source_
         return frost_fail(err, FROST_ERR_UNSUPPORTED, "lcms2 cannot convert between these profiles");
     }
     t->layout = layout;
+    if (gray) gray_table(t);
     *out = t;
     return FROST_OK;
 }
 
-// Gray rows: the gray channel (the first of each RGBA pixel) through the transform into RGB, then
-// interleaved with the alpha the rows had.
-static frost_status gray_rows(frost_colour_transform *t, const uint8_t *in, uint8_t *out, size_t width, size_t rows,
-                              size_t in_stride, size_t out_stride, frost_error *err) {
-    if (t->scratch_pixels < width) {
-        free(t->scratch);
-        if (!(t->scratch = malloc(width * 4))) return frost_fail(err, FROST_ERR_MEMORY, "out of memory");
-        t->scratch_pixels = width;
-    }
-    uint8_t *gray = t->scratch + width * 3;
+// A gray transform's 256 outputs, each 16-bit sample rounded to a byte: a gray row is then a
+// lookup per pixel, and the transform is read only.
+static void gray_table(frost_colour_transform *t) {
+    uint16_t in[256], out[256 * 3];
+    for (int v = 0; v < 256; v++) in[v] = (uint16_t)(v * 257);
+    lcms.cmsDoTransformLineStride(t->transform, in, out, 256, 1, 0, 0, 0, 0);
+    for (int i = 0; i < 256 * 3; i++) t->gray[i / 3][i % 3] = (uint8_t)((out[i] * 255u + 32767) / 65535);
+}
+
+// Gray rows: the gray channel (the first of each RGBA pixel) through the table, the alpha kept.
+static void gray_rows(const frost_colour_transform *t, const uint8_t *in, uint8_t *out, size_t width, size_t rows,
+                      size_t in_stride, size_t out_stride) {
     for (size_t y = 0; y < rows; y++) {
         const uint8_t *row = in + y * in_stride;
         uint8_t *target = out + y * out_stride;
-        for (size_t x = 0; x < width; x++) gray[x] = row[4 * x];
-        lcms.cmsDoTransformLineStride(t->transform, gray, t->scratch, (cmsUInt32Number)width, 1, 0, 0, 0, 0);
         for (size_t x = 0; x < width; x++) {
-            uint8_t alpha = row[4 * x + 3];
-            memcpy(target + 4 * x, t->scratch + 3 * x, 3);
+            const uint8_t alpha = row[4 * x + 3];
+            memcpy(target + 4 * x, t->gray[row[4 * x]], 3);
             target[4 * x + 3] = alpha;
         }
     }
-    return FROST_OK;
 }
 
 frost_status frost_colour_transform_rows(frost_colour_transform *t, const uint8_t *in, uint8_t *out, size_t width, size_t rows,
                                          size_t in_stride, size_t out_stride, frost_error *err) {
-    if (t->layout == FROST_COLOUR_GRAY) return gray_rows(t, in, out, width, rows, in_stride, out_stride, err);
+    if (t->layout == FROST_COLOUR_GRAY) {
+        gray_rows(t, in, out, width, rows, in_stride, out_stride);
+        return FROST_OK;
+    }
     lcms.cmsDoTransformLineStride(t->transform, in, out, (cmsUInt32Number)width, (cmsUInt32Number)rows, (cmsUInt32Number)in_stride,
                               (cmsUInt32Number)out_stride, 0, 0);
     if (t->layout != FROST_COLOUR_RGBA) {
@@ -249,7 +255,6 @@ frost_status frost_colour_transform_rows(frost_colour_transform *t, const uint8_
 void frost_colour_transform_free(frost_colour_transform *t) {
     if (!t) return;
     if (t->transform) lcms.cmsDeleteTransform(t->transform);
-    free(t->scratch);
     free(t);
 }
 

@@ -54,17 +54,19 @@ enum PNGDecoder {
 
         /// The iCCP profile; without one, the profile gAMA and cHRM describe (PNG 1.2, 11.3.3),
         /// unless an sRGB chunk says sRGB or they are sRGB's within their precision (gamma 1/2.2,
-        /// BT.709's chromaticities, as browsers take them).
+        /// BT.709's chromaticities, as browsers take them). A gray file's is a Gray profile (its
+        /// white and curve), which the decode then converts to sRGB as any Gray profile.
         /// (Made once: building a profile opens lcms2.)
         lazy var iccProfile: [UInt8]? = {
             if let icc = copiedBytes(header.icc, count: header.icc_length) { return icc }
-            // (Gray files are left as they are: an RGB profile cannot describe gray samples.)
-            guard header.srgb == 0, header.gamma != 0 || header.has_chrm != 0, header.color_type & 2 != 0 else { return nil }
+            guard header.srgb == 0, header.gamma != 0 || header.has_chrm != 0 else { return nil }
             let gamma = header.gamma == 0 ? 2.2 : 100_000 / Double(header.gamma)
             let xy = header.has_chrm != 0 ? withUnsafeBytes(of: header.chrm) { Array($0.bindMemory(to: Double.self)) } : ColorProfile.sRGBChromaticities
-            let nearSRGB = abs(gamma - 2.2) < 0.02 && zip(xy, ColorProfile.sRGBChromaticities).allSatisfy { abs($0 - $1) < 0.0015 }
+            let gray = header.color_type & 2 == 0, compared = gray ? 2 : 8   // gray: the white alone
+            let nearSRGB = abs(gamma - 2.2) < 0.02
+                && zip(xy.prefix(compared), ColorProfile.sRGBChromaticities).allSatisfy { abs($0 - $1) < 0.0015 }
             guard !nearSRGB, gamma > 0.1, gamma < 10 else { return nil }
-            return try? ColorProfile.forChromaticities(xy, gamma: gamma, description: "PNG gAMA/cHRM")
+            return try? ColorProfile.forChromaticities(xy, gamma: gamma, gray: gray, description: "PNG gAMA/cHRM")
         }()
     }
 

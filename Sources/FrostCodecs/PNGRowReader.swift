@@ -33,9 +33,11 @@ package final class PNGRowReader {
     package let metadata: ImageMetadata
 
     /// Whether a PNG of `info` can be read row by row into the streamed steps: one frame, 8 bits
-    /// or fewer, not interlaced, no transparency (the row operations work on opaque rows).
+    /// or fewer, not interlaced, no transparency (the row operations work on opaque rows), and not
+    /// gray under a profile (an iCCP Gray profile or gAMA), which the whole read converts to sRGB.
     package static func streams(_ info: ImageInfo) -> Bool {
         info.format == .png && info.frames == 1 && info.bitDepth <= 8 && !info.interlaced && !info.hasAlpha
+            && !(info.channels == 1 && info.iccProfile != nil)
     }
 
     /// Below this many pixels (128 MiB as RGBA) a PNG is read whole: the direct read (libdeflate's

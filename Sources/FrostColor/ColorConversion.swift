@@ -64,7 +64,7 @@ extension Image {
         image.pixels.withUnsafeBufferPointer { input in
             out.pixels.withUnsafeMutableBufferPointer { output in
                 let (source, target) = (input.baseAddress!, output.baseAddress!)
-                RowBands.run(image.height, threads: transform.sharable ? RowBands.threads(threads) : 1) { rows in
+                RowBands.run(image.height, threads: RowBands.threads(threads)) { rows in
                     if !transform.apply(source + rows.lowerBound * rowBytes, into: target + rows.lowerBound * rowBytes, width: width,
                                         rows: rows.count, rowBytes: rowBytes) {
                         failed.withLock { $0 = true }
@@ -84,13 +84,12 @@ extension Image {
 
 /// One conversion made ready for rows: the matrix/TRC fast path where both profiles allow it (RGBA
 /// rows), else lcms2's transform; what whole images and the streamed executor's strips both run.
+/// Threads share it: the fast path's tables, an lcms2 transform without its one-pixel cache and a
+/// gray transform's table are read only (colour.c).
 package final class RowColorTransform: @unchecked Sendable {
     private let fast: OpaquePointer?
     private let lcms: OpaquePointer?
     private let scalar: Bool
-    /// Whether threads may share it: the fast path's tables and an lcms2 transform without its
-    /// one-pixel cache are read only (colour.c); the gray path keeps a scratch row.
-    package let sharable: Bool
 
     /// From `source` (nil: sRGB) rows in `layout` (colour.c's FROST_COLOUR_RGBA, CMYK, …) to `target`.
     package init(from source: [UInt8]?, layout: Int = Int(FROST_COLOUR_RGBA), to target: ColorTarget, intent: RenderingIntent,
@@ -109,7 +108,6 @@ package final class RowColorTransform: @unchecked Sendable {
             }
         } : nil
         scalar = engine == .fastScalar
-        sharable = layout != FROST_COLOUR_GRAY
         guard fast == nil else {
             lcms = nil
             return

@@ -74,11 +74,13 @@ public struct ColorProfile: Sendable, Equatable {
     }
 
     /// The profile of chromaticities (white x, y, then red, green, blue x, y) and a power curve of
-    /// `gamma` (decoding exponent), named `description`.
-    public static func forChromaticities(_ xy: [Double], gamma: Double, description: String) throws(ColorError) -> [UInt8] {
+    /// `gamma` (decoding exponent), named `description`; with `gray`, the Gray profile of that
+    /// white and curve.
+    public static func forChromaticities(_ xy: [Double], gamma: Double, gray: Bool = false,
+                                         description: String) throws(ColorError) -> [UInt8] {
         precondition(xy.count == 8, "white, red, green and blue x, y")
         var out: UnsafeMutablePointer<UInt8>?, size = 0, error = frost_error()
-        guard frost_colour_profile_for_chromaticities(xy, gamma, description, &out, &size, &error) == FROST_OK, let out else {
+        guard frost_colour_profile_for_chromaticities(xy, gamma, gray ? 1 : 0, description, &out, &size, &error) == FROST_OK, let out else {
             throw ColorError(error)
         }
         defer { frost_free(out) }

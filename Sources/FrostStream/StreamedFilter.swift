@@ -146,7 +146,6 @@ struct ColorRows: RowOperation {
         } catch {
             throw CodecError(.unsupported, "cannot convert its colours: \(error.description)")
         }
-        guard transform.sharable else { throw CodecError(.unsupported, "a colour conversion that threads cannot share") }
         (inputWidth, inputHeight) = (width, height)
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import FrostCodecs
+@testable import FrostCodecs
 import FrostColor
 import FrostCore
 import FrostFiles
@@ -202,7 +202,29 @@ import Testing
         let linear = try ColorProfile(try #require(Image(contentsOfFile: pngsuite + "basn2c08.png").iccProfile))   // gAMA 1.0
         #expect(linear.description == "PNG gAMA/cHRM" && !linear.isSRGB)
         #expect(try Image(contentsOfFile: pngsuite + "g10n2c08.png").iccProfile != nil)
-        #expect(try Image(contentsOfFile: pngsuite + "g03n0g16.png").iccProfile == nil, "gray: left as it is")
+        let grayGamma = try #require(ImageInfo(contentsOfFile: pngsuite + "g03n0g16.png").iccProfile)
+        #expect(try ColorProfile(grayGamma).description == "PNG gAMA/cHRM")
+        #expect(ColorProfile.colorSpace(of: grayGamma) == "GRAY")
+    }
+
+    /// A gray PNG's gAMA is read as a Gray profile and converted to sRGB on decode, as browsers
+    /// show it: each sample v within a level of sRGB((v/255)^(1/gAMA)) (PngSuite's gamma files,
+    /// their gAMA in their names; 0.45 is near enough 1/2.2 to count as sRGB… but not within 0.02).
+    @Test(arguments: [("g03n0g16.png", 0.35), ("g04n0g16.png", 0.45), ("g05n0g16.png", 0.55), ("g07n0g16.png", 0.70),
+                      ("g10n0g16.png", 1.0), ("g25n0g16.png", 2.5), ("basn0g08.png", 1.0), ("basn4a08.png", 1.0)])
+    func grayGammaIsConvertedToSRGB(file: String, gAMA: Double) throws {
+        let bytes = try FileIO.read(Corpus.path("pngsuite/" + file))
+        let device = try bytes.withUnsafeBufferPointer { try PNGDecoder.decode($0, options: DecodeOptions()) }
+        let image = try Image(decoding: bytes)
+        #expect(image.iccProfile == nil && image.isGray)
+        var worst = 0.0
+        for p in stride(from: 0, to: image.pixels.count, by: 4) {
+            let light = pow(Double(device.pixels[p]) / 255, 1 / gAMA)
+            let expected = 255 * (light <= 0.0031308 ? 12.92 * light : 1.055 * pow(light, 1 / 2.4) - 0.055)
+            for c in 0..<3 { worst = max(worst, abs(Double(image.pixels[p + c]) - expected)) }
+            #expect(image.pixels[p + 3] == device.pixels[p + 3])
+        }
+        #expect(worst <= 1, "\(file): \(worst)")
     }
 
     /// A gray picture under a Gray profile is converted to sRGB on decode; its tag is gone.

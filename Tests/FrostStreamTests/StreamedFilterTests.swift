@@ -118,7 +118,8 @@ import Testing
 
     /// An opaque PNG read row by row (gray at 1–8 bits, palettes, RGB; the corpus's PngSuite and
     /// others, and the sources re-encoded) streams to the whole path's pixels through a chain;
-    /// transparent, 16-bit, interlaced and animated PNGs are not taken.
+    /// transparent, 16-bit, interlaced and animated PNGs are not taken, nor gray ones under a
+    /// profile (PngSuite's gAMA 1.0 gray files: read whole, converted to sRGB).
     @Test func opaquePNGsStreamAsTheyDecode() throws {
         var files: [(String, [UInt8])] = try Corpus.files(format: "png", expected: "valid").map { ($0, try FileIO.read(Corpus.path($0))) }
         for (k, source) in Self.sources.enumerated() {

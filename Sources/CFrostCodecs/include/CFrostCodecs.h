@@ -404,8 +404,9 @@ frost_status frost_colour_profile_bytes(int target, uint8_t **out, size_t *out_s
 // as malloc'd ICC bytes; FROST_ERR_UNSUPPORTED for any other (PQ and HLG among them).
 frost_status frost_colour_profile_for_cicp(int primaries, int transfer, uint8_t **out, size_t *out_size, frost_error *err);
 // The RGB profile of chromaticities (white x, y, then red, green and blue x, y) and a pure power
-// curve of `gamma` (the decoding exponent: 2.2 for PNG's gAMA 45455), named `description`.
-frost_status frost_colour_profile_for_chromaticities(const double *xy, double gamma, const char *description,
+// curve of `gamma` (the decoding exponent: 2.2 for PNG's gAMA 45455), named `description`; with
+// `gray`, the Gray profile of that white and curve (the primaries unused).
+frost_status frost_colour_profile_for_chromaticities(const double *xy, double gamma, int gray, const char *description,
                                                      uint8_t **out, size_t *out_size, frost_error *err);
 
 typedef struct frost_colour_transform frost_colour_transform;
