@@ -10,8 +10,9 @@ import Foundation
 /// Linear samples are premultiplied RGBA in the 8.7 fixed point the kernels already work in
 /// (0…32640 for 0…1, UInt16): the darkest sRGB step, 1/255, is 9.9 units, so every byte comes back
 /// from a round trip as itself (LinearLightTests). Bytes are decoded by `frost_linear_decode`
-/// (CFrostSystem: a table, looked up by AVX-512 word permutes where the CPU has them) and encoded
-/// here through a table of the curve over every 8.7 value.
+/// (CFrostSystem: a table, looked up by AVX-512 VBMI byte permutes where the CPU has them) and
+/// encoded here through a table of the curve over every 8.7 value (straight to bytes for opaque
+/// pixels: `byteEncoding`).
 package enum LinearLight {
     static let one = Int(FROST_RESAMPLE_TOP)
 
