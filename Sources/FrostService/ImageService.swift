@@ -159,7 +159,7 @@ public struct ImageService: Sendable {
             var st = stat()
             guard stat(path, &st) == 0 else { throw ServiceError(404, "no such file: \(url.dropFirst("local://".count))") }
             return Origin(identity: "\(path)|\(st.st_size)|\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)|\(st.st_ino)", path: path)
-        case .remote(let url):
+        case .remote(let url, _, _):
             return Origin(identity: url, path: nil)
         }
     }
@@ -249,10 +249,11 @@ public struct ImageService: Sendable {
         }
     }
 
-    /// Where a source is: a file under the root, or a URL the caller fetches (its host allowed).
+    /// Where a source is: a file under the root, or a URL the caller fetches (its host allowed),
+    /// connecting to `address` for `host` (the address `RemoteSources.check` checked).
     public enum SourceLocation: Sendable, Equatable {
         case local(String)
-        case remote(String)
+        case remote(String, host: String, address: String)
     }
 
     /// Where `source` is, refused (403) when it is a URL whose host is not allowed, or a kind
@@ -263,8 +264,8 @@ public struct ImageService: Sendable {
             return .local(source)
         }
         if source.hasPrefix("http://") || source.hasPrefix("https://") {
-            try settings.remote.check(source)
-            return .remote(source)
+            let (host, address) = try settings.remote.check(source)
+            return .remote(source, host: host, address: address)
         }
         throw ServiceError(400, "a source is local:///PATH, http:// or https://")
     }

@@ -6,8 +6,9 @@ import Glibc
 /// Which `http(s)://` sources the service fetches (`--allow-source HOST`, repeatable): only hosts
 /// listed, by name or address. A host whose addresses include a loopback, private (RFC 1918, RFC
 /// 4193), link-local, unspecified or multicast one is refused unless that address is listed too:
-/// a listed name that resolves inside the network is not a way in. (The fetch resolves the name
-/// again; a name that changes its answer between the two is the remaining gap, docs/serve.md.)
+/// a listed name that resolves inside the network is not a way in. The address checked is the one
+/// the download connects to (`check` returns it): a name that changes its answer after the check
+/// (DNS rebinding) is not asked again.
 public struct RemoteSources: Sendable {
     /// The hosts allowed, lowercase.
     public private(set) var hosts: Set<String> = []
@@ -16,17 +17,25 @@ public struct RemoteSources: Sendable {
         self.hosts = Set(hosts.map { $0.lowercased() })
     }
 
-    /// Refuses (403) a URL whose host is not allowed; 400 for a URL without a host.
-    public func check(_ url: String) throws(ServiceError) {
+    /// Refuses (403) a URL whose host is not allowed; 400 for a URL without a host; 502 for a
+    /// name that does not resolve. Returns the host as the URL names it and the address to connect
+    /// to: its first IPv4 address, else its first (servers listen on IPv4 more often than on both).
+    public func check(_ url: String) throws(ServiceError) -> (host: String, address: String) {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              var host = parsed.host?.lowercased(), !host.isEmpty else {
+              let named = parsed.host, !named.isEmpty else {
             throw ServiceError(400, "the source is not an http(s) URL with a host")
         }
+        var host = named.lowercased()
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard hosts.contains(host) else { throw ServiceError(403, "the source's host \(host) is not allowed") }
-        if let inside = Self.addresses(of: host).first(where: { Self.isInternal($0) && !hosts.contains($0) }) {
+        let addresses = Self.addresses(of: host)
+        if let inside = addresses.first(where: { Self.isInternal($0) && !hosts.contains($0) }) {
             throw ServiceError(403, "the source's host \(host) is at \(inside), inside the network (list that address to allow it)")
         }
+        guard let address = addresses.first(where: { !$0.contains(":") }) ?? addresses.first else {
+            throw ServiceError(502, "the source's host \(host) does not resolve")
+        }
+        return (named, address)
     }
 
     /// The numeric addresses `host` resolves to (itself when it is one).

@@ -77,7 +77,7 @@ import Testing
 
     @Test func onlyListedHostsAndNotInsideUnlessListed() {
         func status(_ url: String, _ hosts: [String]) -> Int {
-            do { try RemoteSources(hosts: hosts).check(url); return 200 } catch { return error.status }
+            do { _ = try RemoteSources(hosts: hosts).check(url); return 200 } catch { return error.status }
         }
         #expect(status("http://127.0.0.1:8080/a.jpg", []) == 403)
         #expect(status("http://127.0.0.1:8080/a.jpg", ["127.0.0.1"]) == 200)
@@ -87,5 +87,13 @@ import Testing
         #expect(status("http://169.254.169.254/latest/meta-data", ["example.com"]) == 403)
         #expect(status("ftp://example.com/a.jpg", ["example.com"]) == 400)
         #expect(status("http:///a.jpg", ["example.com"]) == 400)
+        #expect(status("http://no-such-host.invalid/a.jpg", ["no-such-host.invalid"]) == 502)
+    }
+
+    /// The address checked is the one the download connects to: a name's first IPv4 address.
+    @Test func theCheckedAddressIsTheOneConnectedTo() throws {
+        let pinned = try RemoteSources(hosts: ["localhost", "127.0.0.1", "::1"]).check("http://LocalHost:8080/a.jpg")
+        #expect(pinned.host.lowercased() == "localhost" && pinned.address == "127.0.0.1")
+        #expect(try RemoteSources(hosts: ["::1"]).check("http://[::1]/a.jpg").address == "::1")
     }
 }

@@ -58,12 +58,6 @@ public enum FrostServerApp {
                                   logger.info("listening on http://\(settings.host):\(port)")
                                   listening(port)
                               }, logger: logger)
-        do {
-            try await app.runService()
-        } catch {
-            await fetch.shutdown()
-            throw error
-        }
-        await fetch.shutdown()
+        try await app.runService()
     }
 }

@@ -115,10 +115,10 @@ struct ImageResponder: HTTPResponder {
 
     /// A remote source's bytes (nil for a local one, read by the worker).
     private func download(_ location: ImageService.SourceLocation) async throws -> [UInt8]? {
-        guard case .remote(let url) = location else { return nil }
+        guard case .remote(let url, let host, let address) = location else { return nil }
         let start = ContinuousClock.now
         defer { metrics.downloadSpan.record(ContinuousClock.now - start) }
-        return try await fetch.bytes(url)
+        return try await fetch.bytes(url, host: host, address: address)
     }
 
     /// `body` on a worker, waiting in the queue for one; both under the deadline. `body` is told

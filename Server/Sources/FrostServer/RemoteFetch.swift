@@ -5,22 +5,37 @@ import NIOHTTP1
 
 /// `http(s)://` sources, downloaded by AsyncHTTPClient: redirects not followed (a redirect could
 /// leave the allowed hosts), a deadline, and at most `maxBytes` read (a longer body is refused as
-/// it arrives, whatever its Content-Length says).
+/// it arrives, whatever its Content-Length says). Each download has its own client, its host name
+/// mapped to the address `RemoteSources.check` checked (AsyncHTTPClient's `dnsOverride`, which keeps
+/// the name for TLS's SNI and certificate): the name is not resolved again, so a DNS answer that
+/// changes after the check cannot lead inside the network. (Connections are not pooled across
+/// downloads: a remote source is fetched once per result, not per request, with `--cache`.)
 struct RemoteFetch: Sendable {
-    let client: HTTPClient
     let maxBytes: Int
     let timeout: Duration
 
     init(maxBytes: Int, timeout: Duration) {
-        var configuration = HTTPClient.Configuration()
-        configuration.redirectConfiguration = .disallow
-        configuration.decompression = .disabled
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.maxBytes = maxBytes
         self.timeout = timeout
     }
 
-    func bytes(_ url: String) async throws -> [UInt8] {
+    func bytes(_ url: String, host: String, address: String) async throws -> [UInt8] {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.decompression = .disabled
+        configuration.dnsOverride = [host: address]
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            let out = try await download(url, client)
+            try? await client.shutdown()
+            return out
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    private func download(_ url: String, _ client: HTTPClient) async throws -> [UInt8] {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "User-Agent", value: "frost-serve")
         let response: HTTPClientResponse
@@ -48,9 +63,5 @@ struct RemoteFetch: Sendable {
             throw ServiceError(502, "the source's download broke: \(error)")
         }
         return out
-    }
-
-    func shutdown() async {
-        try? await client.shutdown()
     }
 }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+@testable import FrostServer
 import FrostService
 import NIOHTTP1
 import Testing
@@ -150,7 +151,8 @@ import Testing
         #expect(try await HTTP.get(server.base + "/health").status == 200)
     }
 
-    /// http(s) sources: listed hosts only; a listed loopback address is fetched.
+    /// http(s) sources: listed hosts only; a listed loopback address is fetched, and so is a listed
+    /// name whose addresses are listed.
     @Test func remoteSources() async throws {
         let folder = try Self.root()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -179,6 +181,16 @@ import Testing
         defer { _ = closed.stop() }
         #expect(try await HTTP.get(closed.base + Self.signed("/plain/" + source)).status == 403)
         #expect(try await HTTP.get(closed.base + Self.signed("/plain/http://localhost:\(port)/rocket.jpg")).status == 403, "a listed name inside the network")
+        // A name and its addresses listed: fetched from the address checked (its IPv4 one, where the origin listens).
+        let named = try Self.start(folder, ["--allow-source", "localhost", "--allow-source", "127.0.0.1", "--allow-source", "::1"])
+        defer { _ = named.stop() }
+        let byName = try await HTTP.get(named.base + Self.signed("/rs:fit:100:0/plain/http://localhost:\(port)/rocket.jpg"))
+        #expect(byName.status == 200 && byName.body == local.body)
+        // The download connects to the address it is given, not to what the name resolves to
+        // (here nothing: .invalid never resolves, RFC 6761).
+        let pinned = try await RemoteFetch(maxBytes: 1 << 24, timeout: .seconds(5))
+            .bytes("http://origin.invalid:\(port)/rocket.jpg", host: "origin.invalid", address: "127.0.0.1")
+        #expect(pinned == Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/served/photos/rocket.jpg"))))
     }
 
     /// The result cache: a repeated URL is answered from disk (the same bytes and ETag), also after
