@@ -49,10 +49,11 @@ extension Image {
     }
 
     /// Decodes PNG bytes with libpng reading every pixel: the reference the direct read (Frost's own
-    /// unfiltering, used for most 8-bit files) is held to by the tests and the fuzzers.
+    /// unfiltering, used for most 8-bit files) is held to by the tests and the fuzzers. A Gray
+    /// profile (or a gray file's gAMA) is converted as `init(decoding:)` converts it.
     public init(decodingPNGWithLibpng bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws {
         guard ImageFormat(sniffing: bytes) == .png else { throw CodecError(.unknownFormat, "not a PNG file") }
-        self = try bytes.withUnsafeBufferPointer { try PNGDecoder.decode($0, options: options, libpngOnly: true).image }
+        self = Self.withoutDeviceProfile(try bytes.withUnsafeBufferPointer { try PNGDecoder.decode($0, options: options, libpngOnly: true).image })
     }
 }
 
