@@ -162,7 +162,7 @@ static cmsUInt32Number input_type(int layout) {
     switch (layout) {
     case FROST_COLOUR_CMYK: return TYPE_CMYK_8;
     case FROST_COLOUR_CMYK_INVERTED: return TYPE_CMYK_8_REV;
-    case FROST_COLOUR_GRAY: return TYPE_GRAY_8;
+    case FROST_COLOUR_GRAY: return TYPE_GRAY_16;   // into `gray_table`, not rows
     default: return TYPE_RGBA_8;
     }
 }
@@ -200,7 +200,7 @@ frost_status frost_colour_transform_create(const uint8_t *source, size_t source_
     // is converted unoptimised in 16 bits: lcms2's optimised 8-bit gray transform samples the curve
     // at a few points and was up to 76 levels off near black on a steep one (PNG gAMA 2.5).
     cmsUInt32Number flags = cmsFLAGS_NOCACHE | (rgba ? cmsFLAGS_COPY_ALPHA : 0) | (gray ? cmsFLAGS_NOOPTIMIZE : 0);
-    if (t) t->transform = lcms.cmsCreateTransform(input, gray ? TYPE_GRAY_16 : input_type(layout), output, gray ? TYPE_RGB_16 : TYPE_RGBA_8,
+    if (t) t->transform = lcms.cmsCreateTransform(input, input_type(layout), output, gray ? TYPE_RGB_16 : TYPE_RGBA_8,
                                                   (cmsUInt32Number)intent, flags);
     lcms.cmsCloseProfile(input);
     lcms.cmsCloseProfile(output);

@@ -9,8 +9,9 @@ import CFrostSystem
 /// While the vertical pass computes, the source rows the next window decodes are asked of memory
 /// (`frost_rows_ahead`): their first read, from DRAM, was most of the decode's time.
 /// Vertical first because decoding is the costly part here: each source sample is decoded once
-/// whichever pass comes first, and the vertical pass multiplies sixteen samples of two rows per step
-/// where the horizontal one multiplies eight (`frost_linear_vertical`, `frost_linear_horizontal`).
+/// whichever pass comes first (the multiply-adds number the same either way), and only a vertical
+/// pass over whole rows leaves time to ask for the next rows while it computes
+/// (`frost_linear_vertical`, `frost_linear_horizontal`).
 /// Both passes clamp to 0…1, as the gamma-space passes do; the ring's rows are padded by a cache
 /// line so that the rows of one window (4096 pixels apart, a power of two) do not share cache sets.
 struct LinearResamplePlan {
