@@ -53,8 +53,8 @@ check: deps references
 REFERENCES := .build-references
 references:
 	@[ -x $(REFERENCES)/bin/python ] || python3 -m venv $(REFERENCES)
-	@$(REFERENCES)/bin/python -c "import blurhash, thumbhash, PIL" 2>/dev/null || \
-	  $(REFERENCES)/bin/pip install -q blurhash-python==1.2.2 thumbhash==0.1.2 pillow
+	@$(REFERENCES)/bin/python -c "import blurhash, thumbhash, PIL; assert PIL.__version__ == '13.0.0'" 2>/dev/null || \
+	  $(REFERENCES)/bin/pip install -q blurhash-python==1.2.2 thumbhash==0.1.2 pillow==13.0.0
 
 # The full gate (CI runs it): `make check`, then, where the CPU has
 # AVX2, the library suites once more on the release build: its kernels take CFrostSystem's AVX2

@@ -16,7 +16,8 @@
     X(cmsCreate_sRGBProfile) X(cmsCreateRGBProfile) X(cmsCreateGrayProfile) X(cmsBuildParametricToneCurve) X(cmsFreeToneCurve) \
     X(cmsSaveProfileToMem) X(cmsCreateTransform) X(cmsDoTransformLineStride) X(cmsDeleteTransform) \
     X(cmsSetLogErrorHandler) X(cmsMLUalloc) X(cmsMLUsetASCII) X(cmsMLUfree) X(cmsWriteTag) \
-    X(cmsIsMatrixShaper) X(cmsReadTag) X(cmsReverseToneCurve) X(cmsEvalToneCurveFloat)
+    X(cmsIsMatrixShaper) X(cmsReadTag) X(cmsReverseToneCurve) X(cmsEvalToneCurveFloat) X(cmsIsTag) \
+    X(cmsGetEncodedICCversion) X(cmsGetDeviceClass) X(cmsDetectBlackPoint) X(cmsDetectDestinationBlackPoint)
 
 LAZY_LIBRARY(lcms, LCMS_CALLS)
 static pthread_once_t lcms_once = PTHREAD_ONCE_INIT;
@@ -39,8 +40,9 @@ static cmsHPROFILE named(cmsHPROFILE profile, const char *description);
 static frost_status saved(cmsHPROFILE profile, uint8_t **out, size_t *out_size, frost_error *err);
 
 // A matrix/TRC profile of CICP primaries (ITU-T H.273 table 2) and transfer (table 3), named
-// `description`; NULL for a pair this does not build.
-static cmsHPROFILE create_rgb(int primaries, int transfer, const char *description) {
+// `description`; with `gray`, the Gray profile of that white and curve. NULL for a pair this does
+// not build.
+static cmsHPROFILE create_rgb(int primaries, int transfer, int gray, const char *description) {
     cmsCIExyY white = {0.3127, 0.3290, 1.0};   // D65
     cmsCIExyYTRIPLE xy;
     switch (primaries) {
@@ -66,7 +68,7 @@ static cmsHPROFILE create_rgb(int primaries, int transfer, const char *descripti
     }
     if (!curve) return NULL;
     cmsToneCurve *curves[3] = {curve, curve, curve};
-    cmsHPROFILE profile = lcms.cmsCreateRGBProfile(&white, &xy, curves);
+    cmsHPROFILE profile = gray ? lcms.cmsCreateGrayProfile(&white, curve) : lcms.cmsCreateRGBProfile(&white, &xy, curves);
     lcms.cmsFreeToneCurve(curve);
     return named(profile, description);
 }
@@ -97,7 +99,7 @@ frost_status frost_colour_profile_for_chromaticities(const double *xy, double ga
 }
 
 // Display P3: the DCI-P3 primaries, the D65 white point and the sRGB transfer curve (Apple, 2015).
-static cmsHPROFILE create_p3(void) { return create_rgb(12, 13, "Display P3"); }
+static cmsHPROFILE create_p3(void) { return create_rgb(12, 13, 0, "Display P3"); }
 
 static cmsHPROFILE target_profile(int target, const uint8_t *bytes, size_t size) {
     switch (target) {
@@ -137,15 +139,16 @@ frost_status frost_colour_profile_bytes(int target, uint8_t **out, size_t *out_s
     return saved(profile, out, out_size, err);
 }
 
-frost_status frost_colour_profile_for_cicp(int primaries, int transfer, uint8_t **out, size_t *out_size, frost_error *err) {
+frost_status frost_colour_profile_for_cicp(int primaries, int transfer, int gray, uint8_t **out, size_t *out_size, frost_error *err) {
     *out = NULL;
     *out_size = 0;
     frost_status status = need_lcms(err);
     if (status != FROST_OK) return status;
     char description[48];
     // The code points end the name: an encoder that holds CICP says them again (ColorProfile.cicp(madeFor:)).
-    snprintf(description, sizeof description, "%sCICP %d/%d", primaries == 12 && transfer == 13 ? "Display P3, " : "", primaries, transfer);
-    cmsHPROFILE profile = create_rgb(primaries, transfer, description);
+    snprintf(description, sizeof description, "%sCICP %d/%d", gray ? "Gray, " : primaries == 12 && transfer == 13 ? "Display P3, " : "",
+             primaries, transfer);
+    cmsHPROFILE profile = create_rgb(primaries, transfer, gray, description);
     if (!profile) return frost_fail(err, FROST_ERR_UNSUPPORTED, "CICP primaries %d with transfer %d are not a profile Frost builds", primaries, transfer);
     return saved(profile, out, out_size, err);
 }
@@ -154,6 +157,7 @@ struct frost_colour_transform {
     cmsHTRANSFORM transform;
     int layout;
     uint8_t gray[256][3];   // a gray transform's every output (`gray_table`)
+    int neutral;            // every gray comes out neutral (R = G = B)
 };
 
 static void gray_table(frost_colour_transform *t);
@@ -221,7 +225,11 @@ static void gray_table(frost_colour_transform *t) {
     for (int v = 0; v < 256; v++) in[v] = (uint16_t)(v * 257);
     lcms.cmsDoTransformLineStride(t->transform, in, out, 256, 1, 0, 0, 0, 0);
     for (int i = 0; i < 256 * 3; i++) t->gray[i / 3][i % 3] = (uint8_t)((out[i] * 255u + 32767) / 65535);
+    t->neutral = 1;
+    for (int v = 0; v < 256; v++) t->neutral &= t->gray[v][0] == t->gray[v][1] && t->gray[v][0] == t->gray[v][2];
 }
+
+int frost_colour_transform_keeps_gray(const frost_colour_transform *t) { return t->layout == FROST_COLOUR_GRAY && t->neutral; }
 
 // Gray rows: the gray channel (the first of each RGBA pixel) through the table, the alpha kept.
 static void gray_rows(const frost_colour_transform *t, const uint8_t *in, uint8_t *out, size_t width, size_t rows,
@@ -258,6 +266,24 @@ void frost_colour_transform_free(frost_colour_transform *t) {
     free(t);
 }
 
+static int reads_lut(cmsHPROFILE p, int intent, int output);
+
+// Whether 6³ probe colours come out of `t` as they went in, within a level.
+static int probes_unchanged(frost_colour_transform *t, frost_error *err) {
+    enum { steps = 6, count = steps * steps * steps };
+    uint8_t probe[count * 4], converted[count * 4];
+    for (int i = 0; i < count; i++) {
+        probe[4 * i] = (uint8_t)(i % steps * 51);
+        probe[4 * i + 1] = (uint8_t)(i / steps % steps * 51);
+        probe[4 * i + 2] = (uint8_t)(i / (steps * steps) * 51);
+        probe[4 * i + 3] = 255;
+    }
+    frost_colour_transform_rows(t, probe, converted, count, 1, count * 4, count * 4, err);
+    for (int i = 0; i < count * 4; i++)
+        if (abs((int)probe[i] - (int)converted[i]) > 1) return 0;
+    return 1;
+}
+
 frost_status frost_colour_describe(const uint8_t *icc, size_t size, frost_colour_info *info, frost_error *err) {
     memset(info, 0, sizeof *info);
     frost_status status = need_lcms(err);
@@ -266,26 +292,43 @@ frost_status frost_colour_describe(const uint8_t *icc, size_t size, frost_colour
     if (!profile) return frost_fail(err, FROST_ERR_CORRUPT, "the ICC profile cannot be read");
     lcms.cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", info->description, sizeof info->description);
     info->colour_space = (uint32_t)lcms.cmsGetColorSpace(profile);
+    info->device_class = (uint32_t)lcms.cmsGetDeviceClass(profile);
+    // Gray and CMYK: whether lcms2 links it to sRGB at all (unoptimised: the link is what fails on
+    // a broken or missing table; optimising a CMYK table costs tens of milliseconds, paid again
+    // by the conversion itself).
+    if (info->colour_space == (uint32_t)cmsSigGrayData || info->colour_space == (uint32_t)cmsSigCmykData) {
+        cmsHPROFILE srgb = lcms.cmsCreate_sRGBProfile();
+        int gray = info->colour_space == (uint32_t)cmsSigGrayData;
+        cmsHTRANSFORM link = srgb ? lcms.cmsCreateTransform(profile, gray ? TYPE_GRAY_8 : TYPE_CMYK_8, srgb, TYPE_RGB_8,
+                                                            INTENT_RELATIVE_COLORIMETRIC, cmsFLAGS_NOOPTIMIZE | cmsFLAGS_NOCACHE) : NULL;
+        info->converts = link != NULL;
+        if (link) lcms.cmsDeleteTransform(link);
+        if (srgb) lcms.cmsCloseProfile(srgb);
+    }
     lcms.cmsCloseProfile(profile);
     // sRGB in all but name when every probe colour converts to itself: such pixels need no conversion.
+    // A profile with a LUT lcms2 reads for some intent is probed with each (its perceptual table may
+    // be another picture than its colorimetric one); a matrix/TRC profile's intents are one.
     info->is_srgb = 0;
     if (info->colour_space == (uint32_t)cmsSigRgbData) {
-        frost_colour_transform *t = NULL;
-        if (frost_colour_transform_create(icc, size, FROST_COLOUR_RGBA, FROST_COLOUR_SRGB, NULL, 0, INTENT_RELATIVE_COLORIMETRIC, &t, err) != FROST_OK)
-            return FROST_OK;   // described, though not convertible
-        enum { steps = 6, count = steps * steps * steps };
-        uint8_t probe[count * 4], converted[count * 4];
-        for (int i = 0; i < count; i++) {
-            probe[4 * i] = (uint8_t)(i % steps * 51);
-            probe[4 * i + 1] = (uint8_t)(i / steps % steps * 51);
-            probe[4 * i + 2] = (uint8_t)(i / (steps * steps) * 51);
-            probe[4 * i + 3] = 255;
+        cmsHPROFILE opened = lcms.cmsOpenProfileFromMem(icc, (cmsUInt32Number)size);
+        int luts = opened && (reads_lut(opened, INTENT_PERCEPTUAL, 0) || reads_lut(opened, INTENT_RELATIVE_COLORIMETRIC, 0) ||
+                              reads_lut(opened, INTENT_SATURATION, 0));
+        if (opened) lcms.cmsCloseProfile(opened);
+        const int intents[3] = {INTENT_RELATIVE_COLORIMETRIC, INTENT_PERCEPTUAL, INTENT_SATURATION};
+        int same[3] = {0, 0, 0};
+        for (int k = 0; k < (luts ? 3 : 1); k++) {
+            frost_colour_transform *t = NULL;
+            if (frost_colour_transform_create(icc, size, FROST_COLOUR_RGBA, FROST_COLOUR_SRGB, NULL, 0, intents[k], &t, err) != FROST_OK)
+                break;   // described, though not convertible
+            info->converts = 1;
+            same[intents[k]] = probes_unchanged(t, err);
+            frost_colour_transform_free(t);
         }
-        frost_colour_transform_rows(t, probe, converted, count, 1, count * 4, count * 4, err);
-        frost_colour_transform_free(t);
-        int same = 1;
-        for (int i = 0; i < count * 4 && same; i++) same = abs((int)probe[i] - (int)converted[i]) <= 1;
-        info->is_srgb = same;
+        if (!luts) same[INTENT_PERCEPTUAL] = same[INTENT_SATURATION] = same[INTENT_RELATIVE_COLORIMETRIC];
+        info->is_srgb = same[INTENT_RELATIVE_COLORIMETRIC];
+        // Absolute colorimetric keeps relative's answer (as it always had).
+        info->srgb_intents = (uint32_t)(same[0] | same[1] << 1 | same[2] << 2 | same[1] << 3);
     }
     return FROST_OK;
 }
@@ -327,17 +370,54 @@ static int inverted(const double a[9], double out[9]) {
     return 1;
 }
 
+// Whether lcms2 reads `p` through a LUT for `intent`, as the input (`output` 0) or the output of a
+// transform: cmsio1.c's _cmsReadInputLUT and _cmsReadOutputLUT take the intent's float tag (D2Bx,
+// B2Dx), else its 16-bit tag (absolute reads the relative one's), else the perceptual one, and the
+// matrix/TRC tags only where there is none of them (ICC.1 8.3: a LUT takes precedence).
+static int reads_lut(cmsHPROFILE p, int intent, int output) {
+    static const cmsTagSignature in16[4] = {cmsSigAToB0Tag, cmsSigAToB1Tag, cmsSigAToB2Tag, cmsSigAToB1Tag};
+    static const cmsTagSignature inFloat[4] = {cmsSigDToB0Tag, cmsSigDToB1Tag, cmsSigDToB2Tag, cmsSigDToB3Tag};
+    static const cmsTagSignature out16[4] = {cmsSigBToA0Tag, cmsSigBToA1Tag, cmsSigBToA2Tag, cmsSigBToA1Tag};
+    static const cmsTagSignature outFloat[4] = {cmsSigBToD0Tag, cmsSigBToD1Tag, cmsSigBToD2Tag, cmsSigBToD3Tag};
+    const cmsTagSignature *tags16 = output ? out16 : in16, *tagsFloat = output ? outFloat : inFloat;
+    return lcms.cmsIsTag(p, tagsFloat[intent]) || lcms.cmsIsTag(p, tags16[intent]) || lcms.cmsIsTag(p, tags16[0]);
+}
+
+// Whether the fast path is exactly what lcms2's transform does between `in` and `out`: both RGB
+// profiles of a device class (not a link, abstract or named-colour profile) that lcms2 reads
+// through their matrix/TRC tags for this intent, and no black point compensation that would move
+// anything. lcms2 forces it for perceptual and saturation where either profile is ICC v4
+// (cmscnvrt.c, _cmsLinkProfiles: its built-in sRGB and P3 are v4), and it changes nothing where
+// the two black points it detects are equal (ComputeConversion), as for curves that start at 0.
+static int fast_path_serves(cmsHPROFILE in, cmsHPROFILE out, int intent) {
+    if (intent < INTENT_PERCEPTUAL || intent > INTENT_SATURATION) return 0;   // absolute adapts to the media white
+    cmsHPROFILE both[2] = {in, out};
+    for (int k = 0; k < 2; k++) {
+        cmsProfileClassSignature class = lcms.cmsGetDeviceClass(both[k]);
+        if (lcms.cmsGetColorSpace(both[k]) != cmsSigRgbData || !lcms.cmsIsMatrixShaper(both[k]) || reads_lut(both[k], intent, k) ||
+            class == cmsSigLinkClass || class == cmsSigAbstractClass || class == cmsSigNamedColorClass)
+            return 0;
+    }
+    if (intent != INTENT_RELATIVE_COLORIMETRIC &&
+        (lcms.cmsGetEncodedICCversion(in) >= 0x4000000 || lcms.cmsGetEncodedICCversion(out) >= 0x4000000)) {
+        cmsCIEXYZ black = {0, 0, 0}, target = {0, 0, 0};
+        lcms.cmsDetectBlackPoint(&black, in, (cmsUInt32Number)intent, 0);
+        lcms.cmsDetectDestinationBlackPoint(&target, out, (cmsUInt32Number)intent, 0);
+        if (black.X != target.X || black.Y != target.Y || black.Z != target.Z) return 0;
+    }
+    return 1;
+}
+
 frost_colour_fast *frost_colour_fast_create(const uint8_t *source, size_t source_size, int target, const uint8_t *target_bytes,
                                             size_t target_size, int intent) {
     frost_error err;
-    if (need_lcms(&err) != FROST_OK || intent == INTENT_ABSOLUTE_COLORIMETRIC) return NULL;
+    if (need_lcms(&err) != FROST_OK) return NULL;
     cmsHPROFILE in = source ? lcms.cmsOpenProfileFromMem(source, (cmsUInt32Number)source_size) : lcms.cmsCreate_sRGBProfile();
     cmsHPROFILE out = target_profile(target, target_bytes, target_size);
     frost_colour_fast *f = NULL;
     double ms[9], mt[9], mti[9];
     const cmsTagSignature trcs[3] = {cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
-    if (in && out && lcms.cmsGetColorSpace(in) == cmsSigRgbData && lcms.cmsGetColorSpace(out) == cmsSigRgbData &&
-        lcms.cmsIsMatrixShaper(in) && lcms.cmsIsMatrixShaper(out) && colorants(in, ms) && colorants(out, mt) && inverted(mt, mti) &&
+    if (in && out && fast_path_serves(in, out, intent) && colorants(in, ms) && colorants(out, mt) && inverted(mt, mti) &&
         (f = calloc(1, sizeof *f))) {
         for (int r = 0; r < 3; r++)
             for (int c = 0; c < 3; c++)
@@ -366,11 +446,21 @@ frost_colour_fast *frost_colour_fast_create(const uint8_t *source, size_t source
                 f = NULL;
                 break;
             }
+            int steep = 0;
             for (int k = 0; k <= OUT_STEPS; k++) {
                 float y = lcms.cmsEvalToneCurveFloat(reverse, (float)k / OUT_STEPS) * 255 + 0.5f;
                 f->out[c][k] = y < 0 ? 0 : y > 255 ? 255 : (int32_t)y;
+                steep |= k > 0 && abs(f->out[c][k] - f->out[c][k - 1]) > 1;
             }
             lcms.cmsFreeToneCurve(reverse);
+            // A curve this table cannot express: where one step moves the output more than a
+            // level (a pure power curve's inverse near black: 2.2's moves 4 levels in the first
+            // step), rounding the index is no longer within a level of lcms2.
+            if (steep) {
+                free(f);
+                f = NULL;
+                break;
+            }
         }
     }
     if (in) lcms.cmsCloseProfile(in);

@@ -22,7 +22,7 @@ extension Image {
             throw ColorError("a \(source.colorSpace) profile on RGB pixels cannot be converted")
         }
         let tag = target == .sRGB ? nil : ColorProfile.builtIn(target)
-        if source == nil || source!.isSRGB, target == .sRGB || ColorProfile.builtIn(target) == nil {
+        if source == nil || source!.isSRGB(for: intent), target == .sRGB || ColorProfile.builtIn(target) == nil {
             var same = self
             same.iccProfile = tag
             return same
@@ -45,12 +45,13 @@ extension Image {
         return untagged
     }
 
-    /// Pixels decoded as gray (their red the gray) or CMYK under `profile`, in sRGB: what a decoder
-    /// gives for a Gray- or CMYK-tagged file, so that no such profile reaches RGB pixels.
+    /// Pixels decoded as gray (their red the gray) or CMYK under `profile`, in sRGB by `intent`:
+    /// what a decoder gives for a Gray- or CMYK-tagged file, so that no such profile reaches RGB
+    /// pixels. A gray picture stays gray where the profile maps every gray to a neutral one.
     package static func fromDeviceSpace(_ image: Image, profile: [UInt8], cmyk: Bool = false, inverted: Bool = false,
-                                        threads: Int? = nil) throws(ColorError) -> Image {
+                                        intent: RenderingIntent = .relative, threads: Int? = nil) throws(ColorError) -> Image {
         let layout = cmyk ? (inverted ? FROST_COLOUR_CMYK_INVERTED : FROST_COLOUR_CMYK) : FROST_COLOUR_GRAY
-        var out = try transformed(image, from: profile, layout: layout, to: .sRGB, intent: .relative, threads: threads)
+        var out = try transformed(image, from: profile, layout: layout, to: .sRGB, intent: intent, threads: threads)
         out.iccProfile = nil
         return out
     }
@@ -74,10 +75,7 @@ extension Image {
         }
         if failed.withLock({ $0 }) { throw ColorError("out of memory") }
         out.isPremultiplied = false
-        // A gray picture stays gray where its profile maps every gray to a neutral one.
-        out.isGray = layout == FROST_COLOUR_GRAY && out.pixels.withUnsafeBufferPointer { p in
-            stride(from: 0, to: p.count, by: 4).allSatisfy { p[$0] == p[$0 + 1] && p[$0] == p[$0 + 2] }
-        }
+        out.isGray = transform.keepsGray
         return out
     }
 }
@@ -127,6 +125,12 @@ package final class RowColorTransform: @unchecked Sendable {
         frost_colour_fast_free(fast)
         frost_colour_transform_free(lcms)
     }
+
+    /// Gray rows whose every gray comes out neutral: the picture stays gray (written as gray).
+    package var keepsGray: Bool { lcms.map { frost_colour_transform_keeps_gray($0) != 0 } ?? false }
+
+    /// The matrix/TRC fast path converts (not lcms2's transform).
+    package var isFastPath: Bool { fast != nil }
 
     /// `rows` rows of `width` pixels from `input` into `output` (the same rows may be both);
     /// false when out of memory.

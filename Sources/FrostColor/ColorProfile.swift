@@ -1,5 +1,5 @@
 import CFrostCodecs
-import FrostCore
+@_spi(Kernels) import FrostCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,20 +15,56 @@ public struct ColorProfile: Sendable, Equatable {
     /// The data colour space: "RGB", "GRAY", "CMYK", "Lab", … (the signature, trimmed).
     public let colorSpace: String
     /// An RGB profile that converts every probe colour (6³ of them) to sRGB unchanged within one
-    /// level: its pixels are used as they are.
+    /// level, relative colorimetric: its pixels are used as they are.
     public let isSRGB: Bool
+    /// The same for each intent (`isSRGB(for:)`).
+    private let sRGBIntents: UInt32
+    /// The profile class (ICC.1 7.2.5): "mntr", "scnr", "prtr", "spac" describe pixels; "link",
+    /// "abst" and "nmcl" (device links, abstract and named-colour profiles) do not.
+    public let deviceClass: String
+    /// lcms2 makes a transform from it to sRGB (RGB, Gray and CMYK profiles; false for others).
+    public let converts: Bool
 
-    /// Reads `bytes`; an unreadable profile is an error.
+    /// Reads `bytes`; an unreadable profile is an error. The last few profiles read are kept, so a
+    /// batch of files from one camera, or one file read several times, describes its profile once.
     public init(_ bytes: [UInt8]) throws(ColorError) {
+        if let known = Self.recent.withLock({ $0.first { $0.bytes == bytes } }) {
+            self = try known.read.get()
+            return
+        }
+        let read = Result { () throws(ColorError) in try ColorProfile(reading: bytes) }
+        Self.recent.withLock { recent in
+            recent.insert((bytes, read), at: 0)
+            if recent.count > 8 { recent.removeLast() }
+        }
+        self = try read.get()
+    }
+
+    private init(reading bytes: [UInt8]) throws(ColorError) {
         var info = frost_colour_info(), error = frost_error()
         let status = bytes.withUnsafeBufferPointer { frost_colour_describe($0.baseAddress, $0.count, &info, &error) }
         guard status == FROST_OK else { throw ColorError(error) }
         self.bytes = bytes
         description = withUnsafeBytes(of: info.description) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        let signature = info.colour_space
-        colorSpace = String(decoding: (0..<4).map { UInt8(truncatingIfNeeded: signature >> (24 - 8 * $0)) }, as: UTF8.self)
-            .trimmingSpaces
+        colorSpace = Self.signature(info.colour_space)
+        deviceClass = Self.signature(info.device_class)
         isSRGB = info.is_srgb != 0
+        sRGBIntents = info.srgb_intents
+        converts = info.converts != 0
+    }
+
+    /// Whether the profile is sRGB for `intent`: a LUT profile's perceptual or saturation table may
+    /// be another picture than its colorimetric one (a matrix/TRC profile's are the same).
+    public func isSRGB(for intent: RenderingIntent) -> Bool { sRGBIntents & (1 << UInt32(intent.rawValue)) != 0 }
+
+    private static let recent = Locked<[(bytes: [UInt8], read: Result<ColorProfile, ColorError>)]>([])
+
+    /// A four-letter signature, trailing spaces trimmed; a byte outside printable ASCII as "?".
+    private static func signature(_ value: UInt32) -> String {
+        String(decoding: (0..<4).map { k -> UInt8 in
+            let byte = UInt8(truncatingIfNeeded: value >> (24 - 8 * k))
+            return (0x20..<0x7F).contains(byte) ? byte : UInt8(ascii: "?")
+        }, as: UTF8.self).trimmingSpaces
     }
 
     /// Whether the profile describes RGB pixels (what every output but a gray one holds).
@@ -38,7 +74,39 @@ public struct ColorProfile: Sendable, Equatable {
     /// read without lcms2; nil for bytes too short to be a profile.
     public static func colorSpace(of bytes: [UInt8]) -> String? {
         guard bytes.count >= 128 else { return nil }
-        return String(decoding: bytes[16..<20], as: UTF8.self).trimmingSpaces
+        return signature(bytes[16..<20].reduce(0) { $0 << 8 | UInt32($1) })
+    }
+
+    /// The pixels a decoder gives a profile to describe.
+    public enum Pixels: String, Sendable {
+        case rgb = "RGB", gray = "gray", cmyk = "CMYK"
+    }
+
+    /// Why `bytes` cannot describe `pixels`, or nil where it can: a profile lcms2 cannot read or
+    /// convert from, a device link, abstract or named-colour profile, or one of another colour
+    /// space (a CMYK or Lab profile on RGB pixels; gray pixels take a Gray or an RGB one, as they
+    /// are RGB with R = G = B). A decoder ignores such a profile and reads the pixels as sRGB
+    /// (CMYK ones under the default CMYK profile), as libvips and sharp do.
+    public static func reasonToIgnore(_ bytes: [UInt8], for pixels: Pixels) -> String? {
+        let profile: ColorProfile
+        do { profile = try ColorProfile(bytes) } catch { return "lcms2 cannot read it" }
+        switch profile.deviceClass {
+        case "link": return "a device link profile describes no colour space"
+        case "abst": return "an abstract profile describes no colour space"
+        case "nmcl": return "a named-colour profile describes no pixels"
+        default: break
+        }
+        let fits = switch pixels {
+        case .rgb: profile.colorSpace == "RGB"
+        case .gray: profile.colorSpace == "GRAY" || profile.colorSpace == "RGB"
+        case .cmyk: profile.colorSpace == "CMYK"
+        }
+        guard fits else {
+            let names = ["RGB": "an RGB", "GRAY": "a Gray", "CMYK": "a CMYK", "Lab": "a Lab", "XYZ": "an XYZ", "YCbr": "a YCbCr", "CMY": "a CMY"]
+            guard let name = names[profile.colorSpace] else { return "its colour space is not one Frost knows" }
+            return "\(name) profile does not describe \(pixels.rawValue) pixels"
+        }
+        return profile.converts ? nil : "lcms2 cannot convert from it"
     }
 
     /// The profile of a built-in target (sRGB, Display P3), as written into a converted file.
@@ -51,10 +119,11 @@ public struct ColorProfile: Sendable, Equatable {
     }
 
     /// The profile CICP primaries and transfer say (colour.c: BT.709, BT.2020, DCI-P3, Display P3
-    /// primaries with the sRGB, BT.709, gamma 2.2, 2.8 and linear curves).
-    public static func forCICP(primaries: Int, transfer: Int) throws(ColorError) -> [UInt8] {
+    /// primaries with the sRGB, BT.709, gamma 2.2, 2.8 and linear curves); with `gray`, the Gray
+    /// profile of that white and curve.
+    public static func forCICP(primaries: Int, transfer: Int, gray: Bool = false) throws(ColorError) -> [UInt8] {
         var out: UnsafeMutablePointer<UInt8>?, size = 0, error = frost_error()
-        guard frost_colour_profile_for_cicp(Int32(primaries), Int32(transfer), &out, &size, &error) == FROST_OK, let out else {
+        guard frost_colour_profile_for_cicp(Int32(primaries), Int32(transfer), gray ? 1 : 0, &out, &size, &error) == FROST_OK, let out else {
             throw ColorError(error)
         }
         defer { frost_free(out) }
@@ -95,8 +164,9 @@ public struct ColorProfile: Sendable, Equatable {
     public static let adobeRGB: [UInt8]? = try? forChromaticities([0.3127, 0.3290, 0.64, 0.33, 0.21, 0.71, 0.15, 0.06],
                                                                   gamma: 563.0 / 256, description: "Adobe RGB (1998) (from EXIF)")
 
-    /// The CMYK a CMYK JPEG without a profile is read as (as sharp, libvips and ImageMagick assume
-    /// one): coated offset, ISO 12647-2, built from Fogra's FOGRA39 measurements (Profiles/README.md).
+    /// The CMYK a CMYK JPEG without a usable profile is read as (sharp, libvips and imgproxy assume
+    /// one too, libvips's "Chemical proof"): coated offset, ISO 12647-2, built from Fogra's FOGRA39
+    /// measurements (Profiles/README.md).
     public static let defaultCMYK: [UInt8] = PackageResources.default_cmyk_fogra39_icc
 
     private static let builtInProfiles: (sRGB: [UInt8]?, displayP3: [UInt8]?) = (made(FROST_COLOUR_SRGB), made(FROST_COLOUR_P3))

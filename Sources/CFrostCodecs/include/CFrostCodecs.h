@@ -393,7 +393,10 @@ enum { FROST_COLOUR_RGBA = 0, FROST_COLOUR_CMYK = 1, FROST_COLOUR_CMYK_INVERTED 
 typedef struct {
     char description[256];     // the profile's description tag (ASCII, English), or empty
     uint32_t colour_space;     // its data colour space signature: 'RGB ', 'GRAY', 'CMYK', 'Lab '…
-    int is_srgb;               // an RGB profile whose every probe colour converts to sRGB unchanged (±1)
+    uint32_t device_class;     // its profile class: 'mntr', 'scnr', 'prtr', 'spac', 'link', 'abst', 'nmcl'
+    int is_srgb;               // an RGB profile whose every probe colour converts to sRGB unchanged (±1), relative colorimetric
+    uint32_t srgb_intents;     // bit i: the same for ICC intent i (a LUT profile's perceptual table may differ)
+    int converts;              // lcms2 makes a transform from it to sRGB (RGB, Gray and CMYK profiles)
 } frost_colour_info;
 
 frost_status frost_colour_describe(const uint8_t *icc, size_t size, frost_colour_info *info, frost_error *err);
@@ -401,8 +404,9 @@ frost_status frost_colour_describe(const uint8_t *icc, size_t size, frost_colour
 frost_status frost_colour_profile_bytes(int target, uint8_t **out, size_t *out_size, frost_error *err);
 // The RGB profile a CICP pair says (ITU-T H.273 colour primaries 1 BT.709, 9 BT.2020, 11 DCI-P3,
 // 12 Display P3; transfer 1, 6, 14, 15 BT.709's curve, 13 sRGB, 4 gamma 2.2, 5 gamma 2.8, 8 linear),
-// as malloc'd ICC bytes; FROST_ERR_UNSUPPORTED for any other (PQ and HLG among them).
-frost_status frost_colour_profile_for_cicp(int primaries, int transfer, uint8_t **out, size_t *out_size, frost_error *err);
+// as malloc'd ICC bytes; FROST_ERR_UNSUPPORTED for any other (PQ and HLG among them). With `gray`,
+// the Gray profile of that white point and curve (a gray PNG's cICP).
+frost_status frost_colour_profile_for_cicp(int primaries, int transfer, int gray, uint8_t **out, size_t *out_size, frost_error *err);
 // The RGB profile of chromaticities (white x, y, then red, green and blue x, y) and a pure power
 // curve of `gamma` (the decoding exponent: 2.2 for PNG's gAMA 45455), named `description`; with
 // `gray`, the Gray profile of that white and curve (the primaries unused).
@@ -417,11 +421,14 @@ frost_status frost_colour_transform_create(const uint8_t *source, size_t source_
 frost_status frost_colour_transform_rows(frost_colour_transform *t, const uint8_t *in, uint8_t *out, size_t width, size_t rows,
                                          size_t in_stride, size_t out_stride, frost_error *err);
 void frost_colour_transform_free(frost_colour_transform *t);
+// A gray transform whose every gray comes out neutral (R = G = B): its pixels can stay gray.
+int frost_colour_transform_keeps_gray(const frost_colour_transform *t);
 
 // The fast path for RGBA rows between two matrix/TRC RGB profiles (every common RGB profile), any
 // intent but absolute: curves, a matrix and inverse curves in floats, eight pixels a step with AVX2
-// (release builds); NULL where it does not apply (lcms2's transform then). `_scalar` is the
-// reference the vector kernel must equal byte for byte.
+// (release builds); NULL where it is not exactly what lcms2 does (a LUT lcms2 would read for the
+// intent, black point compensation that moves the black, a link or abstract profile): lcms2's
+// transform then. `_scalar` is the reference the vector kernel must equal byte for byte.
 typedef struct frost_colour_fast frost_colour_fast;
 frost_colour_fast *frost_colour_fast_create(const uint8_t *source, size_t source_size, int target, const uint8_t *target_bytes,
                                             size_t target_size, int intent);
