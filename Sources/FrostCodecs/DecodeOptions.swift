@@ -1,3 +1,4 @@
+import FrostColor
 import FrostCore
 
 /// How files are read, and the limits on untrusted input, in one place: pixels, file size, and the
@@ -29,6 +30,9 @@ public struct DecodeOptions: Sendable, Equatable {
     /// --frame, where a still output of an animation is its first frame); off, a frame before the
     /// break is read.
     public var requiresEveryFrame = false
+    /// The rendering intent of the conversions a decode makes: a CMYK JPEG's or a gray picture's
+    /// pixels from their profile into sRGB (`--intent`).
+    public var intent: RenderingIntent = .relative
 
     /// 256 Mpixel: 1 GiB of RGBA8.
     public static let defaultMaxPixels = 256_000_000

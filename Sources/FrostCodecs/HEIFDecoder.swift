@@ -36,7 +36,8 @@ enum HEIFDecoder {
                                  colorModel: raw.chroma == 0 ? "yuv" : gray ? "gray" : "yuv\(raw.chroma)",
                                  interlaced: false, frames: max(Int(raw.frames), 1))
             info.duration = raw.duration
-            info.iccProfile = copiedBytes(raw.icc, count: raw.icc_length)
+            let profile = CarriedProfile(copiedBytes(raw.icc, count: raw.icc_length), for: gray ? .gray : .rgb)
+            (info.iccProfile, info.ignoredProfile) = (profile.usable, profile.ignored)
             if raw.cicp_primaries > 0 {
                 info.cicp = CICP(primaries: Int(raw.cicp_primaries), transfer: Int(raw.cicp_transfer), matrix: Int(raw.cicp_matrix))
             }
@@ -93,7 +94,8 @@ enum HEIFDecoder {
     }
 
     private static func image(_ container: Container, _ info: ImageInfo, frame: Int, options: DecodeOptions) throws -> Image {
-        let profile = try colorProfile(info)
+        DecodeWarnings.ignoredProfile(info.ignoredProfile)
+        let profile = try colorProfile(info, gray: container.raw.chroma == 400)
         let pixels = try container.pixels(count: info.width * info.height * 4, rowBytes: info.width * 4, frame: frame)
         let image = Image(width: info.width, height: info.height, pixels: pixels,
                           isPremultiplied: container.raw.premultiplied != 0 && info.hasAlpha, hasAlpha: info.hasAlpha,
@@ -102,9 +104,10 @@ enum HEIFDecoder {
     }
 
     /// The profile the pixels are in: the ICC profile, else the one the CICP (nclx) says where it
-    /// is not sRGB (a P3 or BT.2020 picture signalled the AVIF way), built by lcms2. A PQ or HLG
-    /// (HDR) picture is refused: its 8-bit reading would be wrong and Frost has no tone map yet.
-    private static func colorProfile(_ info: ImageInfo) throws -> [UInt8]? {
+    /// is not sRGB (a P3 or BT.2020 picture signalled the AVIF way; a Gray profile of its white and
+    /// curve for a gray one), built by lcms2. A PQ or HLG (HDR) picture is refused: its 8-bit
+    /// reading would be wrong and Frost has no tone map yet.
+    private static func colorProfile(_ info: ImageInfo, gray: Bool) throws -> [UInt8]? {
         if let icc = info.iccProfile { return icc }
         guard let cicp = info.cicp else { return nil }
         if cicp.isHDR {
@@ -112,7 +115,7 @@ enum HEIFDecoder {
         }
         guard !cicp.isSRGB else { return nil }
         do {
-            return try ColorProfile.forCICP(primaries: cicp.primaries, transfer: cicp.transfer)
+            return try ColorProfile.forCICP(primaries: cicp.primaries, transfer: cicp.transfer, gray: gray)
         } catch {
             throw CodecError(.unsupported, "colours said by CICP \(cicp.primaries)/\(cicp.transfer)/\(cicp.matrix): \(error.description)")
         }

@@ -11,16 +11,17 @@ extension Image {
         guard let format = ImageFormat(sniffing: bytes) else {
             throw CodecError(.unknownFormat, bytes.isEmpty ? "empty file" : "not a PNG, JPEG, WebP, AVIF, HEIC or GIF file")
         }
-        // An APNG's frame past the first, composed from those before it (its first is the default
-        // image, read as any PNG; an animated WebP's frame is WebPDecoder's).
-        if format == .png && options.frame > 0 {
+        // An APNG's frame past the first, composed from those before it, or its first where that
+        // is not the default image (which is then read as any PNG; an animated WebP's frame is
+        // WebPDecoder's).
+        if format == .png && (options.frame > 0 || bytes.withUnsafeBufferPointer(PNGStructure.hidesDefaultImage)) {
             var all = options
             all.frame = 0
             let animation = try Animation(decoding: bytes, options: all)
             self = animation.frames[try options.frameIndex(of: animation.frames.count)]
             return
         }
-        self = Self.withoutDeviceProfile(try bytes.withUnsafeBufferPointer { buffer in
+        self = Self.withoutDeviceProfile(intent: options.intent, try bytes.withUnsafeBufferPointer { buffer in
             switch format {
             case .png: return try PNGDecoder.decode(buffer, options: options)
             case .jpeg:
@@ -33,14 +34,13 @@ extension Image {
         })
     }
 
-    /// No Gray or CMYK profile stays on the RGBA pixels a decoder gives: a gray picture under a Gray
-    /// profile is converted to sRGB through it (lcms2); a profile of another colour space (a CMYK
-    /// profile on RGB pixels, a Lab one) describes no pixels here and is dropped. RGB profiles stay,
-    /// and so do bytes whose header names no colour space Frost knows (passed on as they were).
-    static func withoutDeviceProfile(_ image: Image) -> Image {
-        guard let profile = image.iccProfile, let space = ColorProfile.colorSpace(of: profile),
-              ["GRAY", "CMYK", "Lab", "XYZ"].contains(space) else { return image }
-        if space == "GRAY", image.isGray, let converted = try? Image.fromDeviceSpace(image, profile: profile) {
+    /// No Gray profile stays on the RGBA pixels a decoder gives: a gray picture under a Gray profile
+    /// is converted to sRGB through it (lcms2, by `intent`). The decoders keep only profiles that
+    /// describe their pixels (`CarriedProfile`); any other colour space left is dropped here.
+    static func withoutDeviceProfile(intent: RenderingIntent, _ image: Image) -> Image {
+        guard let profile = image.iccProfile, ColorProfile.colorSpace(of: profile) != "RGB" else { return image }
+        if ColorProfile.colorSpace(of: profile) == "GRAY", image.isGray,
+           let converted = try? Image.fromDeviceSpace(image, profile: profile, intent: intent) {
             return converted
         }
         var untagged = image
@@ -53,7 +53,8 @@ extension Image {
     /// profile (or a gray file's gAMA) is converted as `init(decoding:)` converts it.
     public init(decodingPNGWithLibpng bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws {
         guard ImageFormat(sniffing: bytes) == .png else { throw CodecError(.unknownFormat, "not a PNG file") }
-        self = Self.withoutDeviceProfile(try bytes.withUnsafeBufferPointer { try PNGDecoder.decode($0, options: options, libpngOnly: true).image })
+        self = Self.withoutDeviceProfile(intent: options.intent,
+                                         try bytes.withUnsafeBufferPointer { try PNGDecoder.decode($0, options: options, libpngOnly: true).image })
     }
 }
 

@@ -29,8 +29,13 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     /// APNG's num_plays, WebP's ANIM loop count); 0 for a still image.
     public var loops: Int = 0
 
-    /// The embedded ICC profile's bytes (nil without one; `FrostColor.ColorProfile` reads them).
+    /// The ICC profile the pixels are read under (`FrostColor.ColorProfile` reads it): the embedded
+    /// one, or one the file implies (PNG's cICP, gAMA and cHRM; an AVIF's CICP; EXIF's Adobe RGB;
+    /// the default CMYK of a CMYK JPEG); nil for sRGB.
     public var iccProfile: [UInt8]?
+    /// Why the embedded profile is not used (another colour space than the pixels', or one lcms2
+    /// cannot read or convert from): the pixels are then read as sRGB (CMYK under the default CMYK).
+    public var ignoredProfile: String?
     /// An AVIF's or HEIC's CICP (nclx colr box), nil where the file has none.
     public var cicp: CICP?
 

@@ -52,11 +52,16 @@ enum JPEGDecoder {
             var error = frost_error()
             try check(frost_jpeg_read_header(decoder, &header, &error), error, .jpeg)
             // Read now: the EXIF lies in libjpeg's saved markers, which finishing the decode frees.
-            iccProfile = copiedBytes(header.icc, count: header.icc_length)
-                ?? (header.exif_length > 0 ? EXIFColorSpace.impliedProfile(Array(UnsafeBufferPointer(start: header.exif, count: Int(header.exif_length)))) : nil)
-            // CMYK samples mean nothing without a CMYK profile: a file without one (or with another
-            // kind) is read under the default, as sharp and ImageMagick read it.
-            if isCMYK && iccProfile.flatMap(ColorProfile.colorSpace(of:)) != "CMYK" { iccProfile = ColorProfile.defaultCMYK }
+            let carried = CarriedProfile(copiedBytes(header.icc, count: header.icc_length),
+                                         for: isCMYK ? .cmyk : header.components == 1 ? .gray : .rgb)
+            ignoredProfile = carried.ignored
+            iccProfile = carried.usable
+            if header.icc_length == 0, !isCMYK, header.exif_length > 0 {
+                iccProfile = EXIFColorSpace.impliedProfile(Array(UnsafeBufferPointer(start: header.exif, count: Int(header.exif_length))))
+            }
+            // CMYK samples mean nothing without a CMYK profile: a file without a usable one is read
+            // under the default, as sharp and libvips read it.
+            if isCMYK && iccProfile == nil { iccProfile = ColorProfile.defaultCMYK }
         }
 
         /// libjpeg's JCS_CMYK (4) or JCS_YCCK (5): four samples a pixel, converted through `iccProfile`.
@@ -111,12 +116,15 @@ enum JPEGDecoder {
                 colorModel: models[Int(header.color_space)] ?? "unknown",
                 interlaced: header.progressive != 0)
             info.iccProfile = iccProfile
+            info.ignoredProfile = ignoredProfile
             return info
         }
 
         /// The APP2 profile; without one, the one EXIF implies (a camera's Adobe RGB, `EXIFColorSpace`);
-        /// for CMYK, the default CMYK profile where the file has no CMYK one.
+        /// for CMYK, the default CMYK profile where the file has no usable CMYK one.
         private(set) var iccProfile: [UInt8]?
+        /// Why the APP2 profile is ignored (`CarriedProfile`).
+        private(set) var ignoredProfile: String?
     }
 
     static func info(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ImageInfo {
@@ -126,6 +134,7 @@ enum JPEGDecoder {
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> Image {
         let session = try Session(bytes)
         let info = session.info
+        DecodeWarnings.ignoredProfile(session.ignoredProfile, cmyk: session.isCMYK)
         try options.checkBudget(width: info.width, height: info.height)
         let (width, height) = try session.start(reduction: options.reduction, allowTruncated: options.allowTruncated)
         let pixels: [UInt8] = try decodedSamples(count: width * height * 4) { buffer in
@@ -139,7 +148,8 @@ enum JPEGDecoder {
         // by its profile (lcms2), untagged sRGB after.
         if session.isCMYK {
             do {
-                image = try Image.fromDeviceSpace(image, profile: session.iccProfile!, cmyk: true, inverted: session.header.saw_adobe != 0)
+                image = try Image.fromDeviceSpace(image, profile: session.iccProfile!, cmyk: true, inverted: session.header.saw_adobe != 0,
+                                                  intent: options.intent)
             } catch {
                 throw CodecError(.unsupported, "the CMYK profile cannot be used: \(error.description)")
             }

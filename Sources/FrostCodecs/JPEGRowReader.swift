@@ -1,4 +1,5 @@
 import CFrostCodecs
+import FrostColor
 import FrostCore
 #if canImport(Glibc)
 import Glibc
@@ -16,7 +17,13 @@ package final class JPEGRowReader {
     package private(set) var height = 0
     /// Rows handed out so far.
     package private(set) var rowsRead = 0
+    /// The profile the rows are in: none for a gray file under a Gray profile, whose rows are
+    /// converted to sRGB as they are read (`gray`), as the whole decode converts them.
     package let iccProfile: [UInt8]?
+    /// A gray file's Gray profile to sRGB, by the decode's intent.
+    private let gray: RowColorTransform?
+    /// One channel in the file, and still gray after its profile (every gray to a neutral one).
+    package var isGray: Bool { info.channels == 1 && (gray?.keepsGray ?? true) }
     /// A CMYK or YCCK file, which is not read in rows (`start` refuses it).
     package var isCMYK: Bool { session.isCMYK }
     /// The file's EXIF, XMP, IPTC and density (read from its header segments).
@@ -39,7 +46,17 @@ package final class JPEGRowReader {
         info = session.info
         _ = try options.frameIndex(of: 1)
         try options.checkBudget(width: info.width, height: info.height)
-        iccProfile = session.iccProfile
+        DecodeWarnings.ignoredProfile(session.ignoredProfile, cmyk: session.isCMYK)
+        if info.channels == 1, let profile = session.iccProfile, ColorProfile.colorSpace(of: profile) == "GRAY" {
+            do {
+                gray = try RowColorTransform(from: profile, layout: Int(FROST_COLOUR_GRAY), to: .sRGB, intent: options.intent)
+            } catch {
+                throw CodecError(.unsupported, "its Gray profile cannot be used: \(error.description)")
+            }
+            iccProfile = nil
+        } else {
+            (gray, iccProfile) = (nil, session.iccProfile)
+        }
         metadata = ImageMetadata(reading: session.headerBytes)
         allowTruncated = options.allowTruncated
     }
@@ -57,6 +74,11 @@ package final class JPEGRowReader {
     package func read(_ rows: UnsafePointer<UnsafeMutablePointer<UInt8>?>, count: Int) throws {
         precondition(rowsRead + count <= height, "past the last row")
         try session.read(rows, count: count)
+        if let gray {
+            for k in 0..<count where !gray.apply(rows[k]!, into: rows[k]!, width: width, rows: 1, rowBytes: 4 * width) {
+                throw CodecError(.outOfMemory, "out of memory")
+            }
+        }
         rowsRead += count
         if rowsRead == height { try session.finish() }
     }

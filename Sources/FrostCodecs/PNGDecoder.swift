@@ -13,6 +13,8 @@ enum PNGDecoder {
 
         init(_ bytes: UnsafeBufferPointer<UInt8>) throws {
             try PNGStructure.validate(bytes)
+            cicp = PNGStructure.cicp(bytes)
+            hasICCP = PNGStructure.firstChunk(PNGStructure.tag("iCCP"), in: bytes) != nil
             // libpng's own dimension limits are lifted: the pixel budget is checked in Swift.
             guard let d = frost_png_decoder_create(bytes.baseAddress, bytes.count, 0x7fff_ffff, 0x7fff_ffff) else {
                 throw CodecError(.outOfMemory, "out of memory")
@@ -45,24 +47,46 @@ enum PNGDecoder {
             var info = ImageInfo(
                 format: .png, width: width, height: height,
                 channels: (gray ? 1 : 3) + (alpha ? 1 : 0), bitDepth: Int(header.bit_depth),
-                hasAlpha: alpha, hasICCProfile: header.icc_length > 0,
+                hasAlpha: alpha, hasICCProfile: hasICCP,
                 orientation: EXIFOrientation.read(header.exif, count: Int(header.exif_length)),
                 colorModel: models[Int(type)] ?? "unknown", interlaced: header.interlaced != 0)
             info.iccProfile = iccProfile
+            info.ignoredProfile = carried.ignored
+            info.cicp = cicp
             return info
         }
 
-        /// The iCCP profile; without one, the profile gAMA and cHRM describe (PNG 1.2, 11.3.3),
-        /// unless an sRGB chunk says sRGB or they are sRGB's within their precision (gamma 1/2.2,
-        /// BT.709's chromaticities, as browsers take them). A gray file's is a Gray profile (its
-        /// white and curve), which the decode then converts to sRGB as any Gray profile.
+        /// The cICP chunk (PNG, third edition, 11.3.2.6), which Debian's libpng predates.
+        private let cicp: CICP?
+        /// The file has an iCCP chunk (libpng drops a profile whose header does not suit the PNG's
+        /// colour type, or whose data does not inflate).
+        private let hasICCP: Bool
+        private var gray: Bool { header.color_type & 2 == 0 }
+        /// The iCCP profile, checked against the pixels (gray or RGB); one libpng dropped is ignored too.
+        private lazy var carried = header.icc_length == 0 && hasICCP
+            ? CarriedProfile(ignoring: "libpng rejects it: it does not suit the PNG's colour type or cannot be read")
+            : CarriedProfile(copiedBytes(header.icc, count: header.icc_length), for: gray ? .gray : .rgb)
+
+        /// The profile the pixels are read under (PNG, third edition, 4.3: cICP, then iCCP, then
+        /// sRGB, then gAMA and cHRM): the profile cICP's code points make where it says other than
+        /// sRGB (an SDR curve lcms2 builds: `ColorProfile.forCICP`); else the iCCP profile where it
+        /// describes the pixels; else the profile gAMA and cHRM describe (11.3.3), unless an sRGB
+        /// chunk says sRGB or they are sRGB's within their precision (gamma 1/2.2, BT.709's
+        /// chromaticities, as browsers take them). A gray file's is a Gray profile (its white and
+        /// curve), which the decode then converts to sRGB as any Gray profile.
         /// (Made once: building a profile opens lcms2.)
         lazy var iccProfile: [UInt8]? = {
-            if let icc = copiedBytes(header.icc, count: header.icc_length) { return icc }
+            if let cicp {
+                if cicp.isSRGB { return nil }
+                if !cicp.isHDR, let made = try? ColorProfile.forCICP(primaries: cicp.primaries, transfer: cicp.transfer, gray: gray) {
+                    return made
+                }
+            }
+            if carried.ignored == nil, let icc = carried.usable { return icc }
             guard header.srgb == 0, header.gamma != 0 || header.has_chrm != 0 else { return nil }
             let gamma = header.gamma == 0 ? 2.2 : 100_000 / Double(header.gamma)
             let xy = header.has_chrm != 0 ? withUnsafeBytes(of: header.chrm) { Array($0.bindMemory(to: Double.self)) } : ColorProfile.sRGBChromaticities
-            let gray = header.color_type & 2 == 0, compared = gray ? 2 : 8   // gray: the white alone
+            let compared = gray ? 2 : 8   // gray: the white alone
             let nearSRGB = abs(gamma - 2.2) < 0.02
                 && zip(xy.prefix(compared), ColorProfile.sRGBChromaticities).allSatisfy { abs($0 - $1) < 0.0015 }
             guard !nearSRGB, gamma > 0.1, gamma < 10 else { return nil }
@@ -87,6 +111,7 @@ enum PNGDecoder {
         let session = try Session(bytes)
         if libpngOnly { frost_png_decoder_use_libpng_only(session.decoder) }
         let info = session.info
+        DecodeWarnings.ignoredProfile(info.ignoredProfile)
         try options.checkBudget(width: info.width, height: info.height)
         let count = info.width * info.height * 4
         let pixels: [UInt8]

@@ -66,6 +66,7 @@ package final class PNGRowReader {
         precondition(Self.streams(info), "a PNG read row by row is opaque, 8-bit, not interlaced")
         _ = try options.frameIndex(of: 1)
         try options.checkBudget(width: info.width, height: info.height)
+        DecodeWarnings.ignoredProfile(info.ignoredProfile)
         iccProfile = held.session!.iccProfile
         metadata = ImageMetadata(reading: bytes)
         var error = frost_error()

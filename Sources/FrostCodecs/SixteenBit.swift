@@ -27,13 +27,14 @@ public struct SixteenBitPNG: Sendable {
     /// The file's ICC profile, written back unchanged.
     public let iccProfile: [UInt8]?
 
-    /// The file's samples when `bytes` are a 16-bit PNG stored upright (or read with
-    /// `autoOrient` off), else nil: those go through the 8-bit image.
+    /// The file's samples when `bytes` are a still 16-bit PNG stored upright (or read with
+    /// `autoOrient` off), else nil: those, and an APNG's frames, go through the 8-bit image.
     public init?(bytes: [UInt8], options: DecodeOptions) throws {
         // The bit depth from the IHDR chunk, which comes first (byte 24), without a header read
         // of its own: the 8-bit files that most conversions are then read once, by their decoder.
         guard ImageFormat(sniffing: bytes) == .png, bytes.count > 24, bytes[12..<16].elementsEqual("IHDR".utf8),
-              bytes[24] == 16 else { return nil }
+              bytes[24] == 16, bytes.withUnsafeBufferPointer({ PNGStructure.firstChunk(PNGStructure.tag("acTL"), in: $0) }) == nil
+        else { return nil }
         let (info, samples, icc) = try bytes.withUnsafeBufferPointer { try PNGDecoder.decode16($0, options: options) }
         guard info.orientation == 1 || !options.autoOrient else { return nil }
         (width, height, channels, self.samples, iccProfile) = (info.width, info.height, info.channels, samples, icc)

@@ -25,11 +25,13 @@ enum WebPDecoder {
                              interlaced: false, frames: max(Int(raw.frames), 1))
             info.duration = Double(raw.duration_ms) / 1000
             info.loops = info.frames > 1 ? Int(raw.loops) : 0
-            info.iccProfile = iccProfile
+            info.iccProfile = profile.usable
+            info.ignoredProfile = profile.ignored
             return info
         }
 
-        var iccProfile: [UInt8]? { copiedBytes(raw.icc, count: raw.icc_length) }
+        /// The ICCP chunk's profile, checked against the RGB pixels.
+        var profile: CarriedProfile { CarriedProfile(copiedBytes(raw.icc, count: raw.icc_length), for: .rgb) }
     }
 
     static func info(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ImageInfo {
@@ -43,6 +45,7 @@ enum WebPDecoder {
             return try AnimatedWebPFrames(bytes, options: options, first: options.frame, count: 1).frames[0]
         }
         let info = header.info
+        DecodeWarnings.ignoredProfile(info.ignoredProfile)
         _ = try options.frameIndex(of: 1)
         try options.checkBudget(width: info.width, height: info.height)
         // Shrunk on load as a JPEG's DCT scaling shrinks it: ⌈w/r⌉ × ⌈h/r⌉.
@@ -54,7 +57,7 @@ enum WebPDecoder {
                                              UInt32(width), UInt32(height), &error), error, .webp)
         }
         let image = Image(width: width, height: height, pixels: pixels, isPremultiplied: false,
-                          hasAlpha: info.hasAlpha, isGray: false, iccProfile: header.iccProfile)
+                          hasAlpha: info.hasAlpha, isGray: false, iccProfile: info.iccProfile)
         return options.autoOrient ? image.oriented(Orientation(exifValue: info.orientation)) : image
     }
 }

@@ -10,9 +10,7 @@ package protocol StreamSource: RowReader {
     var iccProfile: [UInt8]? { get }
 }
 
-extension JPEGRowReader: StreamSource {
-    package var isGray: Bool { info.channels == 1 }
-}
+extension JPEGRowReader: StreamSource {}
 
 extension PNGRowReader: StreamSource {
     package var isGray: Bool { info.channels == 1 }
@@ -49,9 +47,11 @@ package struct StreamedFilter {
             case .adjust:
                 continue
             case .color(let source, let target, let intent):
-                if let rows = try ColorRows(from: source, to: target, intent: intent, width: width, height: height) { operations.append(rows) }
+                if let rows = try ColorRows(from: source, to: target, intent: intent, width: width, height: height) {
+                    operations.append(rows)
+                    isGray = false
+                }
                 profile = target == .sRGB ? nil : ColorProfile.builtIn(target)
-                isGray = false
             case .resize(let w, let h, let fit, _, _, let kernel, let linear):
                 precondition(step.streams, "a padded resize is made whole")
                 // ResizeRows is nil for the image as it is.
@@ -140,7 +140,7 @@ struct ColorRows: RowOperation {
 
     /// Nil where the pixels are in the target already (untagged or sRGB-tagged into sRGB).
     init?(from source: [UInt8]?, to target: ColorTarget, intent: RenderingIntent, width: Int, height: Int) throws {
-        if target == .sRGB, source.flatMap({ try? ColorProfile($0) })?.isSRGB ?? true { return nil }
+        if target == .sRGB, source.flatMap({ try? ColorProfile($0) })?.isSRGB(for: intent) ?? true { return nil }
         do {
             transform = try RowColorTransform(from: source, to: target, intent: intent)
         } catch {

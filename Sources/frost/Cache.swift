@@ -114,7 +114,7 @@ struct Cache: ParsableCommand {
         let start = DispatchTime.now().uptimeNanoseconds
         let options = try options()
         let manifest = try attempt(input!) {
-            try CacheStore.build(sourcePath: input!, into: output, options: options, decode: decode.options, threads: threads.threads)
+            try CacheStore.build(sourcePath: input!, into: output, options: options, decode: decode.options(color), threads: threads.threads)
         }
         let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         print("\(output): \(manifest.levels.count) levels of \(manifest.source.width)x\(manifest.source.height) in \(Int(ms)) ms")
@@ -127,7 +127,7 @@ struct Cache: ParsableCommand {
         let inputs = try batchFlags.shard(try attempt(source) { try FileBatch.inputs(from: source) })
         try attempt(output) { try FileIO.prepareWritableFolder(output) }
         var build = BatchBuild(inputs: inputs, output: output, options: try options())
-        build.decode = decode.options
+        build.decode = decode.options(color)
         build.force = force
         build.jobs = batchFlags.jobs
         let batch = BatchReport(total: inputs.count)

@@ -40,6 +40,14 @@ struct DecodeFlags: ParsableArguments {
         return options
     }
 
+    /// `options`, the conversions a decode makes (a CMYK JPEG's, a gray picture's profile into
+    /// sRGB) by the rendering intent `color` asks for.
+    func options(_ color: ColorFlags) -> DecodeOptions {
+        var options = options
+        options.intent = color.rendering
+        return options
+    }
+
     func validate() throws {
         try Self.maxPixelsRange.check(maxPixels, "--max-pixels")
         try Self.frameRange.check(frame, "--frame")

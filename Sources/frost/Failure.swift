@@ -1,5 +1,6 @@
 import ArgumentParser
 import FrostCodecs
+@_spi(Kernels) import FrostCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,12 +20,22 @@ func describe(_ error: any Error) -> String {
     (error as? CodecError)?.message ?? String(describing: error)
 }
 
-/// Runs `body`; an error is reported against `file` and becomes exit status 1.
+/// Runs `body`; an error is reported against `file` and becomes exit status 1, and what a decode
+/// warns of is reported against it too (`warningsReported`).
 func attempt<T>(_ file: String, _ body: () throws -> T) throws -> T {
     do {
-        return try body()
+        return try warningsReported(file, body)
     } catch {
         report(file, error)
         throw ExitCode.failure
     }
+}
+
+/// Runs `body` with what a decode warns of (a profile it ignores: `DecodeWarnings`) reported as
+/// `frost: <file>: warning: …`, each warning once however often the file is read.
+func warningsReported<T>(_ file: String, _ body: () throws -> T) rethrows -> T {
+    let said = Locked<Set<String>>([])
+    return try DecodeWarnings.$handler.withValue({ message in
+        if said.withLock({ $0.insert(message).inserted }) { report(file, "warning: " + message) }
+    }, operation: body)
 }

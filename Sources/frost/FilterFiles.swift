@@ -75,10 +75,10 @@ struct FilterFiles: ParsableArguments {
         try checkDistinctOutputs(inputs, target)
 
         let many = inputs.count > 1
-        var context = StepContext(threads: threads.threads, limits: decode.options, background: encode.background)
+        var context = StepContext(threads: threads.threads, limits: decode.options(color), background: encode.background)
         context.linear = linear
         for path in Set(steps.flatMap(\.auxiliaryFiles)) {
-            context.images[path] = try attempt(path) { try Image(contentsOfFile: path, options: decode.options) }
+            context.images[path] = try attempt(path) { try Image(contentsOfFile: path, options: decode.options(color)) }
         }
         // Stripped means untagged: a tagged picture in sRGB, as imgproxy strips (unless a space is asked for).
         context.colorTarget = try color.target() ?? (strip ? .sRGB : nil)
@@ -90,7 +90,9 @@ struct FilterFiles: ParsableArguments {
         let work: @Sendable (FileBatch.Input, Int) -> Failure? = { [self, context] input, threads in
             var context = context
             if many { context.threads = threads }
-            return filter(input, target: target, steps: steps, context: context)
+            return warningsReported(input.isStandardInput ? "<stdin>" : input.path) {
+                filter(input, target: target, steps: steps, context: context)
+            }
         }
         guard inputs.count > 1 || target.takesMany else {
             if let failure = work(inputs[0], 0) {
@@ -127,7 +129,7 @@ struct FilterFiles: ParsableArguments {
         let bytes: [UInt8], picture: Picture
         do {
             try checkExpectedPath(input, target, context)   // refused before reading if it would leave -o or replace an input
-            bytes = try input.read(maxBytes: decode.options.maxFileBytes)
+            bytes = try input.read(maxBytes: decode.options(color).maxFileBytes)
             if target.writesFrames {
                 return filterAnimation(bytes, input: input, target: target, format: target.format(chosen: format, source: ImageFormat(sniffing: bytes)!),
                                        steps: steps, context: context)
@@ -141,10 +143,10 @@ struct FilterFiles: ParsableArguments {
             }
             // A 16-bit PNG converted to PNG keeps its 16 bits; every operation works on 8.
             let toPNG = ImageFormat(sniffing: bytes) == .png && target.format(chosen: format, source: .png) == .png
-            if steps.isEmpty, toPNG, encode.background == nil, context.colorTarget == nil, let wide = try SixteenBitPNG(bytes: bytes, options: decode.options) {
+            if steps.isEmpty, toPNG, encode.background == nil, context.colorTarget == nil, let wide = try SixteenBitPNG(bytes: bytes, options: decode.options(color)) {
                 picture = .sixteenBit(wide)
             } else {
-                var options = decode.options
+                var options = decode.options(color)
                 var run = steps.map { step in { (image: Image) in try step.apply(to: image, context) } }
                 if let defined, [.jpeg, .webp].contains(ImageFormat(sniffing: bytes)) {
                     let info = try ImageInfo(bytes: bytes)
@@ -198,7 +200,7 @@ struct FilterFiles: ParsableArguments {
         if let info = try? ImageInfo(bytes: bytes) { return info.frames > 1 ? info.frames : nil }
         // A GIF broken after whole frames has no header to count (`info` fails); with
         // --allow-truncated its whole frames are the animation.
-        guard format == .gif, decode.allowTruncated, let animation = try? Animation(decoding: bytes, options: decode.options),
+        guard format == .gif, decode.allowTruncated, let animation = try? Animation(decoding: bytes, options: decode.options(color)),
               animation.frames.count > 1 else { return nil }
         return animation.frames.count
     }
@@ -215,7 +217,7 @@ struct FilterFiles: ParsableArguments {
             let path = try target.path(for: input, format: format)
             sequence = target.writesFrames ? path.flatMap(FrameOutput.init(path:)) : nil
             if case .frames = sequence { try encode.check(format) }
-            animation = try Animation(decoding: bytes, options: decode.options)
+            animation = try Animation(decoding: bytes, options: decode.options(color))
             if case .video = sequence, animation.frames.count == 1 {
                 throw CodecError(.encode, "a still image: an MP4 is written from an animation (GIF, APNG, animated WebP or AVIF sequence)")
             }
@@ -297,7 +299,7 @@ struct FilterFiles: ParsableArguments {
         do {
             try checkExpectedPath(input, target, context)
             if kind == .jpeg {
-                let jpeg = try JPEGRowReader(path: input.path, options: decode.options)
+                let jpeg = try JPEGRowReader(path: input.path, options: decode.options(color))
                 // Turning the picture upright needs all of it; a CMYK file's profile converts it whole (JPEGDecoder).
                 guard jpeg.info.orientation == 1 || decode.noAutoOrient, !jpeg.isCMYK else { return .whole }
                 try checkResultSize(jpeg.info, steps, as: format)
@@ -305,11 +307,11 @@ struct FilterFiles: ParsableArguments {
                 try jpeg.start(reduction: plan.reduction)
                 (reader, metadata) = (jpeg, jpeg.metadata)
             } else {
-                let bytes = try input.read(maxBytes: decode.options.maxFileBytes)
+                let bytes = try input.read(maxBytes: decode.options(color).maxFileBytes)
                 let info = try ImageInfo(bytes: bytes)
                 guard PNGRowReader.streams(info), info.orientation == 1 || decode.noAutoOrient else { return .whole }
                 try checkResultSize(info, steps, as: format)
-                let png = try PNGRowReader(bytes: bytes, options: decode.options)
+                let png = try PNGRowReader(bytes: bytes, options: decode.options(color))
                 plan = ShrinkOnLoad(unreduced: steps)
                 (reader, metadata) = (png, png.metadata)
             }
@@ -323,7 +325,7 @@ struct FilterFiles: ParsableArguments {
         do {
             // A conversion is the last step, by rows: after a shrink it has the fewest pixels to convert.
             let converted = context.colorTarget.map { plan.steps + [.color(source: reader.iccProfile, target: $0, intent: context.intent)] }
-            let filter = try StreamedFilter(reader: reader, steps: converted ?? plan.steps, limits: decode.options,
+            let filter = try StreamedFilter(reader: reader, steps: converted ?? plan.steps, limits: decode.options(color),
                                             threads: RowBands.threads(context.threads))
             let options = encodeOptions(metadata)
             if format == .jpeg || (format == .png && PNGStripEncoder.streams(options)) {
@@ -358,7 +360,7 @@ struct FilterFiles: ParsableArguments {
         let start = turned ? (width: info.height, height: info.width) : (width: info.width, height: info.height)
         let size = try steps.reduce(start) { size, step in
             let next = step.size(width: size.width, height: size.height)
-            try decode.options.checkPixels(width: next.width, height: next.height, of: "the result would be")   // as the step itself would say
+            try decode.options(color).checkPixels(width: next.width, height: next.height, of: "the result would be")   // as the step itself would say
             return next
         }
         try format.checkHolds(width: size.width, height: size.height)

@@ -92,12 +92,15 @@ struct Info: ParsableCommand {
         FileManager.default.fileExists(atPath: folder + "/" + CacheStore.manifestName)
     }
 
-    /// ` ("Adobe RGB (1998)", RGB)` after icc=yes: what the profile says it is.
+    /// ` ("Adobe RGB (1998)", RGB)` after icc=yes: what the profile says it is; ` (ignored: why)`
+    /// for one that cannot describe the pixels.
     private func profileText(_ i: ImageInfo) -> String {
         let cicp = i.cicp.map { " cicp=\($0.primaries)/\($0.transfer)/\($0.matrix)" } ?? ""
-        guard let profile = i.iccProfile.flatMap({ try? ColorProfile($0) }) else { return cicp }
+        let ignored = i.ignoredProfile.map { " (ignored: \($0))" } ?? ""
+        guard let profile = i.iccProfile.flatMap({ try? ColorProfile($0) }) else { return ignored + cicp }
         // A profile the file implies without embedding one (PNG's gAMA and cHRM) is said so.
-        return "\(i.hasICCProfile ? "" : " implied") (\(jsonString(profile.description)), \(profile.colorSpace))" + cicp
+        let implied = i.hasICCProfile && i.ignoredProfile == nil ? "" : " implied"
+        return ignored + "\(implied) (\(jsonString(profile.description)), \(profile.colorSpace))" + cicp
     }
 
     private func textLine(_ file: String, _ i: ImageInfo) -> String {
@@ -118,6 +121,7 @@ struct Info: ParsableCommand {
             ("orientation", "\(i.orientation)"), ("color_model", jsonString(i.colorModel)),
             ("icc_description", profile.map { jsonString($0.description) } ?? "null"),
             ("icc_color_space", profile.map { jsonString($0.colorSpace) } ?? "null"),
+            ("icc_ignored", i.ignoredProfile.map(jsonString) ?? "null"),
             ("cicp", i.cicp.map { "[\($0.primaries), \($0.transfer), \($0.matrix)]" } ?? "null"),
             ("interlaced", "\(i.interlaced)"), ("frames", "\(i.frames)"), ("duration", decimal(i.duration)), ("loops", "\(i.loops)"),
         ]

@@ -107,7 +107,7 @@ struct Placeholder: ParsableCommand {
         }
         inputs = try batchFlags.shard(inputs)
         let components = try self.components.map(parsedComponents)
-        let (kind, maxBytes, json, options) = (self.kind, self.maxBytes, self.json, decodeFlags.options)
+        let (kind, maxBytes, json, options) = (self.kind, self.maxBytes, self.json, decodeFlags.options(color))
         let outcomes = FileBatch.run(inputs, jobs: batchFlags.jobs) { input, _ in
             Result { () throws -> String in
                 try Self.line(for: input, kind: kind, components: components, maxBytes: maxBytes, json: json, options: options)
