@@ -25,17 +25,20 @@ public struct ColorProfile: Sendable, Equatable {
     /// lcms2 makes a transform from it to sRGB (RGB, Gray and CMYK profiles; false for others).
     public let converts: Bool
 
-    /// Reads `bytes`; an unreadable profile is an error. The last few profiles read are kept, so a
-    /// batch of files from one camera, or one file read several times, describes its profile once.
+    /// Reads `bytes`; an unreadable profile is an error. The last eight profiles read of up to
+    /// 1 MiB are kept, so a batch of files from one camera, or one file read several times (its
+    /// header, then its pixels), describes its profile once.
     public init(_ bytes: [UInt8]) throws(ColorError) {
         if let known = Self.recent.withLock({ $0.first { $0.bytes == bytes } }) {
             self = try known.read.get()
             return
         }
         let read = Result { () throws(ColorError) in try ColorProfile(reading: bytes) }
-        Self.recent.withLock { recent in
-            recent.insert((bytes, read), at: 0)
-            if recent.count > 8 { recent.removeLast() }
+        if bytes.count <= 1 << 20 {
+            Self.recent.withLock { recent in
+                recent.insert((bytes, read), at: 0)
+                if recent.count > 8 { recent.removeLast() }
+            }
         }
         self = try read.get()
     }

@@ -1,4 +1,4 @@
-import FrostCodecs
+@testable import FrostCodecs
 import FrostCore
 import FrostFiles
 import FrostTestSupport
@@ -71,7 +71,10 @@ import Testing
     @Test func iccProfileIsReassembledOrDropped() throws {
         let big = try Image(contentsOfFile: Corpus.path("pillow/jpeg/icc_profile_big.jpg"))
         #expect(big.iccProfile?.count == 399788)
-        #expect(try Image(contentsOfFile: Corpus.path("jpeg-decoder/icc/icc_chunk_order.jpeg")).iccProfile?.count == 254)
+        // Chunks out of order, reassembled: 254 bytes of jpeg-decoder's test data, no profile lcms2
+        // reads, so ignored on reading (its reason said).
+        let order = try JPEGDecoder.Session(copying: try FileIO.read(Corpus.path("jpeg-decoder/icc/icc_chunk_order.jpeg")))
+        #expect(order.header.icc_length == 254 && order.info.ignoredProfile == "lcms2 cannot read it" && order.info.hasICCProfile)
         for broken in ["icc_chunk_seq_no_0", "icc_missing_chunk", "icc_chunk_count_mismatch"] {
             #expect(try Image(contentsOfFile: Corpus.path("jpeg-decoder/icc/\(broken).jpeg")).iccProfile == nil)
         }
