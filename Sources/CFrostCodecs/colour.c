@@ -284,7 +284,7 @@ static int probes_unchanged(frost_colour_transform *t, frost_error *err) {
     return 1;
 }
 
-frost_status frost_colour_describe(const uint8_t *icc, size_t size, frost_colour_info *info, frost_error *err) {
+frost_status frost_colour_describe(const uint8_t *icc, size_t size, int probe, frost_colour_info *info, frost_error *err) {
     memset(info, 0, sizeof *info);
     frost_status status = need_lcms(err);
     if (status != FROST_OK) return status;
@@ -293,13 +293,13 @@ frost_status frost_colour_describe(const uint8_t *icc, size_t size, frost_colour
     lcms.cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", info->description, sizeof info->description);
     info->colour_space = (uint32_t)lcms.cmsGetColorSpace(profile);
     info->device_class = (uint32_t)lcms.cmsGetDeviceClass(profile);
-    // Gray and CMYK: whether lcms2 links it to sRGB at all (unoptimised: the link is what fails on
-    // a broken or missing table; optimising a CMYK table costs tens of milliseconds, paid again
-    // by the conversion itself).
-    if (info->colour_space == (uint32_t)cmsSigGrayData || info->colour_space == (uint32_t)cmsSigCmykData) {
+    // Whether lcms2 links it to sRGB at all, unoptimised (the link is what fails on a broken or
+    // missing table; optimising costs 4 ms for a matrix/TRC profile and tens for a CMYK table, paid
+    // again by a conversion): Gray and CMYK profiles, and RGB ones when not probed.
+    int rgb = info->colour_space == (uint32_t)cmsSigRgbData, gray = info->colour_space == (uint32_t)cmsSigGrayData;
+    if (gray || info->colour_space == (uint32_t)cmsSigCmykData || (rgb && !probe)) {
         cmsHPROFILE srgb = lcms.cmsCreate_sRGBProfile();
-        int gray = info->colour_space == (uint32_t)cmsSigGrayData;
-        cmsHTRANSFORM link = srgb ? lcms.cmsCreateTransform(profile, gray ? TYPE_GRAY_8 : TYPE_CMYK_8, srgb, TYPE_RGB_8,
+        cmsHTRANSFORM link = srgb ? lcms.cmsCreateTransform(profile, gray ? TYPE_GRAY_8 : rgb ? TYPE_RGB_8 : TYPE_CMYK_8, srgb, TYPE_RGB_8,
                                                             INTENT_RELATIVE_COLORIMETRIC, cmsFLAGS_NOOPTIMIZE | cmsFLAGS_NOCACHE) : NULL;
         info->converts = link != NULL;
         if (link) lcms.cmsDeleteTransform(link);
@@ -310,7 +310,7 @@ frost_status frost_colour_describe(const uint8_t *icc, size_t size, frost_colour
     // A profile with a LUT lcms2 reads for some intent is probed with each (its perceptual table may
     // be another picture than its colorimetric one); a matrix/TRC profile's intents are one.
     info->is_srgb = 0;
-    if (info->colour_space == (uint32_t)cmsSigRgbData) {
+    if (rgb && probe) {
         cmsHPROFILE opened = lcms.cmsOpenProfileFromMem(icc, (cmsUInt32Number)size);
         int luts = opened && (reads_lut(opened, INTENT_PERCEPTUAL, 0) || reads_lut(opened, INTENT_RELATIVE_COLORIMETRIC, 0) ||
                               reads_lut(opened, INTENT_SATURATION, 0));

@@ -1,16 +1,44 @@
 import FrostColor
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a decode says about a file it still reads: an ICC profile it ignores. Handed to the
-/// handler bound for the file being read (the command line prints `frost: FILE: warning: …`);
-/// without one, dropped (a library caller reads `ImageInfo.ignoredProfile`).
+/// handler the caller binds, for the file it reads, on the thread that decodes (the command line
+/// prints `frost: FILE: warning: …`); without one, dropped (a library caller reads
+/// `ImageInfo.ignoredProfile`). A thread-specific slot rather than a task-local value: decodes run
+/// on plain threads, where Swift 6.3's statically linked runtime crashed pushing a task-local value.
 public enum DecodeWarnings {
-    /// Called on the decoding thread, possibly more than once for one file (an animation's frames).
-    @TaskLocal public static var handler: (@Sendable (String) -> Void)?
+    /// Runs `body` with `handler` taking the warnings of the decodes made on this thread (called
+    /// possibly more than once for one file: an animation's frames); the thread's handler before
+    /// is restored after.
+    public static func reporting<T>(to handler: @escaping @Sendable (String) -> Void, _ body: () throws -> T) rethrows -> T {
+        let previous = pthread_getspecific(key)
+        let held = Unmanaged.passRetained(Handler(handler))
+        pthread_setspecific(key, held.toOpaque())
+        defer {
+            pthread_setspecific(key, previous)
+            held.release()
+        }
+        return try body()
+    }
+
+    private final class Handler: Sendable {
+        let call: @Sendable (String) -> Void
+        init(_ call: @escaping @Sendable (String) -> Void) { self.call = call }
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
 
     /// A profile the decoder ignores, and what it reads the pixels as instead.
     static func ignoredProfile(_ reason: String?, cmyk: Bool = false) {
-        guard let reason, let handler else { return }
-        handler("its ICC profile is ignored (\(reason)): the pixels are read as \(cmyk ? "the default CMYK (FOGRA39)" : "sRGB")")
+        guard let reason, let slot = pthread_getspecific(key) else { return }
+        Unmanaged<Handler>.fromOpaque(slot).takeUnretainedValue()
+            .call("its ICC profile is ignored (\(reason)): the pixels are read as \(cmyk ? "the default CMYK (FOGRA39)" : "sRGB")")
     }
 }
 

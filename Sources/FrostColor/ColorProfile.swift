@@ -25,27 +25,32 @@ public struct ColorProfile: Sendable, Equatable {
     /// lcms2 makes a transform from it to sRGB (RGB, Gray and CMYK profiles; false for others).
     public let converts: Bool
 
-    /// Reads `bytes`; an unreadable profile is an error. The last eight profiles read of up to
-    /// 1 MiB are kept, so a batch of files from one camera, or one file read several times (its
-    /// header, then its pixels), describes its profile once.
+    /// Reads `bytes`; an unreadable profile is an error.
     public init(_ bytes: [UInt8]) throws(ColorError) {
-        if let known = Self.recent.withLock({ $0.first { $0.bytes == bytes } }) {
-            self = try known.read.get()
-            return
+        self = try Self.read(bytes, probing: true)
+    }
+
+    /// `bytes` read by lcms2, `probing` whether it is sRGB (`isSRGB` is false without). The last
+    /// eight profiles read of up to 1 MiB are kept, so a batch of files from one camera, or one
+    /// file read several times (its header, then its pixels), reads its profile once; a probed
+    /// reading answers an unprobed question too.
+    private static func read(_ bytes: [UInt8], probing: Bool) throws(ColorError) -> ColorProfile {
+        if let known = recent.withLock({ $0.first { $0.bytes == bytes && ($0.probed || !probing) } }) {
+            return try known.read.get()
         }
-        let read = Result { () throws(ColorError) in try ColorProfile(reading: bytes) }
+        let read = Result { () throws(ColorError) in try ColorProfile(reading: bytes, probing: probing) }
         if bytes.count <= 1 << 20 {
-            Self.recent.withLock { recent in
-                recent.insert((bytes, read), at: 0)
+            recent.withLock { recent in
+                recent.insert((bytes, probing, read), at: 0)
                 if recent.count > 8 { recent.removeLast() }
             }
         }
-        self = try read.get()
+        return try read.get()
     }
 
-    private init(reading bytes: [UInt8]) throws(ColorError) {
+    private init(reading bytes: [UInt8], probing: Bool) throws(ColorError) {
         var info = frost_colour_info(), error = frost_error()
-        let status = bytes.withUnsafeBufferPointer { frost_colour_describe($0.baseAddress, $0.count, &info, &error) }
+        let status = bytes.withUnsafeBufferPointer { frost_colour_describe($0.baseAddress, $0.count, probing ? 1 : 0, &info, &error) }
         guard status == FROST_OK else { throw ColorError(error) }
         self.bytes = bytes
         description = withUnsafeBytes(of: info.description) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -60,7 +65,7 @@ public struct ColorProfile: Sendable, Equatable {
     /// be another picture than its colorimetric one (a matrix/TRC profile's are the same).
     public func isSRGB(for intent: RenderingIntent) -> Bool { sRGBIntents & (1 << UInt32(intent.rawValue)) != 0 }
 
-    private static let recent = Locked<[(bytes: [UInt8], read: Result<ColorProfile, ColorError>)]>([])
+    private static let recent = Locked<[(bytes: [UInt8], probed: Bool, read: Result<ColorProfile, ColorError>)]>([])
 
     /// A four-letter signature, trailing spaces trimmed; a byte outside printable ASCII as "?".
     private static func signature(_ value: UInt32) -> String {
@@ -92,7 +97,7 @@ public struct ColorProfile: Sendable, Equatable {
     /// (CMYK ones under the default CMYK profile), as libvips and sharp do.
     public static func reasonToIgnore(_ bytes: [UInt8], for pixels: Pixels) -> String? {
         let profile: ColorProfile
-        do { profile = try ColorProfile(bytes) } catch { return "lcms2 cannot read it" }
+        do { profile = try read(bytes, probing: false) } catch { return "lcms2 cannot read it" }
         switch profile.deviceClass {
         case "link": return "a device link profile describes no colour space"
         case "abst": return "an abstract profile describes no colour space"

@@ -47,11 +47,9 @@ package struct StreamedFilter {
             case .adjust:
                 continue
             case .color(let source, let target, let intent):
-                if let rows = try ColorRows(from: source, to: target, intent: intent, width: width, height: height) {
-                    operations.append(rows)
-                    isGray = false
-                }
+                if let rows = try ColorRows(from: source, to: target, intent: intent, width: width, height: height) { operations.append(rows) }
                 profile = target == .sRGB ? nil : ColorProfile.builtIn(target)
+                isGray = false
             case .resize(let w, let h, let fit, _, _, let kernel, let linear):
                 precondition(step.streams, "a padded resize is made whole")
                 // ResizeRows is nil for the image as it is.

@@ -35,7 +35,7 @@ func attempt<T>(_ file: String, _ body: () throws -> T) throws -> T {
 /// `frost: <file>: warning: …`, each warning once however often the file is read.
 func warningsReported<T>(_ file: String, _ body: () throws -> T) rethrows -> T {
     let said = Locked<Set<String>>([])
-    return try DecodeWarnings.$handler.withValue({ message in
+    return try DecodeWarnings.reporting(to: { message in
         if said.withLock({ $0.insert(message).inserted }) { report(file, "warning: " + message) }
-    }, operation: body)
+    }, body)
 }

@@ -399,7 +399,9 @@ typedef struct {
     int converts;              // lcms2 makes a transform from it to sRGB (RGB, Gray and CMYK profiles)
 } frost_colour_info;
 
-frost_status frost_colour_describe(const uint8_t *icc, size_t size, frost_colour_info *info, frost_error *err);
+// `probe`: an RGB profile's sRGB probes made too (`is_srgb`, `srgb_intents`: a few optimised
+// transforms, 4 ms each); without, only whether lcms2 links it to sRGB (`converts`, 1 ms).
+frost_status frost_colour_describe(const uint8_t *icc, size_t size, int probe, frost_colour_info *info, frost_error *err);
 // A built-in target's profile (sRGB, P3) as malloc'd ICC bytes (frost_free), to tag what was converted.
 frost_status frost_colour_profile_bytes(int target, uint8_t **out, size_t *out_size, frost_error *err);
 // The RGB profile a CICP pair says (ITU-T H.273 colour primaries 1 BT.709, 9 BT.2020, 11 DCI-P3,
