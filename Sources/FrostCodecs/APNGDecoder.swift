@@ -79,7 +79,7 @@ enum APNGDecoder {
             }
         }
         guard controls.count == announced, controls.allSatisfy({ !$0.data.isEmpty }) else {
-            throw CodecError(.corrupt, "invalid PNG: acTL announces \(announced) frames, \(controls.count) have data")
+            throw CodecError(.corrupt, "invalid PNG: acTL announces \(announced) frames, \(controls.filter { !$0.data.isEmpty }.count) have data")
         }
 
         var canvas = Image(width: width, height: height, filledWith: (0, 0, 0, 0))
