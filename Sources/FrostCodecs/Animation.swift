@@ -37,7 +37,8 @@ public struct Animation: Sendable {
             if let animation = try APNGDecoder.animation(bytes, options: options) {
                 (frames, delays) = animation
             } else {
-                (frames, delays) = ([try Image(decoding: bytes, options: still)], [0])
+                // Not `Image(decoding:)`, which reads an APNG's frames through here.
+                (frames, delays) = ([try Image(decodingStill: bytes, format: .png, options: still)], [0])
             }
         case .webp:
             let info = try ImageInfo(bytes: bytes)

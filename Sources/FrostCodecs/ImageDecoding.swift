@@ -21,6 +21,12 @@ extension Image {
             self = animation.frames[try options.frameIndex(of: animation.frames.count)]
             return
         }
+        self = try Self(decodingStill: bytes, format: format, options: options)
+    }
+
+    /// The file's one image (a PNG's default image, an animation's frame `options.frame` where
+    /// its decoder picks one), its Gray profile converted.
+    init(decodingStill bytes: [UInt8], format: ImageFormat, options: DecodeOptions) throws {
         self = Self.withoutDeviceProfile(intent: options.intent, try bytes.withUnsafeBufferPointer { buffer in
             switch format {
             case .png: return try PNGDecoder.decode(buffer, options: options)

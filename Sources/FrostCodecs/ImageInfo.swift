@@ -36,7 +36,7 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     /// Why the embedded profile is not used (another colour space than the pixels', or one lcms2
     /// cannot read or convert from): the pixels are then read as sRGB (CMYK under the default CMYK).
     public var ignoredProfile: String?
-    /// An AVIF's or HEIC's CICP (nclx colr box), nil where the file has none.
+    /// An AVIF's or HEIC's CICP (nclx colr box) or a PNG's (cICP chunk), nil where the file has none.
     public var cicp: CICP?
 
     /// The size the picture shows at: the stored size, turned by an orientation of 5...8.

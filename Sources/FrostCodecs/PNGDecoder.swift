@@ -82,7 +82,7 @@ enum PNGDecoder {
                     return made
                 }
             }
-            if carried.ignored == nil, let icc = carried.usable { return icc }
+            if let icc = carried.usable { return icc }
             guard header.srgb == 0, header.gamma != 0 || header.has_chrm != 0 else { return nil }
             let gamma = header.gamma == 0 ? 2.2 : 100_000 / Double(header.gamma)
             let xy = header.has_chrm != 0 ? withUnsafeBytes(of: header.chrm) { Array($0.bindMemory(to: Double.self)) } : ColorProfile.sRGBChromaticities

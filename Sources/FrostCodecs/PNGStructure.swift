@@ -95,10 +95,11 @@ enum PNGStructure {
         return found
     }
 
-    /// An animated PNG whose default image (the IDAT) is not its first frame: no fcTL comes before
-    /// the IDAT (APNG 1.0, "the default image is not part of the animation").
+    /// An animated PNG (an acTL of its 8 bytes) whose default image (the IDAT) is not its first
+    /// frame: no fcTL comes before the IDAT (APNG 1.0, "the default image is not part of the
+    /// animation").
     static func hidesDefaultImage(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        firstChunk(tag("acTL"), in: bytes) != nil && firstChunk(tag("fcTL"), in: bytes) == nil
+        firstChunk(tag("acTL"), in: bytes)?.body.count == 8 && firstChunk(tag("fcTL"), in: bytes) == nil
     }
 
     /// The code points of a cICP chunk before the first IDAT (PNG, third edition, 11.3.2.6: colour
