@@ -90,8 +90,9 @@ struct ServiceGeometry: Equatable {
     private mutating func calcSizes(_ width: Int, _ height: Int, _ o: ProcessingOptions) {
         targetWidth = PixelRounding.scale(o.width, dprScale * o.zoomWidth)
         targetHeight = PixelRounding.scale(o.height, dprScale * o.zoomHeight)
-        scaledWidth = PixelRounding.scale(width, wScale)
-        scaledHeight = PixelRounding.scale(height, hScale)
+        // At least a pixel, whatever a URL's extreme numbers made of the scales (an underflow's NaN).
+        scaledWidth = max(1, PixelRounding.scale(width, wScale))
+        scaledHeight = max(1, PixelRounding.scale(height, hScale))
         (resultCropWidth, resultCropHeight) = (targetWidth, targetHeight)
         if o.resizingType == .fillDown, !o.enlarge {
             // The box cut to its shape inside the scaled image.

@@ -10,7 +10,8 @@ extension ServiceProcessor.Pipeline {
     /// need be), drawn at the position with the offsets (× the dpr; it may hang over the edges),
     /// or with `re` tiled over the whole picture from its centre, the offsets the gaps between
     /// tiles. Its opacity is OPACITY × the server's watermark opacity.
-    func watermarked(_ image: Image, _ mark: Image, _ wm: ProcessingOptions.Watermark, dpr: Double) -> Image {
+    /// A watermark scaled past the pixel limit is a 413.
+    func watermarked(_ image: Image, _ mark: Image, _ wm: ProcessingOptions.Watermark, dpr: Double) throws -> Image {
         let (width, height) = (image.width, image.height)
         var tile = mark
         if wm.scale > 0 {
@@ -19,6 +20,7 @@ extension ServiceProcessor.Pipeline {
             fit.height = max(PixelRounding.scaleToEven(height, wm.scale), 1)
             fit.enlarge = true
             let g = ServiceGeometry(width: mark.width, height: mark.height, options: fit)
+            try limits.checkPixels(width: g.scaledWidth, height: g.scaledHeight, of: "the watermark would be")
             if (g.scaledWidth, g.scaledHeight) != (mark.width, mark.height) {
                 tile = mark.resized(width: g.scaledWidth, height: g.scaledHeight, kernel: options.kernel, threads: processor.threads)
             }
@@ -29,7 +31,8 @@ extension ServiceProcessor.Pipeline {
             func gap(_ offset: Double, _ size: Int) -> Int {
                 abs(offset) >= 1 ? PixelRounding.roundToEven(offset * dpr) : PixelRounding.scaleToEven(size, offset)
             }
-            let (padX, padY) = (max(gap(wm.position.x, width), 0), max(gap(wm.position.y, height), 0))
+            // A gap past the picture leaves one tile in it: no wider is drawn.
+            let (padX, padY) = (min(max(gap(wm.position.x, width), 0), width), min(max(gap(wm.position.y, height), 0), height))
             tile = tile.embedded(width: tile.width + padX, height: tile.height + padY, x: padX / 2, y: padY / 2, padding: .clear)
             // An odd count of tiles each way, the middle one centred on the picture.
             var across = (width + tile.width - 1) / tile.width, down = (height + tile.height - 1) / tile.height
