@@ -7,21 +7,28 @@ import FrostCodecs
 /// Whole-file reads and atomic writes with errno-based messages.
 public enum FileIO {
     /// The bytes of a file, refused before reading when it holds more than `maxBytes`.
-    public static func read(_ path: String, maxBytes: Int = .max) throws -> [UInt8] {
-        let (fd, size) = try openInput(path, maxBytes: maxBytes)
+    /// `regularOnly`: a FIFO, socket or device is refused without waiting on it (a server's
+    /// files: opening a FIFO would wait for a writer).
+    public static func read(_ path: String, maxBytes: Int = .max, regularOnly: Bool = false) throws -> [UInt8] {
+        let (fd, size) = try openInput(path, maxBytes: maxBytes, regularOnly: regularOnly)
         defer { close(fd) }
         return try readAll(fd, sizeHint: size, maxBytes: maxBytes)
     }
 
+    /// The message a file that is not a regular one is refused with (`read(_:regularOnly:)`).
+    public static let notRegular = "is not a regular file"
+
     /// The file at `path` opened for reading, with its size; refused when it is a folder or
-    /// larger than `maxBytes`. The caller closes the descriptor.
-    package static func openInput(_ path: String, maxBytes: Int) throws -> (descriptor: Int32, size: Int) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// larger than `maxBytes`, or with `regularOnly` anything but a regular file (opened without
+    /// blocking, so a FIFO is refused at once). The caller closes the descriptor.
+    package static func openInput(_ path: String, maxBytes: Int, regularOnly: Bool = false) throws -> (descriptor: Int32, size: Int) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
         guard fd >= 0 else { throw ioError("cannot open") }
         var st = stat()
         do {
             guard fstat(fd, &st) == 0 else { throw ioError("cannot stat") }
             if (st.st_mode & S_IFMT) == S_IFDIR { throw CodecError(.io, "is a directory") }
+            if regularOnly, (st.st_mode & S_IFMT) != S_IFREG { throw CodecError(.io, notRegular) }
             if Int(st.st_size) > maxBytes { throw tooLarge(maxBytes, size: Int(st.st_size)) }
         } catch {
             close(fd)
