@@ -57,6 +57,42 @@ import Testing
         #expect(service.cached(request) == nil)
         #expect(try ImageServiceTests.get(service, url).body != first.body)
     }
+
+    /// The memory layer: the least recently used out past its bytes, O(1) whatever the count.
+    @Test func memoryLRUKeepsTheMostRecentlyUsedWithinItsBytes() {
+        let lru = MemoryLRU<Int>(maxBytes: 100)
+        for i in 0..<5 { lru.put("k\(i)", i, size: 20) }
+        #expect(lru.statistics.bytes == 100 && lru.statistics.count == 5)
+        #expect(lru.get("k0") == 0, "now the most recently used")
+        lru.put("k5", 5, size: 30)   // 130: k1 and k2 go, in that order
+        #expect(lru.get("k1") == nil && lru.get("k2") == nil && lru.get("k0") == 0 && lru.get("k5") == 5)
+        lru.put("k3", 33, size: 10)  // replaced: its size counted once
+        #expect(lru.get("k3") == 33 && lru.statistics.bytes == 20 + 20 + 30 + 10)
+        lru.put("huge", 9, size: 101)
+        #expect(lru.get("huge") == nil, "larger than the cap: not kept")
+        lru.remove("k0")
+        #expect(lru.get("k0") == nil && lru.statistics.count == 3)
+        for i in 0..<10_000 { lru.put("n\(i)", i, size: 1) }
+        #expect(lru.statistics.count == 100 && lru.get("n9999") == 9999 && lru.get("n9899") == nil)
+        #expect(MemoryLRU<Int>(maxBytes: 0).statistics.count == 0)
+    }
+
+    /// A hot result is answered from memory: its file gone behind the cache's back, it is still
+    /// there (and counted as a memory hit); an evicted result leaves memory with its file.
+    @Test func hotResultsAreHeldInMemory() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let cache = try ResultCache(folder: folder.file("cache"), maxBytes: 2000, memoryBytes: 1000)
+        let keys = (0..<12).map { ResultCache.key(source: "s\($0)", result: "r") }
+        cache.put(keys[0], Self.entry(0))
+        try FileManager.default.removeItem(atPath: folder.file("cache/" + keys[0]))
+        #expect(cache.get(keys[0]) == Self.entry(0) && cache.statistics.memoryHits == 1)
+        for i in 1..<12 { cache.put(keys[i], Self.entry(i)) }
+        #expect(cache.statistics.memoryBytes <= 1000)
+        #expect(cache.get(keys[1]) == nil, "evicted from disk: gone from memory too")
+        let cold = try ResultCache(folder: folder.file("cache"), maxBytes: 2000)
+        #expect(cold.get(keys[11]) == Self.entry(11) && cold.statistics.memoryHits == 0, "no memory layer: from disk")
+    }
 }
 
 extension ImageService.Response: Equatable {

@@ -19,6 +19,8 @@ struct ServerMetrics: Sendable {
     let cacheMisses: Gauge
     let cacheBytes: Gauge
     let cacheFiles: Gauge
+    let cacheMemoryHits: Gauge
+    let cacheMemoryBytes: Gauge
     let blurCacheBytes: Gauge
     let blurCaches: Gauge
     let cancelled: Counter
@@ -45,6 +47,8 @@ struct ServerMetrics: Sendable {
         cacheMisses = registry.makeGauge(descriptor: name("result_cache_misses", "total", "Result cache lookups that found nothing"))
         cacheBytes = registry.makeGauge(descriptor: name("result_cache_size", "bytes", "Bytes the result cache holds"))
         cacheFiles = registry.makeGauge(descriptor: name("result_cache", "files", "Results the result cache holds"))
+        cacheMemoryHits = registry.makeGauge(descriptor: name("result_cache_memory_hits", "total", "Requests answered from the results held in memory"))
+        cacheMemoryBytes = registry.makeGauge(descriptor: name("result_cache_memory", "bytes", "Bytes of results held in memory"))
         blurCacheBytes = registry.makeGauge(descriptor: name("blur_cache_size", "bytes", "Bytes the blur caches hold"))
         blurCaches = registry.makeGauge(descriptor: name("blur_caches", "", "Blur caches kept"))
         cancelled = registry.makeCounter(descriptor: name("client_gone", "total", "Requests whose client went away before the answer"))
@@ -59,6 +63,8 @@ struct ServerMetrics: Sendable {
             cacheMisses.set(Int64(s.misses))
             cacheBytes.set(Int64(s.bytes))
             cacheFiles.set(Int64(s.files))
+            cacheMemoryHits.set(Int64(s.memoryHits))
+            cacheMemoryBytes.set(Int64(s.memoryBytes))
         }
         if let blur {
             let s = blur.statistics

@@ -86,6 +86,9 @@ struct FrostServe: AsyncParsableCommand {
     @Option(help: "The result cache's most bytes (default 1073741824). Env FROST_CACHE_SIZE.")
     var cacheSize: Int?
 
+    @Option(help: "Bytes of the hottest results also held in memory, with --cache (default 134217728). Env FROST_MEMORY_CACHE_SIZE.")
+    var memoryCacheSize: Int?
+
     @Option(help: "The blur caches' most bytes, together (default 1073741824; least recently used out). Env FROST_BLUR_CACHE_SIZE.")
     var blurCacheSize: Int?
 
@@ -153,8 +156,9 @@ struct FrostServe: AsyncParsableCommand {
         if let folder = value(cache, "CACHE") {
             let size: Int = try number(cacheSize, "CACHE_SIZE", 1024...1e15) ?? 1 << 30
             let blurSize: Int = try number(blurCacheSize, "BLUR_CACHE_SIZE", 1024...1e15) ?? 1 << 30
+            let memorySize: Int = try number(memoryCacheSize, "MEMORY_CACHE_SIZE", 0...1e15) ?? 128 << 20
             do {
-                settings.service.resultCache = try ResultCache(folder: folder, maxBytes: size)
+                settings.service.resultCache = try ResultCache(folder: folder, maxBytes: size, memoryBytes: memorySize)
                 settings.service.blurCaches = try ServiceBlurCaches(folder: folder + "/blur", maxBytes: blurSize)
             } catch {
                 throw ValidationError("--cache \(folder): \(error)")
