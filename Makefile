@@ -249,10 +249,10 @@ compare: build compare-deps
 # frost serve against thumbor 7.8 (PyPI, its own venv) on loopback with wrk (Debian): requests per
 # second and p50/p99 latency per case, distinct and repeated URLs (Benchmarks/serve_bench.py).
 THUMBOR_VENV := Benchmarks/.venv-thumbor
-serve-bench: serve-build
+serve-bench: build serve-build
 	@command -v wrk > /dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO apt-get install -y -qq wrk; }
 	@[ -x $(THUMBOR_VENV)/bin/thumbor ] || { python3 -m venv $(THUMBOR_VENV) && $(THUMBOR_VENV)/bin/pip install -q thumbor==7.8.0; }
-	python3 Benchmarks/serve_bench.py Server/.build/release/frost-serve $(THUMBOR_VENV)/bin/thumbor $(SERVE_BENCH_ARGS)
+	python3 Benchmarks/serve_bench.py Server/.build/release/frost-serve $(THUMBOR_VENV)/bin/thumbor $(FROST) $(SERVE_BENCH_ARGS)
 
 # The issue's soak: 10 minutes at 16 clients, every response compared with the CLI's bytes, resident
 # memory of the second and the last minute (Benchmarks/serve_soak.py; SOAK_ARGS=--minutes 1 for a short one).

@@ -1,5 +1,5 @@
 import Foundation
-import FrostCore
+@_spi(Kernels) import FrostCore
 import FrostCodecs
 import FrostFiles
 @testable import FrostService
@@ -124,5 +124,29 @@ extension ImageService.Response: Equatable {
         #expect(try Image(decoding: small.body).width == 100)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("blur")) == caches)
         #expect(throws: ServiceError.self) { try service.request(ImageServiceTests.signed("/fade:2/plain/local:///photos/rocket.jpg")) }
+    }
+}
+
+/// Decoded sources: kept by key within their bytes; requests for one key that arrive together
+/// wait for one decode; a failed decode is not kept.
+@Suite struct DecodedSourcesTests {
+    @Test func oneDecodeForRequestsThatArriveTogether() throws {
+        let sources = DecodedSources(maxBytes: 1 << 20)
+        let decodes = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let image = sources.image("a") {
+                decodes.withLock { $0 += 1 }
+                Thread.sleep(forTimeInterval: 0.2)
+                return Image(width: 16, height: 16, filledWith: (1, 2, 3, 255))
+            }
+            #expect(image.width == 16)
+        }
+        #expect(decodes.withLock { $0 } == 1)
+        #expect(sources.statistics.count == 1 && sources.statistics.bytes == 16 * 16 * 4)
+        #expect(throws: CodecError.self) { try sources.image("b") { throw CodecError(.corrupt, "no") } }
+        #expect(sources.image("b") { Image(width: 2, height: 2, filledWith: (0, 0, 0, 255)) }.width == 2, "a failure is not kept")
+        let small = DecodedSources(maxBytes: 100)
+        _ = small.image("big") { Image(width: 16, height: 16, filledWith: (0, 0, 0, 255)) }
+        #expect(small.statistics.count == 0, "larger than the cap: not kept")
     }
 }

@@ -42,7 +42,7 @@ struct ImageResponder: HTTPResponder {
         switch path {
         case "/health": return Self.text(200, "ok\n", head: head)
         case "/metrics":
-            metrics.update(service.settings.resultCache, service.settings.blurCaches)
+            metrics.update(service.settings.resultCache, service.settings.blurCaches, service.settings.sourceCache)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                             body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text())))
         default: break

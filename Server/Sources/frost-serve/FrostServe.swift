@@ -89,6 +89,9 @@ struct FrostServe: AsyncParsableCommand {
     @Option(help: "Bytes of the hottest results also held in memory, with --cache (default 134217728). Env FROST_MEMORY_CACHE_SIZE.")
     var memoryCacheSize: Int?
 
+    @Option(help: "Bytes of sources decoded a moment ago kept for their next variant (default 536870912, a quarter of the deploy manifest's memory; 0: none). Env FROST_SOURCE_CACHE_SIZE.")
+    var sourceCacheSize: Int?
+
     @Option(help: "The blur caches' most bytes, together (default 1073741824; least recently used out). Env FROST_BLUR_CACHE_SIZE.")
     var blurCacheSize: Int?
 
@@ -164,6 +167,8 @@ struct FrostServe: AsyncParsableCommand {
                 throw ValidationError("--cache \(folder): \(error)")
             }
         }
+        let sourceCache: Int = try number(sourceCacheSize, "SOURCE_CACHE_SIZE", 0...1e15) ?? 512 << 20
+        if sourceCache > 0 { settings.service.sourceCache = DecodedSources(maxBytes: sourceCache) }
         for definition in preset {
             guard let equals = definition.firstIndex(of: "="), equals != definition.startIndex else {
                 throw ValidationError("--preset takes NAME=OPTIONS, e.g. thumb=rs:fill:64:64/q:70")
