@@ -130,6 +130,8 @@ struct Cache: ParsableCommand {
         build.decode = decode.options
         build.force = force
         build.jobs = batchFlags.jobs
+        // Objects in a bucket: manifests checked and sources downloaded ahead of the builds.
+        if inputs.contains(where: { $0.listed != nil }) { build.readAhead = max(2, batchFlags.jobs) }
         let batch = BatchReport(total: inputs.count)
         let outcomes = build.run { input, outcome, done in
             let failure: (String, String)? = if case .failed(let reason) = outcome { (input.path, reason) } else { nil }
