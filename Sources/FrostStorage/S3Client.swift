@@ -138,13 +138,13 @@ public final class S3Client: Sendable {
         public let info: ObjectInfo
     }
 
-    /// Every object whose key begins with `prefix` (ListObjectsV2, 1000 a page, followed through its
-    /// continuation tokens), in key order; with a `delimiter`, only those directly under it.
-    public func list(bucket: String, prefix: String, delimiter: String? = nil) throws -> [Listed] {
+    /// Every object whose key begins with `prefix` (ListObjectsV2, `pageSize` a page, followed
+    /// through its continuation tokens), in key order; with a `delimiter`, only those directly under it.
+    public func list(bucket: String, prefix: String, delimiter: String? = nil, pageSize: Int = 1000) throws -> [Listed] {
         var found: [Listed] = [], token: String?
         let address = ObjectAddress(bucket: bucket, key: prefix)
         repeat {
-            var query = [("list-type", "2"), ("prefix", prefix), ("encoding-type", "url")]
+            var query = [("list-type", "2"), ("prefix", prefix), ("encoding-type", "url"), ("max-keys", "\(pageSize)")]
             if let delimiter { query.append(("delimiter", delimiter)) }
             if let token { query.append(("continuation-token", token)) }
             let response = try send("GET", ObjectAddress(bucket: bucket, key: ""), query: query)

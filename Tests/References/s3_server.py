@@ -1,8 +1,8 @@
 """A real S3 server on loopback for the storage tests: moto's server with authentication on.
 
 moto lets the first INITIAL_NO_AUTH_ACTION_COUNT requests through unsigned; this script spends
-exactly those four on creating an IAM user, its access key, an s3:*/sts:* policy and the policy's
-attachment, after which moto checks every request's Signature Version 4 against that key (a wrong
+exactly those four on creating an IAM user, its access key, a policy allowing s3:*, sts:* and iam:*
+(the tests make a role for web identity) and the policy's attachment, after which moto checks every request's Signature Version 4 against that key (a wrong
 secret is a 403 SignatureDoesNotMatch). Prints one JSON line (endpoint, access key, secret), then
 serves until its standard input closes.
 
@@ -20,16 +20,20 @@ from urllib.parse import quote, unquote  # noqa: E402
 
 import boto3  # noqa: E402
 import moto.iam.access_control as access_control  # noqa: E402
+from moto.core.authorization import ActionAuthenticatorMixin  # noqa: E402
 from moto.server import ThreadedMotoServer  # noqa: E402
 
 
 def _aws_canonical_query(create):
-    """moto 5.2 checks a signature against the query as its server decoded it, so any parameter
-    holding a reserved character (a ListObjectsV2 prefix "photos/", a continuation token) fails,
-    for the AWS CLI too. S3 canonicalises the decoded parameters encoded again (RFC 3986's
-    unreserved characters kept): this makes moto do the same. Nothing else of its check changes."""
+    """moto 5.2 checks a signature against the path and query as its server decoded them, so a key
+    or a parameter holding a reserved character (a ListObjectsV2 prefix "photos/", a continuation
+    token, a key "a+b.jpg") fails, for the AWS CLI too. S3 canonicalises the decoded path and
+    parameters encoded again (RFC 3986's unreserved characters kept, and the path's slashes): this
+    makes moto do the same. Nothing else of its check changes."""
     def wrapped(self):
         path, _, query = self._path.partition("?")
+        path = quote(unquote(path), safe="/-_.~")
+        self._path = path
         if query:
             pairs = [pair.partition("=") for pair in query.split("&")]
             query = "&".join(quote(unquote(k), safe="-_.~") + "=" + quote(unquote(v), safe="-_.~") for k, _, v in pairs)
@@ -39,6 +43,20 @@ def _aws_canonical_query(create):
 
 
 access_control.S3IAMRequest._create_aws_request = _aws_canonical_query(access_control.S3IAMRequest._create_aws_request)
+
+
+def _unsigned_web_identity(authenticate):
+    """STS's AssumeRoleWithWebIdentity is unsigned (the token is the proof: AWS's API reference);
+    moto 5.2 with authentication on asks it for a signature all the same. Let it through, as AWS does."""
+    def wrapped(self, *args, **kwargs):
+        if "Authorization" not in self.headers and self._get_action() == "AssumeRoleWithWebIdentity":
+            return None
+        return authenticate(self, *args, **kwargs)
+    return wrapped
+
+
+ActionAuthenticatorMixin._authenticate_and_authorize_action = _unsigned_web_identity(
+    ActionAuthenticatorMixin._authenticate_and_authorize_action)
 
 
 def free_port():
