@@ -62,7 +62,11 @@ struct FilterFiles: ParsableArguments {
         case .folder, .pattern: if let format { try encode.check(format) }
         }
 
-        var gathered = try FileBatch.inputs(fromArguments: names, excluding: target.folder)
+        // A folder or bucket prefix that cannot be listed is one line, naming it.
+        var gathered: [FileBatch.Input] = []
+        for name in names {
+            gathered += try attempt(name) { try FileBatch.inputs(fromArguments: [name], excluding: target.folder) }
+        }
         for list in inputsFrom {
             gathered += try attempt(list == "-" ? "<stdin>" : list) { try FileBatch.inputs(fromList: list) }
         }

@@ -88,7 +88,8 @@ struct Info: ParsableCommand {
     /// Whether `path` names a prefix in a bucket (`s3://b/caches/`) or a cache there.
     private func isObjectFolder(_ path: String) -> Bool {
         guard let address = ObjectAddress(path) else { return false }
-        return address.isFolder || isCache(path)
+        // An image's name is an object, never a cache (`x.jpg.frost`): no request to ask.
+        return address.isFolder || (ImageFormat(pathExtension: address.key) == nil && isCache(path))
     }
 
     /// A file or a cache as given; a folder (or a bucket's prefix) without a manifest as the
