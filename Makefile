@@ -19,7 +19,7 @@ OUT     := out
 # profiles the colour tests convert from.
 APT_PACKAGES := libcurl4-openssl-dev libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libavif-dev libheif-dev libgif-dev libimagequant-dev liblcms2-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium icc-profiles-free colord-data libgs-common
 
-.PHONY: deps build debug docs examples requests references check test test-asan test-tsan test-serve serve-build deploy-check fuzz fuzz-build run gallery man bench compare compare-deps serve-bench serve-soak serve-overload clean
+.PHONY: s3-bench cluster-sim deps build debug docs examples requests references check test test-asan test-tsan test-serve serve-build deploy-check fuzz fuzz-build run gallery man bench compare compare-deps serve-bench serve-soak serve-overload clean
 
 VENV      := Benchmarks/.venv
 VENV_SIMD := Benchmarks/.venv-simd
@@ -86,6 +86,17 @@ test: check
 # built once in debug and tested against the servers its tests start on loopback ports.
 test-serve: debug
 	cd Server && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+
+# `frost cache --batch` over one 200-image catalog from a local folder and from a local S3 server
+# (moto): Frost's own CPU and peak memory compared, and a no-op rerun's requests counted (docs/storage.md).
+s3-bench: build references
+	$(REFERENCES)/bin/python Benchmarks/s3_bench.py $(FROST) $(or $(ROUNDS),3)
+
+# deploy/frost-cache-indexed-job.yaml's command line run for every index against a local S3 server
+# (moto), two at a time, one index killed with SIGKILL and retried; the union of the shards must
+# equal one run and no key be written by two indices (deploy/cluster_sim.py).
+cluster-sim: build references
+	$(REFERENCES)/bin/python deploy/cluster_sim.py $(FROST)
 
 # deploy/*.yaml validated offline (kubernetes-validate, a pinned Kubernetes version: deploy/validate.sh).
 deploy-check:
