@@ -76,7 +76,16 @@ try:
         return subprocess.Popen(["/bin/sh", "-c", command], env=dict(env, JOB_COMPLETION_INDEX=str(index)),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
-    victim = n // 2
+    def shard(key):
+        """FileBatch.shard's FNV-1a (64-bit) of the key relative to the prefix, modulo N."""
+        h = 0xcbf29ce484222325
+        for byte in key.encode():
+            h = ((h ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+        return h % n
+
+    # The index with the most inputs is killed: after its first, others are still being built.
+    sizes = [sum(1 for url in catalog if shard(url.split(catalog_key, 1)[1]) == k) for k in range(n)]
+    victim = max(range(n), key=lambda k: sizes[k])
     killed = False
     pending = list(range(n))
     started = time.monotonic()
@@ -90,10 +99,12 @@ try:
             process.send_signal(signal.SIGKILL)
             process.wait()
             killed = True
-            print(f"cluster-sim: index {victim} killed with SIGKILL after its first input; its retry starts")
+            print(f"cluster-sim: index {victim} ({sizes[victim]} inputs) killed with SIGKILL after its first input; its retry starts")
             running[victim] = start(victim)
         for index, process in running.items():
             out, err = process.communicate()
+            if index == victim:
+                print(f"cluster-sim: index {victim}'s retry: {err.strip().splitlines()[-1]}")
             check(process.returncode == 0, f"index {index} exited {process.returncode}: {err.strip().splitlines()[-1:] if err else ''}")
     print(f"cluster-sim: {n} indices (one killed and retried) in {time.monotonic() - started:.1f} s")
 
