@@ -9,14 +9,21 @@ import FrostCodecs
 /// FrostStorage) of `s3://` objects alike.
 public enum FileIO {
     /// The bytes of a file or object, refused before reading when it holds more than `maxBytes`.
-    public static func read(_ path: String, maxBytes: Int = .max) throws -> [UInt8] {
-        try Storage.read(path, maxBytes: maxBytes)
+    /// `regularOnly`: a local FIFO, socket or device is refused without waiting on it (a server's
+    /// files: opening a FIFO would wait for a writer).
+    public static func read(_ path: String, maxBytes: Int = .max, regularOnly: Bool = false) throws -> [UInt8] {
+        guard regularOnly, !ObjectAddress.isObject(path) else { return try Storage.read(path, maxBytes: maxBytes) }
+        return try LocalStore.read(path, maxBytes: maxBytes, regularOnly: true).bytes
     }
 
+    /// The message a file that is not a regular one is refused with (`read(_:regularOnly:)`).
+    public static let notRegular = LocalStore.notRegular
+
     /// The file at `path` opened for reading, with its size; refused when it is a folder or
-    /// larger than `maxBytes`. The caller closes the descriptor.
-    package static func openInput(_ path: String, maxBytes: Int) throws -> (descriptor: Int32, size: Int) {
-        let (fd, st) = try LocalStore.openInput(path, maxBytes: maxBytes)
+    /// larger than `maxBytes`, or with `regularOnly` anything but a regular file (opened without
+    /// blocking, so a FIFO is refused at once). The caller closes the descriptor.
+    package static func openInput(_ path: String, maxBytes: Int, regularOnly: Bool = false) throws -> (descriptor: Int32, size: Int) {
+        let (fd, st) = try LocalStore.openInput(path, maxBytes: maxBytes, regularOnly: regularOnly)
         return (fd, Int(st.st_size))
     }
 

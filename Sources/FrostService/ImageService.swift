@@ -249,8 +249,9 @@ public struct ImageService: Sendable {
         }
     }
 
-    /// Where a source is: a file under the root, or a URL the caller fetches (its host allowed),
-    /// connecting to `address` for `host` (the address `RemoteSources.check` checked).
+    /// Where a source is: a file under the root, or a URL the caller fetches (its host allowed,
+    /// the URL rebuilt from its checked parts), connecting to `address` for `host` (the address
+    /// `RemoteSources.check` checked).
     public enum SourceLocation: Sendable, Equatable {
         case local(String)
         case remote(String, host: String, address: String)
@@ -264,8 +265,8 @@ public struct ImageService: Sendable {
             return .local(source)
         }
         if source.hasPrefix("http://") || source.hasPrefix("https://") {
-            let (host, address) = try settings.remote.check(source)
-            return .remote(source, host: host, address: address)
+            let checked = try settings.remote.check(source)
+            return .remote(checked.url, host: checked.host, address: checked.address)
         }
         throw ServiceError(400, "a source is local:///PATH, http:// or https://")
     }

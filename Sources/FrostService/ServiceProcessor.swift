@@ -33,11 +33,13 @@ public struct ServiceProcessor: Sendable {
     /// `bytes` processed as `options` say and written as `format` (nil: the source's own format).
     /// `frame`: where the picture comes from instead of decoding `bytes` (a blur cache's frame, at
     /// the source's size). A source that is not an image, or too large, is a 422 or 413; the other
-    /// failures a 500. `cancellation` is checked between steps.
+    /// failures a 500. The work runs under `cancellation`'s stop flag (the codecs and kernels
+    /// check it between rows and bands) and it is checked between steps.
     public func process(_ bytes: [UInt8], options: ProcessingOptions, format requested: ImageFormat? = nil,
                         frame: (() throws -> Image)? = nil, cancellation: Cancellation? = nil) throws(ServiceError) -> Result {
         do {
-            return try run(bytes, options, requested, frame, cancellation)
+            guard let cancellation else { return try run(bytes, options, requested, frame, nil) }
+            return try cancellation.during { try run(bytes, options, requested, frame, cancellation) }
         } catch let error as ServiceError {
             throw error
         } catch let error as CodecError {
@@ -52,6 +54,7 @@ public struct ServiceProcessor: Sendable {
         switch error.kind {
         case .tooLarge: ServiceError(413, "the source: \(error.message)")
         case .corrupt, .truncated, .unknownFormat, .unsupported: ServiceError(422, "the source: \(error.message)")
+        case .stopped: ServiceError(499, "the request was abandoned")
         default: ServiceError(500, error.message)
         }
     }

@@ -10,21 +10,24 @@ package enum LocalStore {
     /// The bytes of a file and what it is (its size and `inode:…/mtime:…` identity, from the
     /// descriptor read: the file that was read, even if the name moves on), refused before reading
     /// when it holds more than `maxBytes`.
-    package static func read(_ path: String, maxBytes: Int = .max) throws -> (bytes: [UInt8], info: ObjectInfo) {
-        let (fd, st) = try openInput(path, maxBytes: maxBytes)
+    /// `regularOnly`: a FIFO, socket or device is refused without waiting on it.
+    package static func read(_ path: String, maxBytes: Int = .max, regularOnly: Bool = false) throws -> (bytes: [UInt8], info: ObjectInfo) {
+        let (fd, st) = try openInput(path, maxBytes: maxBytes, regularOnly: regularOnly)
         defer { close(fd) }
         return (try readAll(fd, sizeHint: Int(st.st_size), maxBytes: maxBytes), info(st))
     }
 
     /// The file at `path` opened for reading, with its status; refused when it is a folder or
-    /// larger than `maxBytes`. The caller closes the descriptor.
-    package static func openInput(_ path: String, maxBytes: Int) throws -> (descriptor: Int32, status: stat) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// larger than `maxBytes`, or with `regularOnly` anything but a regular file (opened without
+    /// blocking, so a FIFO is refused at once). The caller closes the descriptor.
+    package static func openInput(_ path: String, maxBytes: Int, regularOnly: Bool = false) throws -> (descriptor: Int32, status: stat) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
         guard fd >= 0 else { throw ioError("cannot open") }
         var st = stat()
         do {
             guard fstat(fd, &st) == 0 else { throw ioError("cannot stat") }
             if (st.st_mode & S_IFMT) == S_IFDIR { throw CodecError(.io, "is a directory") }
+            if regularOnly, (st.st_mode & S_IFMT) != S_IFREG { throw CodecError(.io, notRegular) }
             if Int(st.st_size) > maxBytes { throw tooLarge(maxBytes, size: Int(st.st_size)) }
         } catch {
             close(fd)
@@ -58,6 +61,9 @@ package enum LocalStore {
     package static func readStandardInput(maxBytes: Int = .max) throws -> [UInt8] {
         try readAll(0, sizeHint: 1 << 20, maxBytes: maxBytes)
     }
+
+    /// The message a file that is not a regular one is refused with.
+    package static let notRegular = "is not a regular file"
 
     package static func tooLarge(_ maxBytes: Int, size: Int? = nil) -> CodecError {
         CodecError(.tooLarge, "file is \(size.map { "\($0) bytes" } ?? "larger than that"), more than the limit of \(maxBytes) bytes (see --max-file-size)")

@@ -77,7 +77,7 @@ struct ServerMetrics: Sendable {
         case 422: "unprocessable"
         case 429: "queue_full"
         case 499: "cancelled"
-        case 502: "download"
+        case 502, 504: "download"
         case 503: "timeout"
         default: status < 500 ? "client" : "server"
         }
