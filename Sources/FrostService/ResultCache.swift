@@ -1,5 +1,6 @@
 import Foundation
 import FrostCache
+import FrostCore
 import FrostFiles
 import Synchronization
 #if canImport(Glibc)
