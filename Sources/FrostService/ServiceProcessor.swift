@@ -57,11 +57,16 @@ public struct ServiceProcessor: Sendable {
     /// `bytes` processed as `options` say and written as `format` chooses. `frame`: where the
     /// picture comes from instead of decoding `bytes` (a blur cache's frame, at the source's size).
     /// A source that is not an image, or too large, is a 422 or 413; a result an encoder cannot
-    /// hold a 422; the other failures a 500. `cancellation` is checked between steps.
+    /// hold a 422; the other failures a 500. The work runs under `cancellation`'s stop flag (the
+    /// codecs and kernels check it between rows and bands) and it is checked between steps.
+    /// `source`: where a decode of these bytes may be kept for the next request, and the source's
+    /// identity there (the pixels come out the same from a kept decode).
     public func process(_ bytes: [UInt8], options: ProcessingOptions, format: OutputFormat = OutputFormat(),
-                        frame: (() throws -> Image)? = nil, cancellation: Cancellation? = nil) throws(ServiceError) -> Result {
+                        frame: (() throws -> Image)? = nil, source: (cache: DecodedSources, identity: String)? = nil,
+                        cancellation: Cancellation? = nil) throws(ServiceError) -> Result {
         do {
-            return try run(bytes, options, format, frame, cancellation)
+            guard let cancellation else { return try run(bytes, options, format, frame, source, nil) }
+            return try cancellation.during { try run(bytes, options, format, frame, source, cancellation) }
         } catch let error as ServiceError {
             throw error
         } catch let error as CodecError {
@@ -76,12 +81,13 @@ public struct ServiceProcessor: Sendable {
         switch error.kind {
         case .tooLarge: ServiceError(413, "the source: \(error.message)")
         case .corrupt, .truncated, .unknownFormat, .unsupported: ServiceError(422, "the source: \(error.message)")
+        case .stopped: ServiceError(499, "the request was abandoned")
         default: ServiceError(500, error.message)
         }
     }
 
     private func run(_ bytes: [UInt8], _ options: ProcessingOptions, _ choice: OutputFormat, _ frame: (() throws -> Image)?,
-                     _ cancellation: Cancellation?) throws -> Result {
+                     _ source: (cache: DecodedSources, identity: String)?, _ cancellation: Cancellation?) throws -> Result {
         guard let kind = ImageFormat(sniffing: bytes) else { throw ServiceError(422, "the source is not a PNG, JPEG, WebP, AVIF, HEIC or GIF file") }
         let info = try ImageInfo(bytes: bytes)
         var limits = self.limits
@@ -123,7 +129,11 @@ public struct ServiceProcessor: Sendable {
         if frame == nil, [.jpeg, .webp].contains(kind), pipeline.shrinksOnLoad {
             decode.reduction = ShrinkOnLoad(steps: [pipeline.scaleStep(geometry)], width: turned.0, height: turned.1).reduction
         }
-        let image = try pipeline.finished(try frame?() ?? Image(decoding: bytes, options: decode), geometry)
+        let decoded = try frame?() ?? source.map { source in
+            // Kept by what shapes the pixels: the reduction and the orientation (the rest of `decode` is the server's).
+            try source.cache.image("\(source.identity)|\(decode.reduction)|\(decode.autoOrient)") { try Image(decoding: bytes, options: decode) }
+        } ?? Image(decoding: bytes, options: decode)
+        let image = try pipeline.finished(decoded, geometry)
         return Result(bytes: try image.encoded(as: format, options: encode, threads: threads), format: format)
     }
 
