@@ -32,7 +32,7 @@ import Testing
         }
         let o = try options("rs:fill:300:200:1:1/g:soea:5:6/dpr:2/bl:3/sh:0.5/q:70/f:webp/bg:ff0000/cb:v2")
         #expect(o.resizingType == .fill && o.width == 300 && o.height == 200 && o.enlarge && o.extend)
-        #expect(o.gravity == ProcessingOptions.Gravity(x: 1, y: 1, offsetX: 5, offsetY: 6))
+        #expect(o.gravity == Gravity(.southEast, x: 5, y: 6))
         #expect(o.dpr == 2 && o.blur == 3 && o.sharpen == 0.5 && o.quality == 70 && o.format == .webp && o.cacheBuster == "v2")
         #expect(o.background == Color(red: 1, green: 0, blue: 0))
         // Later options override earlier ones; empty arguments keep the value.
@@ -49,10 +49,64 @@ import Testing
         #expect(try options("cb:1").identity != options("cb:2").identity)
     }
 
+    /// imgproxy's parsing: Go's booleans, 3-digit hex, no bounds where imgproxy has none, `rs`/`s`
+    /// with the extend's gravity, `exar`, `c`, `pd`'s CSS shorthand, `fq`, `skp`, `fn`, `wm`.
+    @Test func parsingAsImgproxyParses() throws {
+        func options(_ text: String, presets: [String: [ServicePath.Option]] = [:]) throws -> ProcessingOptions {
+            try ProcessingOptions(try ServicePath(parsing: "/_/" + text + "/plain/local:///a.jpg").options, presets: presets)
+        }
+        for yes in ["1", "t", "T", "true", "True", "TRUE"] { #expect(try options("el:\(yes)").enlarge, "\(yes)") }
+        for no in ["0", "f", "false", "yes", "on", "2", ""] { #expect(try !options("el:1/el:\(no)").enlarge, "\(no)") }
+        #expect(try options("bg:fff").background == Color(r: 255, g: 255, b: 255))
+        #expect(try options("bg:1a2").background == Color(r: 0x11, g: 0xAA, b: 0x22))
+        let big = try options("w:100000000/h:99999999999/dpr:1000/bl:5000/sh:900")
+        #expect(big.width == 100_000_000 && big.height == 99_999_999_999 && big.dpr == 1000 && big.blur == 5000 && big.sharpen == 900)
+        let rs = try options("rs:fill:10:20:1:1:sowe:3:4")
+        #expect(rs.extend && rs.extendGravity == Gravity(.southWest, x: 3, y: 4))
+        let s = try options("s:10:20:0:1:fp:0.2:0.8")
+        #expect(s.extend && s.extendGravity == Gravity(.focusPoint, x: 0.2, y: 0.8))
+        #expect(try options("exar:1:no").extendAspectRatio && options("exar:1:no").extendAspectRatioGravity.kind == .north)
+        let crop = try options("c:100:0.5:noea:2")
+        #expect(crop.crop == ProcessingOptions.Crop(width: 100, height: 0.5, gravity: Gravity(.northEast, x: 2)))
+        #expect(try options("pd:1").padding == .init(top: 1, right: 1, bottom: 1, left: 1))
+        #expect(try options("pd:1:2").padding == .init(top: 1, right: 2, bottom: 1, left: 2))
+        #expect(try options("pd:1:2:3").padding == .init(top: 1, right: 2, bottom: 3, left: 2))
+        #expect(try options("fq:webp:50:avif:40").formatQuality == [.webp: 50, .avif: 40])
+        #expect(try options("skp:jpg:png").skipProcessing == [.jpeg, .png])
+        #expect(try options("fn:my_file").filename == "my_file" && options("fn:bXkgZmlsZQ:1").filename == "my file")
+        #expect(try options("rot:-90/fl:1:0").rotate == 270 && options("fl:1").flipHorizontal)
+        #expect(try options("z:2").zoomHeight == 2 && options("z:2:3").zoomHeight == 3)
+        let wm = try options("wm:0.5:re:10:20:0.3")
+        #expect(wm.watermark == ProcessingOptions.Watermark(opacity: 0.5, position: Gravity(.replicate, x: 10, y: 20), scale: 0.3))
+        #expect(try options("wm:0.5/wm:0").watermark == nil)
+        #expect(try options("t:10:ff0000:1").trim == ProcessingOptions.Trim(threshold: 10, color: Color(r: 255, g: 0, b: 0), equalHorizontal: true))
+        // An offset given after another gravity's keeps the earlier offsets (imgproxy's separate keys).
+        #expect(try options("g:ce:5:6/g:no").gravity == Gravity(.north, x: 5, y: 6))
+        // A preset naming itself (or one naming it back) is taken once, as imgproxy skips the loop.
+        let loop = ["a": [ServicePath.Option(name: "q", arguments: ["10"]), .init(name: "pr", arguments: ["a", "b"])],
+                    "b": [.init(name: "w", arguments: ["7"]), .init(name: "pr", arguments: ["a"])]]
+        let looped = try options("pr:a", presets: loop)
+        #expect(looped.quality == 10 && looped.width == 7)
+        // An expired URL is a 404, a future one kept.
+        #expect(throws: ServiceError(404, "exp: the URL expired at 1000")) { try ProcessingOptions([.init(name: "exp", arguments: ["1000"])], now: 2000) }
+        #expect(try ProcessingOptions([.init(name: "exp", arguments: ["3000"])], now: 2000).expires == 3000)
+    }
+
+    /// What a CDN does to a path is undone (and the signature checks the repaired path).
+    @Test func cdnMangledPathsAreRepaired() throws {
+        let path = try ServicePath(parsing: "/sig/rs%3Afit%3A300%3A0/plain/local:/photos/a.jpg@png")
+        #expect(path.options == [.init(name: "rs", arguments: ["fit", "300", "0"])] && path.source == "local:///photos/a.jpg")
+        #expect(path.signed == "/rs:fit:300:0/plain/local:///photos/a.jpg@png")
+        #expect(try ServicePath(parsing: "/sig/plain/https:/example.com/a.jpg").source == "https://example.com/a.jpg")
+        #expect(try ServicePath(parsing: "/sig/w:1/plain/http://example.com/a:/b.jpg").source == "http://example.com/a:/b.jpg")
+    }
+
     @Test func badOptionsAre400sNamingTheOption() throws {
-        for (text, said) in [("zz:1", "unknown option 'zz'"), ("rs:squash:1:1", "rs: unknown resizing type"), ("w:-1", "w:"),
-                             ("g:obj", "g: gravity 'obj'"), ("ex:1:sm", "ex: sm gravity places crops only"), ("q:101", "q:"), ("q:0.5", "q:"), ("pr:nope", "unknown preset"), ("el:maybe", "el:"),
-                             ("bl:1:2", "bl: at most 1"), ("f:bmp", "unknown output format")] {
+        for (text, said) in [("zz:1", "unknown option 'zz'"), ("rs:squash:1:1", "rs: 'squash' is not a resizing type"), ("w:-1", "w:"),
+                             ("g:obj", "g: 'obj' is not a gravity"), ("ex:1:sm", "ex: 'sm' is not a gravity"), ("q:101", "q:"), ("q:0.5", "q:"),
+                             ("pr:nope", "unknown preset"), ("bl:1:2", "bl: at most 1"), ("f:bmp", "unknown output format"), ("rot:45", "multiple of 90"),
+                             ("dpr:0", "dpr:"), ("dpr:nan", "dpr:"), ("bg:ffff", "bg:"), ("wm:2", "wm:"), ("wm:1:sm", "wm:"), ("fq:webp", "fq:"),
+                             ("pix:5", "not built"), ("z:0", "z:")] {
             do {
                 _ = try ProcessingOptions(try ServicePath(parsing: "/_/" + text + "/plain/local:///a.jpg").options)
                 Issue.record("\(text) was taken")
@@ -60,6 +114,7 @@ import Testing
                 #expect(error.status == 400 && error.message.contains(said), "\(text): \(error)")
             }
         }
+        #expect(throws: ServiceError.self) { try ProcessingOptions([.init(name: "mrd", arguments: ["10"])]) }
     }
 }
 

@@ -98,6 +98,24 @@ struct FrostServe: AsyncParsableCommand {
     @Option(help: "A preset, NAME=OPTIONS (rs:fit:300:0/q:70), used by pr:NAME; 'default' applies to every URL. Repeatable.")
     var preset: [String] = []
 
+    @Option(help: "A file of presets, NAME=OPTIONS a line (imgproxy's IMGPROXY_PRESETS_PATH). Env FROST_PRESETS.")
+    var presets: String?
+
+    @Option(help: "Formats a result without an extension may take, in order (default jpeg,png,gif, as imgproxy). Env FROST_PREFERRED_FORMATS.")
+    var preferredFormats: String?
+
+    @Option(help: "Quality of lossy results (default 80). Env FROST_QUALITY.")
+    var quality: Int?
+
+    @Option(help: "Quality per format, FORMAT=Q,… (default webp=79,avif=63, as imgproxy). Env FROST_FORMAT_QUALITY.")
+    var formatQuality: String?
+
+    @Option(help: "The image wm: draws (imgproxy's IMGPROXY_WATERMARK_PATH). Env FROST_WATERMARK.")
+    var watermark: String?
+
+    @Option(help: "The watermark's opacity, 0–1, times wm:'s (default 1). Env FROST_WATERMARK_OPACITY.")
+    var watermarkOpacity: Double?
+
     static func main() async {
         FrostServerApp.runTasksOnEventLoops()
         await main(nil)
@@ -179,10 +197,54 @@ struct FrostServe: AsyncParsableCommand {
                 throw ValidationError("--preset \(definition): \(error.message)")
             }
         }
+        try imgproxyDefaults(&settings.service, env: env)
         let host = settings.host
         try await FrostServerApp.run(settings) { port in
             // A line a supervisor or a test waits for, written whole.
             FileHandle.standardOutput.write(Data("frost serve: listening on http://\(host):\(port)\n".utf8))
         }
+    }
+
+    /// The flags of imgproxy's settings of the same names: presets file, formats, qualities, watermark.
+    private func imgproxyDefaults(_ service: inout ImageService.Settings, env: [String: String]) throws {
+        var defaults = service.processor.defaults
+        if let path = presets ?? env["FROST_PRESETS"] {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw ValidationError("--presets \(path): cannot read it") }
+            do { service.presets = try Presets.parse(text, into: service.presets) } catch { throw ValidationError("--presets \(path): \(error.message)") }
+        }
+        func formats(_ text: String, _ flag: String) throws -> [ImageFormat] {
+            try text.split(separator: ",").map { name in
+                guard let format = ImageFormat(name: name.trimmingCharacters(in: .whitespaces)) else {
+                    throw ValidationError("--\(flag): '\(name)' is not jpeg, png, webp, avif, heic or gif")
+                }
+                return format
+            }
+        }
+        if let text = preferredFormats ?? env["FROST_PREFERRED_FORMATS"] {
+            defaults.preferredFormats = try formats(text, "preferred-formats")
+            guard !defaults.preferredFormats.isEmpty else { throw ValidationError("--preferred-formats names no format") }
+        }
+        if let q = quality ?? env["FROST_QUALITY"].flatMap(Int.init) {
+            guard (1...100).contains(q) else { throw ValidationError("--quality takes 1 to 100") }
+            defaults.quality = q
+        }
+        if let text = formatQuality ?? env["FROST_FORMAT_QUALITY"] {
+            for pair in text.split(separator: ",") {
+                let parts = pair.split(separator: "=")
+                guard parts.count == 2, let format = try formats(String(parts[0]), "format-quality").first,
+                      let q = Int(parts[1]), (1...100).contains(q) else { throw ValidationError("--format-quality takes FORMAT=Q,… with Q from 1 to 100") }
+                defaults.formatQuality[format] = q
+            }
+        }
+        if let path = watermark ?? env["FROST_WATERMARK"] {
+            do { defaults.watermark = try ServiceProcessor.Defaults.watermark(path: path, limits: service.processor.limits) } catch {
+                throw ValidationError("--watermark \(path): \(error)")
+            }
+        }
+        if let opacity = watermarkOpacity ?? env["FROST_WATERMARK_OPACITY"].flatMap(Double.init) {
+            guard opacity > 0, opacity <= 1 else { throw ValidationError("--watermark-opacity takes a number above 0, at most 1") }
+            defaults.watermarkOpacity = opacity
+        }
+        service.processor.defaults = defaults
     }
 }
