@@ -15,8 +15,12 @@ public struct CacheManifest: Sendable, Equatable, Codable {
         public var file: String
         /// The source file's size.
         public var bytes: Int
-        /// The source file's SHA-256, lowercase hex: a batch's resume check.
+        /// The source file's SHA-256, lowercase hex.
         public var sha256: String
+        /// Which file or object it was, as it was read: `etag:<ETag>` for an object in a bucket,
+        /// `inode:<ino>/mtime:<sec>.<nsec>` for a local file (nil in caches made before it was kept).
+        /// With `bytes`, what a batch's rerun checks to skip a cache without reading its source.
+        public var identity: String?
         /// The source's width in pixels.
         public var width: Int
         /// The source's height in pixels.

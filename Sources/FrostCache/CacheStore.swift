@@ -37,7 +37,7 @@ public enum CacheStore {
     /// The same from the source file's bytes, already read, and their SHA-256 when the caller has
     /// it (a batch hashes them for its resume check).
     @discardableResult
-    public static func build(source bytes: [UInt8], named name: String, sha256: String? = nil, into folder: String,
+    public static func build(source bytes: [UInt8], named name: String, sha256: String? = nil, identity: String? = nil, into folder: String,
                              options: CacheOptions, decode: DecodeOptions = DecodeOptions(), threads: Int? = nil) throws -> CacheManifest {
         try options.blur.validate()
         let image = try converted(try Image(decoding: bytes, options: decode), to: options.color, threads: threads)
@@ -48,7 +48,7 @@ public enum CacheStore {
         let levels = CacheRenderer(plan: plan, threads: threads).render(image)
         let sourceSHA256 = sha256 ?? SHA256.hex(bytes)
         let copiesSource = try sourceIsLevelFile(bytes, plan: plan, options: options, decode: decode)
-        let created = !FileManager.default.fileExists(atPath: folder)
+        let created = !ObjectAddress.isObject(folder) && !FileManager.default.fileExists(atPath: folder)
         try prepare(folder)
         let manifest: CacheManifest
         do {
@@ -73,12 +73,10 @@ public enum CacheStore {
             let entries = try written.values.map { try $0.get() }
             manifest = CacheManifest(
                 format: CacheManifest.formatName, version: CacheManifest.currentVersion,
-                source: .init(file: name, bytes: bytes.count, sha256: sourceSHA256,
+                source: .init(file: name, bytes: bytes.count, sha256: sourceSHA256, identity: identity,
                               width: image.width, height: image.height),
                 parameters: options, plan: plan, levels: entries)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try FileIO.writeAtomically(Array(try encoder.encode(manifest)) + [0x0A], to: folder + "/" + manifestName)
+            try writeManifest(manifest, in: folder)
             // A rebuild with fewer levels or another format leaves no level of the old cache behind.
             let kept = Set(entries.map(\.file))
             removeFiles(in: folder) { isLevelFile($0) && !kept.contains($0) }
@@ -88,6 +86,13 @@ public enum CacheStore {
             throw error
         }
         return manifest
+    }
+
+    /// Writes `manifest.json` atomically: the last file of a cache.
+    static func writeManifest(_ manifest: CacheManifest, in folder: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try FileIO.writeAtomically(Array(try encoder.encode(manifest)) + [0x0A], to: folder + "/" + manifestName)
     }
 
     /// The source in the levels' space (itself when `color` is nil).
@@ -147,15 +152,25 @@ public enum CacheStore {
         return manifest.levels.allSatisfy { (try? levelBytes(folder, $0)) != nil }
     }
 
+    /// True when `folder` holds a cache made, in the current format with these options, from the
+    /// source `source` describes (its size and identity as the manifest recorded them): read from
+    /// the manifest alone (one request for a cache in a bucket), neither the source nor a level.
+    public static func isComplete(_ folder: String, source: ObjectInfo, options: CacheOptions) -> Bool {
+        guard let manifest = try? readManifest(folder), manifest.version == CacheManifest.currentVersion,
+              manifest.source.bytes == source.size, manifest.source.identity == source.identity,
+              manifest.parameters == options, manifest.plan == options.plan else { return false }
+        return true
+    }
+
     /// The manifest, checked for format, version and level count.
     public static func readManifest(_ folder: String) throws -> CacheManifest {
         let path = folder + "/" + manifestName
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard let bytes = try Storage.readIfPresent(path) else {
             throw CodecError(.corrupt, "not a cache (no \(manifestName))")
         }
         let manifest: CacheManifest
         do {
-            manifest = try JSONDecoder().decode(CacheManifest.self, from: Data(try FileIO.read(path)))
+            manifest = try JSONDecoder().decode(CacheManifest.self, from: Data(bytes))
         } catch let error as CodecError {
             throw error
         } catch {
@@ -211,7 +226,7 @@ public enum CacheStore {
     /// for a cache) and temporary files an interrupted run left behind.
     static func prepare(_ folder: String) throws {
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Storage.makeFolder(folder)
         } catch {
             throw CodecError(.io, "cannot create the cache folder \(folder)")
         }
@@ -230,8 +245,8 @@ public enum CacheStore {
     private static func isTemporary(_ name: String) -> Bool { name.hasPrefix(".") && name.contains(".frost-") }
 
     private static func removeFiles(in folder: String, where matches: (String) -> Bool) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where matches(name) {
-            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+        for name in (try? Storage.names(in: folder)) ?? [] where matches(name) {
+            try? Storage.remove(folder + "/" + name)
         }
     }
 }

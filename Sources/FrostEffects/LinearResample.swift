@@ -32,10 +32,10 @@ struct LinearResamplePlan {
 
     init(kernel: ResampleKernel, width: Int, height: Int, over rect: Rect, region: PixelBounds, hasAlpha: Bool) {
         let top = Int(FROST_RESAMPLE_TOP)
-        xs = ResampleAxis(kernel: kernel, sourceCount: width, origin: rect.x, length: rect.width, outputStart: region.x,
-                          outputCount: region.width, multiple: 2, sampleMaximum: top)
-        ys = ResampleAxis(kernel: kernel, sourceCount: height, origin: rect.y, length: rect.height, outputStart: region.y,
-                          outputCount: region.height, multiple: 2, sampleMaximum: top)
+        xs = ResampleAxis.part(kernel: kernel, sourceCount: width, origin: rect.x, length: rect.width, outputStart: region.x,
+                               outputCount: region.width, multiple: 2, sampleMaximum: top)
+        ys = ResampleAxis.part(kernel: kernel, sourceCount: height, origin: rect.y, length: rect.height, outputStart: region.y,
+                               outputCount: region.height, multiple: 2, sampleMaximum: top)
         let xPairs = xs.pairs
         self.xPairs = xPairs
         yPairs = ys.pairs

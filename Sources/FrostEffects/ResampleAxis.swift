@@ -56,6 +56,30 @@ struct ResampleAxis {
         self.weights = weights
     }
 
+    /// The axis of outputs `outputStart ..< outputStart + m`. Where the outputs are part of a
+    /// whole resize (an image stretched over whole pixels from 0), the whole axis is made and its
+    /// part taken: the weights' precision (`bits`) follows every output's taps, so a part made
+    /// alone could round apart from the whole resize it is cut from (the service's crops).
+    static func part(kernel: ResampleKernel, sourceCount n: Int, origin: Double, length: Double, outputStart: Int, outputCount m: Int,
+                     multiple: Int, sampleMaximum: Int, weightMaximum: Int = 32_767) -> ResampleAxis {
+        let whole = Int(exactly: length) ?? 0
+        guard origin == 0, whole > m, outputStart >= 0, outputStart + m <= whole else {
+            return ResampleAxis(kernel: kernel, sourceCount: n, origin: origin, length: length, outputStart: outputStart, outputCount: m,
+                                multiple: multiple, sampleMaximum: sampleMaximum, weightMaximum: weightMaximum)
+        }
+        let axis = ResampleAxis(kernel: kernel, sourceCount: n, origin: 0, length: length, outputStart: 0, outputCount: whole,
+                                multiple: multiple, sampleMaximum: sampleMaximum, weightMaximum: weightMaximum)
+        return ResampleAxis(first: Array(axis.first[outputStart..<(outputStart + m)]), span: axis.span,
+                            weights: Array(axis.weights[(outputStart * axis.span)..<((outputStart + m) * axis.span)]), bits: axis.bits)
+    }
+
+    private init(first: [Int32], span: Int, weights: [Int16], bits: Int) {
+        self.first = first
+        self.span = span
+        self.weights = weights
+        self.bits = bits
+    }
+
     /// The most fractional bits (at most 22) for which every weight stays within `weightMaximum`
     /// and a sum of products (with the rounding bias) stays below 2³¹; run o is taps[ends[o] ..< ends[o + 1]].
     private static func bits(_ taps: [Double], ends: [Int], sampleMaximum: Int, weightMaximum: Int) -> Int {

@@ -50,9 +50,23 @@ extension Image {
         ResizePlacement.size(sourceWidth: width, sourceHeight: height, width: w, height: h, fit: fit)
     }
 
+    /// The part `region` of the image resized to `width` × `height`: the pixels a resize and then a
+    /// crop make, without making the others (the service's scale and crop at a gravity).
+    public func resized(width w: Int, height h: Int, keeping region: PixelBounds, kernel: ResampleKernel = .default,
+                        threads: Int? = nil) -> Image {
+        precondition(region.x >= 0 && region.y >= 0 && region.width > 0 && region.height > 0 && region.x + region.width <= w
+                     && region.y + region.height <= h, "the region lies inside the resized image")
+        if region.width == w, region.height == h { return resized(width: w, height: h, kernel: kernel, threads: threads) }
+        return resized(over: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), region: region, kernel: kernel, linear: false, threads: threads)
+    }
+
     /// The w × h pixels of the image stretched over `rect`, in the image's alpha convention.
     private func resized(over rect: Rect, width w: Int, height h: Int, kernel: ResampleKernel, linear: Bool, threads: Int?) -> Image {
-        let region = PixelBounds(x: 0, y: 0, width: w, height: h)
+        resized(over: rect, region: PixelBounds(x: 0, y: 0, width: w, height: h), kernel: kernel, linear: linear, threads: threads)
+    }
+
+    /// The pixels of `region` of the image stretched over `rect`, in the image's alpha convention.
+    private func resized(over rect: Rect, region: PixelBounds, kernel: ResampleKernel, linear: Bool, threads: Int?) -> Image {
         var result = resampled(over: rect, region: region, kernel: kernel, linear: linear, threads: threads)
         result.isGray = isGray
         result.iccProfile = iccProfile
@@ -126,11 +140,11 @@ struct ResamplePlan {
     init(kernel: ResampleKernel, width: Int, height: Int, over rect: Rect, region: PixelBounds, hasAlpha: Bool) {
         horizontalClamps = kernel.hasNegativeLobes
         capsColors = hasAlpha && kernel.hasNegativeLobes
-        xs = ResampleAxis(kernel: kernel, sourceCount: width, origin: rect.x, length: rect.width, outputStart: region.x,
-                          outputCount: region.width, multiple: Int(frost_resample_tap_multiple()), sampleMaximum: 255,
-                          weightMaximum: 16_383)
-        ys = ResampleAxis(kernel: kernel, sourceCount: height, origin: rect.y, length: rect.height, outputStart: region.y,
-                          outputCount: region.height, multiple: 2, sampleMaximum: Int(FROST_RESAMPLE_TOP))
+        xs = ResampleAxis.part(kernel: kernel, sourceCount: width, origin: rect.x, length: rect.width, outputStart: region.x,
+                               outputCount: region.width, multiple: Int(frost_resample_tap_multiple()), sampleMaximum: 255,
+                               weightMaximum: 16_383)
+        ys = ResampleAxis.part(kernel: kernel, sourceCount: height, origin: rect.y, length: rect.height, outputStart: region.y,
+                               outputCount: region.height, multiple: 2, sampleMaximum: Int(FROST_RESAMPLE_TOP))
         pairs = ys.pairs
         longestStep = ys.longestStep
         verticalTaps = ys.usedTaps(multiple: 2)

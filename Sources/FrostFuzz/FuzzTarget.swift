@@ -81,7 +81,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         }
         let path: ServicePath
         do { path = try ServicePath(parsing: text) } catch { return check(error) }
-        do { _ = try ProcessingOptions(path.options, presets: ["p": [.init(name: "pr", arguments: ["p"])]]) } catch { check(error) }
+        do {
+            // The options on a small picture through the whole pipeline under a small pixel limit:
+            // every refusal a 4xx, no trap (sizes without bounds, extreme dprs and zooms, offsets).
+            let options = try ProcessingOptions(path.options, presets: ["p": [.init(name: "pr", arguments: ["p"])]])
+            let format = [.png, .jpeg, .gif, .webp].contains(path.format ?? options.format ?? .png) ? path.format ?? options.format : .png
+            if options.fade == nil { _ = try serviceProcessor.process(serviceSource, options: options, format: OutputFormat(explicit: format ?? .png)) }
+        } catch {
+            check(error)
+        }
         let signer = URLSignature(keyHex: "00ff", saltHex: "ff00")!
         precondition(signer.verifies(signer.signature(for: path.signed), for: path.signed), "a signature does not verify its own path")
         precondition(!signer.verifies(signer.signature(for: path.signed), for: path.signed + "x"), "a signature verifies another path")
@@ -91,11 +99,36 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         } catch {
             check(error)
         }
+        // A remote source: refused with a 4xx, or rebuilt into a URL that reads back the same, its
+        // port in range (listed hosts only: nothing is resolved but localhost).
+        if path.source.hasPrefix("http") {
+            do {
+                let url = try RemoteURL(parsing: path.source)
+                precondition((1...65535).contains(url.port), "\(path.source.debugDescription): port \(url.port)")
+                let again = try RemoteURL(parsing: url.canonical)
+                precondition(again == url, "\(path.source.debugDescription) does not read back")
+                let checked = try remote.check(path.source)
+                precondition(checked.url == url.canonical && ["127.0.0.1", "::1"].contains(checked.address), "\(checked)")
+            } catch {
+                check(error)
+            }
+        }
         // The same path as an /info and a /cache URL, and as a cache file's name.
         do { _ = try service.infoRequest(text) } catch { check(error) }
         do { _ = try service.cacheRequest(text) } catch { check(error) }
         do { _ = try service.cacheFile(text) } catch { check(error) }
     }
+
+    /// A 6×4 picture with transparency, and a processor with a 3×2 watermark and a limit of 2^16 pixels.
+    private static let serviceSource = try! Image(width: 6, height: 4, pixels: (0..<96).map { UInt8($0 * 37 % 256) }, hasAlpha: true).encoded(as: .png)
+    private static let serviceProcessor: ServiceProcessor = {
+        var processor = ServiceProcessor(limits: DecodeOptions(maxPixels: 1 << 16), threads: 1)
+        processor.defaults.watermark = Image(width: 3, height: 2, filledWith: (255, 0, 0, 128))
+        return processor
+    }()
+
+    /// Remote hosts allowed for `serviceURL`: loopback only, so that no name is looked up but localhost.
+    private static let remote = RemoteSources(hosts: ["127.0.0.1", "localhost", "::1"])
 
     /// A service reading `serviceRoot`, unsigned, keeping blur caches (none is built: only URLs are parsed).
     private static let service: ImageService = {

@@ -22,8 +22,7 @@ extension ImageService {
     /// Parses a signed `/cache` path (after `/cache`) and checks its signature, options and source.
     public func cacheRequest(_ path: String) throws(ServiceError) -> CacheRequest {
         guard settings.blurCaches != nil else { throw ServiceError(404, "this server keeps no blur caches (start it with --cache)") }
-        let parsed = try ServicePath(parsing: path)
-        try checkSignature(parsed)
+        let parsed = try signedPath(path)
         var levels = BlurCacheSpec.defaultLevels, maxSigma = BlurCacheSpec.defaultMaxSigma
         var format = parsed.format ?? .png, quality: Int?
         for option in parsed.options {
@@ -89,7 +88,7 @@ extension ImageService {
         let headers = [("Cache-Control", "max-age=\(settings.maxAge), public, immutable")]
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag) { return Self.notModified(etag, headers) }
         let type = name == CacheStore.manifestName ? "application/json"
-            : ImageFormat(pathExtension: name).flatMap { ServiceProcessor.Result.contentTypes[$0] } ?? "application/octet-stream"
+            : ImageFormat(pathExtension: name)?.contentType ?? "application/octet-stream"
         return Response(status: 200, contentType: type, body: file.bytes, etag: etag, headers: headers)
     }
 }

@@ -36,6 +36,8 @@ public struct ImageService: Sendable {
         public var resultCache: ResultCache?
         /// Blur caches kept for `fade:` (nil: `fade:` is refused).
         public var blurCaches: ServiceBlurCaches?
+        /// Sources decoded a moment ago, for the next variant (nil: none kept).
+        public var sourceCache: DecodedSources?
 
         public init() {}
     }
@@ -55,24 +57,40 @@ public struct ImageService: Sendable {
     public struct Request: Sendable {
         public let path: ServicePath
         public let options: ProcessingOptions
+        /// `options.identity`, made once.
+        let optionsIdentity: String
         /// Where its source is, checked once (a remote host's check resolves its name).
         public let location: SourceLocation
     }
 
     public let settings: Settings
+    /// Processing paths parsed and checked before, by path: a repeated URL (a hot image, a CDN
+    /// revalidating) skips its parse, its HMAC and its options' identity (most of a result-cache
+    /// hit's own time, perf). Only what the path alone decides is kept (a signature verifies or not
+    /// for good); the source's location is checked anew every time.
+    private let parsedPaths = MemoryLRU<(path: ServicePath, options: ProcessingOptions, identity: String)>(maxBytes: 4 << 20)
 
     public init(_ settings: Settings) {
         self.settings = settings
     }
 
     /// Parses `path` and checks its signature, options and source: every refusal a URL earns
-    /// without reading its source (400 for grammar and options, 403 for signatures and hosts).
+    /// without reading its source (403 for signatures and hosts, checked first; 400 for grammar
+    /// and options; 404 for an expired URL).
     public func request(_ path: String) throws(ServiceError) -> Request {
-        let parsed = try ServicePath(parsing: path)
-        try checkSignature(parsed)
+        if let known = parsedPaths.get(path) {
+            // Expiry is the one check that depends on the time, not on the path: made again.
+            if let stamp = known.options.expires, stamp > 0, stamp < ProcessingOptions.currentTime {
+                throw ServiceError(404, "exp: the URL expired at \(stamp)")
+            }
+            return Request(path: known.path, options: known.options, optionsIdentity: known.identity, location: try location(of: known.path.source))
+        }
+        let parsed = try signedPath(path)
         let options = try ProcessingOptions(parsed.options, presets: settings.presets)
         if options.fade != nil, settings.blurCaches == nil { throw .badRequest("fade: this server keeps no blur caches (start it with --cache)") }
-        return Request(path: parsed, options: options, location: try location(of: parsed.source))
+        let request = Request(path: parsed, options: options, optionsIdentity: options.identity, location: try location(of: parsed.source))
+        parsedPaths.put(path, (parsed, options, request.optionsIdentity), size: 2 * path.utf8.count + request.optionsIdentity.utf8.count + 1024)
+        return request
     }
 
     /// The answer to a processing URL's request from the result cache, when it holds it (304 when
@@ -81,7 +99,7 @@ public struct ImageService: Sendable {
     /// a remote one by its URL.
     public func cached(_ request: Request, accept: String? = nil, ifNoneMatch: String? = nil) -> Response? {
         guard let cache = settings.resultCache, let origin = try? origin(request.location) else { return nil }
-        return answer(from: cache, key(origin, request, format(request, accept: accept)), ifNoneMatch: ifNoneMatch, headers: headers(request))
+        return answer(from: cache, key(origin, request, format(request, accept: accept)), request, ifNoneMatch: ifNoneMatch, headers: headers(request, nil))
     }
 
     /// The answer to a processing URL's request: the image, or 304 when `ifNoneMatch` names its ETag.
@@ -91,10 +109,10 @@ public struct ImageService: Sendable {
     public func respond(to request: Request, source: [UInt8]? = nil, accept: String? = nil,
                         ifNoneMatch: String? = nil, lookedUp: Bool = false, cancellation: Cancellation? = nil) throws(ServiceError) -> Response {
         let negotiated = format(request, accept: accept)
-        let headers = headers(request)
+        let headers = headers(request, nil)
         let origin = try origin(request.location)   // before the read: a file changed meanwhile is not kept under its old identity
         let key = key(origin, request, negotiated)
-        if !lookedUp, let cache = settings.resultCache, let hit = answer(from: cache, key, ifNoneMatch: ifNoneMatch, headers: headers) { return hit }
+        if !lookedUp, let cache = settings.resultCache, let hit = answer(from: cache, key, request, ifNoneMatch: ifNoneMatch, headers: headers) { return hit }
         // A local file's identity (path, size, time, inode) names its content: its ETag needs no
         // read (hashing the bytes was 5% of a request, perf). A remote source's URL does not.
         let known: String? = origin.path == nil ? nil : "\"" + key.prefix(32) + "\""
@@ -109,36 +127,82 @@ public struct ImageService: Sendable {
         }
         let etag = known ?? Self.etag(source: bytes, identity: Self.resultIdentity(request, negotiated))
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag) { return Self.notModified(etag, headers) }
+        if let unprocessed = try unprocessed(request, bytes, etag) { return unprocessed }
         let processor = settings.processor
         let frame: (() throws -> Image)? = if let fade = request.options.fade, let caches = settings.blurCaches {
             { try caches.frame(bytes, fade, limits: processor.limits, threads: processor.threads) }
         } else { nil }
         try cancellation?.check()
-        let result = try processor.process(bytes, options: request.options, format: negotiated, frame: frame, cancellation: cancellation)
+        // The decoded-source cache knows a local file by its identity, a downloaded one by its bytes' hash.
+        let source = settings.sourceCache.map { (cache: $0, identity: origin.path == nil ? SHA256.hex(bytes) : origin.identity) }
+        let result = try processor.process(bytes, options: request.options, format: negotiated, frame: frame, source: source,
+                                           cancellation: cancellation)
         settings.resultCache?.put(key, ResultCache.Entry(contentType: result.contentType, etag: etag, body: result.bytes))
-        return Response(status: 200, contentType: result.contentType, body: result.bytes, etag: etag, headers: headers)
+        return Response(status: 200, contentType: result.contentType, body: result.bytes, etag: etag, headers: self.headers(request, result.format))
     }
 
     /// A kept result (304 when `ifNoneMatch` names its ETag), or nil.
-    private func answer(from cache: ResultCache, _ key: String, ifNoneMatch: String?, headers: [(String, String)]) -> Response? {
+    private func answer(from cache: ResultCache, _ key: String, _ request: Request, ifNoneMatch: String?, headers: [(String, String)]) -> Response? {
         guard let entry = cache.get(key) else { return nil }
         if let ifNoneMatch, Self.matches(ifNoneMatch, entry.etag) { return Self.notModified(entry.etag, headers) }
-        return Response(status: 200, contentType: entry.contentType, body: entry.body, etag: entry.etag, headers: headers)
+        let format = ImageFormat.writable.first { $0.contentType == entry.contentType }
+        return Response(status: 200, contentType: entry.contentType, body: entry.body, etag: entry.etag,
+                        headers: headers + (format.map { [Self.disposition(request, $0)] } ?? []))
     }
 
     static func notModified(_ etag: String, _ headers: [(String, String)]) -> Response {
         Response(status: 304, contentType: "", body: [], etag: etag, headers: headers)
     }
 
-    /// The format asked for: the options', the extension's, or one the client accepts.
-    private func format(_ request: Request, accept: String?) -> ImageFormat? {
-        request.options.format ?? request.path.format ?? negotiate(accept)
+    /// How the result's format is chosen: the extension's (which imgproxy applies after the
+    /// options), the options', or among those the client accepts (`OutputFormat`).
+    private func format(_ request: Request, accept: String?) -> OutputFormat {
+        let accepts = { (type: String) in accept?.contains(type) ?? false }
+        return OutputFormat(explicit: request.path.format ?? request.options.format, preferAVIF: settings.autoAVIF && accepts("image/avif"),
+                            preferWebP: settings.autoWebP && accepts("image/webp"))
     }
 
-    private func headers(_ request: Request) -> [(String, String)] {
-        var headers = [("Cache-Control", "max-age=\(settings.maxAge), public")]
-        if settings.autoWebP || settings.autoAVIF, request.options.format == nil, request.path.format == nil { headers.append(("Vary", "Accept")) }
+    /// An answer's headers: Cache-Control (up to `exp` when given), Vary when the format follows
+    /// Accept, and with the result's format its Content-Disposition.
+    private func headers(_ request: Request, _ format: ImageFormat?) -> [(String, String)] {
+        var maxAge = settings.maxAge
+        if let expires = request.options.expires, expires > 0 { maxAge = max(0, min(maxAge, expires - ProcessingOptions.currentTime)) }
+        var headers = [("Cache-Control", "max-age=\(maxAge), public")]
+        if settings.autoWebP || settings.autoAVIF, request.path.format == nil, request.options.format == nil { headers.append(("Vary", "Accept")) }
+        if let format { headers.append(Self.disposition(request, format)) }
         return headers
+    }
+
+    /// imgproxy's Content-Disposition: `inline` (`attachment` with `att:1`), the file name `fn`
+    /// gives or the source's, with the result's extension.
+    static func disposition(_ request: Request, _ format: ImageFormat) -> (String, String) {
+        let last = request.path.source.split(separator: "/").last.map(String.init) ?? ""
+        var stem = request.options.filename ?? String(last.prefix { $0 != "?" && $0 != "#" })
+        if request.options.filename == nil, let dot = stem.lastIndex(of: ".") { stem = String(stem[..<dot]) }
+        if stem.isEmpty { stem = "image" }
+        // A quote or a control character would end or break the header: written as %XX.
+        let safe = stem.unicodeScalars.map { $0 == "\"" || $0.value < 0x20 || $0.value == 0x7F ? "%" + String(format: "%02X", $0.value) : String($0) }.joined()
+        return ("Content-Disposition", "\(request.options.returnAttachment ? "attachment" : "inline"); filename=\"\(safe).\(format.fileExtension)\"")
+    }
+
+    /// `raw:1`, or `skp` naming the source's format (the output format unset or the same): the
+    /// source's bytes as they are (a `skp` source's size still checked against the limit, as
+    /// imgproxy checks it); nil for a request to process.
+    private func unprocessed(_ request: Request, _ bytes: [UInt8], _ etag: String) throws(ServiceError) -> Response? {
+        let o = request.options, kind = ImageFormat(sniffing: bytes), asked = request.path.format ?? o.format
+        if !o.raw {
+            guard let kind, o.skipProcessing.contains(kind), asked == nil || asked == kind else { return nil }
+            do {
+                let info = try ImageInfo(bytes: bytes)
+                try settings.processor.limits.checkPixels(width: info.width, height: info.height, of: "the source is")
+            } catch let error as CodecError {
+                throw ServiceProcessor.serviceError(error)
+            } catch {
+                throw ServiceError(422, "the source: \(error)")
+            }
+        }
+        return Response(status: 200, contentType: kind?.contentType ?? "application/octet-stream", body: bytes, etag: etag,
+                        headers: headers(request, nil) + (kind.map { [Self.disposition(request, $0)] } ?? []))
     }
 
     /// A source as the result cache and the ETag know it: a local file resolved under the root with
@@ -165,13 +229,13 @@ public struct ImageService: Sendable {
     }
 
     /// The result cache's key of a request, also a local source's ETag.
-    private func key(_ origin: Origin, _ request: Request, _ format: ImageFormat?) -> String {
+    private func key(_ origin: Origin, _ request: Request, _ format: OutputFormat) -> String {
         ResultCache.key(source: origin.identity, result: Self.resultIdentity(request, format))
     }
 
     /// Every option's value and the output format: what makes two results of one source differ.
-    private static func resultIdentity(_ request: Request, _ format: ImageFormat?) -> String {
-        request.options.identity + "|" + (format?.fileExtension ?? "source")
+    private static func resultIdentity(_ request: Request, _ format: OutputFormat) -> String {
+        request.optionsIdentity + "|" + format.identity
     }
 
     /// An `/info` URL (the path after `/info`), checked: its signature and its options.
@@ -185,8 +249,7 @@ public struct ImageService: Sendable {
 
     /// Parses an `/info` path (after `/info`) and checks its signature and options.
     public func infoRequest(_ path: String) throws(ServiceError) -> InfoRequest {
-        let parsed = try ServicePath(parsing: path)
-        try checkSignature(parsed)
+        let parsed = try signedPath(path)
         var blurhash: (Int, Int)?, thumbhash = false
         for option in parsed.options {
             let a = option.arguments
@@ -196,8 +259,8 @@ public struct ImageService: Sendable {
                 guard c.count == 2, (1...9).contains(c[0]), (1...9).contains(c[1]) else { throw .badRequest("blurhash: X:Y components, 1 to 9 each") }
                 blurhash = (c[0], c[1])
             case "thumbhash", "th":
-                guard a.count == 1, let value = ProcessingOptions.boolean(a[0]) else { throw .badRequest("thumbhash: 1 or 0") }
-                thumbhash = value
+                guard a.count == 1 else { throw .badRequest("thumbhash: 1 or 0") }
+                thumbhash = ProcessingOptions.boolean(a[0])
             default:
                 throw .badRequest("unknown info option '\(option.name)'")
             }
@@ -241,16 +304,24 @@ public struct ImageService: Sendable {
                         etag: Self.etag(source: bytes, identity: "info|" + parsed.signed), headers: [("Cache-Control", "max-age=\(settings.maxAge), public")])
     }
 
-    func checkSignature(_ path: ServicePath) throws(ServiceError) {
+    /// `path` parsed once its signature is checked: as imgproxy, the signature comes first, so a
+    /// forged or unsigned URL is a 403 whatever else is wrong with it.
+    func signedPath(_ path: String) throws(ServiceError) -> ServicePath {
+        let (signature, signed) = try ServicePath.signedPart(of: path)
         if let signer = settings.signer {
-            guard signer.verifies(path.signature, for: path.signed) else { throw ServiceError(403, "invalid signature") }
+            guard signer.verifies(signature, for: signed) else { throw ServiceError(403, "invalid signature") }
         } else if !settings.allowUnsigned {
             throw ServiceError(403, "unsigned URLs are refused (set a key and salt, or allow unsigned URLs)")
+        } else if signature.contains(":") {
+            // imgproxy without a key: the first segment is the signature's place, not an option's.
+            throw ServiceError(403, "'\(signature)' is an option where the signature belongs: an unsigned URL still has a signature segment (_)")
         }
+        return try ServicePath(signature: signature, signed: signed)
     }
 
-    /// Where a source is: a file under the root, or a URL the caller fetches (its host allowed),
-    /// connecting to `address` for `host` (the address `RemoteSources.check` checked).
+    /// Where a source is: a file under the root, or a URL the caller fetches (its host allowed,
+    /// the URL rebuilt from its checked parts), connecting to `address` for `host` (the address
+    /// `RemoteSources.check` checked).
     public enum SourceLocation: Sendable, Equatable {
         case local(String)
         case remote(String, host: String, address: String)
@@ -264,8 +335,8 @@ public struct ImageService: Sendable {
             return .local(source)
         }
         if source.hasPrefix("http://") || source.hasPrefix("https://") {
-            let (host, address) = try settings.remote.check(source)
-            return .remote(source, host: host, address: address)
+            let checked = try settings.remote.check(source)
+            return .remote(checked.url, host: checked.host, address: checked.address)
         }
         throw ServiceError(400, "a source is local:///PATH, http:// or https://")
     }
@@ -275,14 +346,6 @@ public struct ImageService: Sendable {
             throw ServiceError(403, "a remote source is fetched by the server, not read here")
         }
         return try local.read(url, maxBytes: settings.processor.limits.maxFileBytes)
-    }
-
-    /// AVIF, then WebP, when allowed and the client's Accept names them.
-    private func negotiate(_ accept: String?) -> ImageFormat? {
-        guard let accept else { return nil }
-        if settings.autoAVIF, accept.contains("image/avif") { return .avif }
-        if settings.autoWebP, accept.contains("image/webp") { return .webp }
-        return nil
     }
 
     /// A strong ETag: SHA-256 of the source's bytes and the result's identity, 32 hex digits, quoted.

@@ -35,15 +35,57 @@ public struct ServicePath: Sendable, Equatable {
     /// The format the extension asks for (nil: none given).
     public let format: ImageFormat?
 
-    /// Parses `path` (the URL's path, still percent-encoded; a query is not part of it).
+    /// Parses `path` (the URL's path, still percent-encoded; a query is not part of it), repaired
+    /// as `signedPart` repairs it.
     public init(parsing path: String) throws(ServiceError) {
+        let (signature, signed) = try Self.signedPart(of: path)
+        try self.init(signature: signature, signed: signed)
+    }
+
+    /// The signature segment and the path it signs (from the slash after it), before the rest is
+    /// parsed: imgproxy checks the signature first, so a forged malformed URL is a 403, not a 400.
+    /// What a CDN may have done to the path is undone first, as imgproxy undoes it (and signs the
+    /// repaired path): `%3A` in the options back to `:`, and a plain source's `scheme:/host`
+    /// (`local:/a.jpg`) back to `scheme://host` (`local:///a.jpg`).
+    public static func signedPart(of path: String) throws(ServiceError) -> (signature: String, signed: String) {
         guard path.hasPrefix("/") else { throw .badRequest("a path begins with /") }
-        let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard segments.count >= 2, !segments[0].isEmpty else { throw .badRequest("no signature and source in the path") }
-        signature = segments[0]
-        signed = "/" + segments.dropFirst().joined(separator: "/")
+        let rest = path.dropFirst()
+        guard let slash = rest.firstIndex(of: "/"), slash != rest.startIndex, rest.index(after: slash) != rest.endIndex else {
+            throw .badRequest("no signature and source in the path")
+        }
+        return (String(rest[..<slash]), "/" + repaired(String(rest[rest.index(after: slash)...])))
+    }
+
+    /// imgproxy's "re-denormalisation" of the path after the signature.
+    static func repaired(_ path: String) -> String {
+        var options: Substring, plain: Substring?
+        if path.hasPrefix("plain/") {
+            (options, plain) = ("", path.dropFirst("plain/".count))
+        } else if let range = path.range(of: "/plain/") {
+            (options, plain) = (path[..<range.lowerBound], path[range.upperBound...])
+        } else {
+            (options, plain) = (Substring(path), nil)
+        }
+        let fixed = options.split(separator: "%3A", omittingEmptySubsequences: false).joined(separator: ":")
+        guard var source = plain else { return fixed }
+        // `scheme:/x` (x not a slash) → `scheme://x`, `local:///x` for a local source.
+        if let colon = source.firstIndex(of: ":") {
+            let scheme = source[..<colon], after = source[source.index(after: colon)...]
+            if !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }), after.hasPrefix("/"),
+               let next = after.dropFirst().first, next != "/" {
+                source = scheme + (scheme == "local" ? ":///" : "://") + after.dropFirst()
+            }
+        }
+        return (fixed.isEmpty ? "" : fixed + "/") + "plain/" + source
+    }
+
+    /// Parses the signed part of a path (`signedPart`).
+    public init(signature: String, signed: String) throws(ServiceError) {
+        self.signature = signature
+        self.signed = signed
+        let segments = signed.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         var options: [Option] = []
-        var index = 1
+        var index = 0
         // Options are the segments with a colon before the source: `plain`, or base64 (no colon).
         while index < segments.count, segments[index] != "plain", segments[index].contains(":") {
             let parts = segments[index].split(separator: ":", omittingEmptySubsequences: false).map(String.init)
@@ -78,10 +120,11 @@ public struct ServicePath: Sendable, Equatable {
         guard !source.utf8.contains(0) else { throw .badRequest("the source holds a NUL byte") }
     }
 
-    /// The format an extension names (`jpg`, `jpeg`, `png`, `webp`, `avif`, `heic`, `gif`); empty: none.
-    static func format(_ text: String) throws(ServiceError) -> ImageFormat? {
+    /// The format an extension or an option names (`jpg`, `jpeg`, `png`, `webp`, `avif`, `heic`,
+    /// `gif`); empty: none.
+    static func format(_ text: String, option: String = "extension") throws(ServiceError) -> ImageFormat? {
         if text.isEmpty { return nil }
-        guard let format = ImageFormat(name: text) else { throw .badRequest("unknown output format '\(text)'") }
+        guard let format = ImageFormat(name: text) else { throw .badRequest("\(option): unknown output format '\(text)' (jpg, png, webp, avif, heic, gif)") }
         return format
     }
 

@@ -84,6 +84,9 @@ struct Cache: ParsableCommand {
     @Flag(help: "Rebuild caches that are already complete.")
     var force = false
 
+    @Option(help: ArgumentHelp("With --batch: write a report there when done (a file, or an s3:// object), one JSON line per input: source, output, status (built, skipped or failed), error.", valueName: "FILE"))
+    var report: String?
+
     @OptionGroup var color: ColorFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var threads: ThreadsFlag
@@ -98,7 +101,7 @@ struct Cache: ParsableCommand {
         if quality != nil, format == .png { throw ValidationError("--quality does not apply to png levels") }
         try EffectStep.scaleRange.check(scale, "--scale")
         try Self.saturationRange.check(saturation, "--saturation")
-        if batch == nil, !batchFlags.isDefault { throw ValidationError("--shard and --jobs need --batch") }
+        if batch == nil, !batchFlags.isDefault || report != nil { throw ValidationError("--shard, --jobs and --report need --batch") }
     }
 
     /// The options, a --colorspace profile read.
@@ -130,10 +133,24 @@ struct Cache: ParsableCommand {
         build.decode = decode.options(color)
         build.force = force
         build.jobs = batchFlags.jobs
+        // Objects in a bucket: manifests checked and sources downloaded ahead of the builds.
+        if inputs.contains(where: { $0.listed != nil }) { build.readAhead = max(2, batchFlags.jobs) }
         let batch = BatchReport(total: inputs.count)
         let outcomes = build.run { input, outcome, done in
             let failure: (String, String)? = if case .failed(let reason) = outcome { (input.path, reason) } else { nil }
             batch.record(input, failure, done: done, word: outcome == .built ? "built" : "skipped")
+        }
+        if let report {
+            let lines = zip(inputs, outcomes).map { input, outcome in
+                let (status, error): (String, String?) = switch outcome {
+                case .built: ("built", nil)
+                case .skipped: ("skipped", nil)
+                case .failed(let reason): ("failed", reason)
+                }
+                return jsonObject([("source", jsonString(input.path)), ("output", jsonString((try? build.folder(for: input)) ?? "")),
+                                   ("status", jsonString(status)), ("error", error.map(jsonString) ?? "null")]) + "\n"
+            }
+            try attempt(report) { try FileIO.writeAtomically(Array(lines.joined().utf8), to: report) }
         }
         let built = outcomes.filter { $0 == .built }.count, skipped = outcomes.filter { $0 == .skipped }.count
         let failed = outcomes.count - built - skipped

@@ -47,9 +47,11 @@ import Testing
         let build = BatchBuild(inputs: try FileBatch.inputs(from: input.path), output: output.path, options: Self.options)
         #expect(build.run { _, _, _ in } == [.built, .built, .built])
         // Interrupt: cache a.jpg loses its manifest mid-rebuild, c.PNG gets a corrupted level and
-        // a leftover temporary file.
+        // a leftover temporary file, and its source is written again (a new inode: the manifest no
+        // longer vouches for it, so the source is read and the cache checked level by level).
         try FileManager.default.removeItem(atPath: output.file("a.jpg.frost/manifest.json"))
         try FileIO.writeAtomically([1, 2, 3], to: output.file("c.PNG.frost/level-02.png"))
+        try FileIO.writeAtomically(try FileIO.read(input.file("c.PNG")), to: input.file("c.PNG"))
         try Data([0]).write(to: URL(fileURLWithPath: output.file("c.PNG.frost/.level-03.png.frost-AbCdEf")))
         let outcomes = build.run { _, _, _ in }
         let byName = Dictionary(uniqueKeysWithValues: zip(build.inputs.map(\.relative), outcomes))

@@ -68,5 +68,12 @@ import Testing
         FuzzTarget.inputs.run(Array("a.jpg\n../b.png\n/abs/c.webp\n./d/./e.jpg\n# note\nx/../../y.png\n".utf8))
         FuzzTarget.placeholder.run(Array("LEHV6nWB2yk8pyo0adR*.7kCMdnj".utf8))
         FuzzTarget.placeholder.run([UInt8](Data(base64Encoded: "GIqGC4JGd4mPcoimn2KOCQeIiIiEeWg=")!))
+        // Every imgproxy option through the pipeline on the target's small picture, extreme numbers included.
+        for url in ["/_/rs:fill:300:200:1:1:sowe/g:ea:0.1/pd:2/wm:0.5:re:1:1:2/t:5/rot:90/fl:1/exar:1/plain/local:///a/b.jpg@webp",
+                    "/_/w:9223372036854775807/el:1/plain/local:///a.png", "/_/z:1e308:1e308/w:9223372036854775807/el:1/plain/local:///a.png",
+                    "/_/bl:1e300/sh:1e300/c:0.5:0.5:sm/mw:50/plain/local:///a.png@gif", "/_/rs:fit:65535:1:1/plain/local:///a.jpg@jpg",
+                    "/_/exp:1/plain/local:///a.png", "/_/ex:1:fp:1:0/s:9:9/dpr:1e-300/plain/local:///a.png"] {
+            FuzzTarget.serviceURL.run(Array(url.utf8))
+        }
     }
 }

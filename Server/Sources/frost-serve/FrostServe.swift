@@ -44,7 +44,22 @@ struct FrostServe: AsyncParsableCommand {
     @Option(help: "Seconds a request may take, queue included, before 503 (default 10). Env FROST_TIMEOUT.")
     var timeout: Double?
 
-    @Option(help: "A host http(s) sources may come from; repeatable. Env FROST_ALLOW_SOURCE (comma-separated).")
+    @Option(help: "Seconds a source's download may take, head and body, before 504 (default 5). Env FROST_DOWNLOAD_TIMEOUT.")
+    var downloadTimeout: Double?
+
+    @Option(help: "Seconds a new connection may take to send a whole request before it is closed (default 10). Env FROST_READ_REQUEST_TIMEOUT.")
+    var readRequestTimeout: Double?
+
+    @Option(help: "Seconds a kept-alive connection may wait for its next request before it is closed (default 10). Env FROST_KEEP_ALIVE_TIMEOUT.")
+    var keepAliveTimeout: Double?
+
+    @Option(help: "Connections open at once; past it new ones wait to be accepted (default 2048). Env FROST_MAX_CLIENTS.")
+    var maxClients: Int?
+
+    @Option(help: "After SIGTERM, seconds requests in flight may take to finish (default 20). Env FROST_SHUTDOWN_TIMEOUT.")
+    var shutdownTimeout: Double?
+
+    @Option(help: "A host (HOST or HOST:PORT) http(s) sources may come from; repeatable. Env FROST_ALLOW_SOURCE (comma-separated).")
     var allowSource: [String] = []
 
     @Option(help: "Largest source in pixels (default 50000000, as imgproxy). Env FROST_MAX_PIXELS.")
@@ -71,11 +86,35 @@ struct FrostServe: AsyncParsableCommand {
     @Option(help: "The result cache's most bytes (default 1073741824). Env FROST_CACHE_SIZE.")
     var cacheSize: Int?
 
+    @Option(help: "Bytes of the hottest results also held in memory, with --cache (default 134217728). Env FROST_MEMORY_CACHE_SIZE.")
+    var memoryCacheSize: Int?
+
+    @Option(help: "Bytes of sources decoded a moment ago kept for their next variant (default 536870912, a quarter of the deploy manifest's memory; 0: none). Env FROST_SOURCE_CACHE_SIZE.")
+    var sourceCacheSize: Int?
+
     @Option(help: "The blur caches' most bytes, together (default 1073741824; least recently used out). Env FROST_BLUR_CACHE_SIZE.")
     var blurCacheSize: Int?
 
     @Option(help: "A preset, NAME=OPTIONS (rs:fit:300:0/q:70), used by pr:NAME; 'default' applies to every URL. Repeatable.")
     var preset: [String] = []
+
+    @Option(help: "A file of presets, NAME=OPTIONS a line (imgproxy's IMGPROXY_PRESETS_PATH). Env FROST_PRESETS.")
+    var presets: String?
+
+    @Option(help: "Formats a result without an extension may take, in order (default jpeg,png,gif, as imgproxy). Env FROST_PREFERRED_FORMATS.")
+    var preferredFormats: String?
+
+    @Option(help: "Quality of lossy results (default 80). Env FROST_QUALITY.")
+    var quality: Int?
+
+    @Option(help: "Quality per format, FORMAT=Q,… (default webp=79,avif=63, as imgproxy). Env FROST_FORMAT_QUALITY.")
+    var formatQuality: String?
+
+    @Option(help: "The image wm: draws (imgproxy's IMGPROXY_WATERMARK_PATH). Env FROST_WATERMARK.")
+    var watermark: String?
+
+    @Option(help: "The watermark's opacity, 0–1, times wm:'s (default 1). Env FROST_WATERMARK_OPACITY.")
+    var watermarkOpacity: Double?
 
     static func main() async {
         FrostServerApp.runTasksOnEventLoops()
@@ -119,7 +158,15 @@ struct FrostServe: AsyncParsableCommand {
         settings.service.remote = RemoteSources(hosts: hosts)
         settings.workers = try number(workers, "WORKERS", 1...1024) ?? settings.workers
         settings.queue = try number(queue, "QUEUE", 0...1_000_000) ?? settings.queue
-        if let seconds: Double = try number(timeout, "TIMEOUT", 0.001...3600) { settings.timeout = .milliseconds(Int64(seconds * 1000)) }
+        func seconds(_ flag: Double?, _ name: String) throws -> Duration? {
+            (try number(flag, name, 0.001...3600) as Double?).map { .milliseconds(Int64($0 * 1000)) }
+        }
+        settings.timeout = try seconds(timeout, "TIMEOUT") ?? settings.timeout
+        settings.downloadTimeout = try seconds(downloadTimeout, "DOWNLOAD_TIMEOUT") ?? settings.downloadTimeout
+        settings.readRequestTimeout = try seconds(readRequestTimeout, "READ_REQUEST_TIMEOUT") ?? settings.readRequestTimeout
+        settings.keepAliveTimeout = try seconds(keepAliveTimeout, "KEEP_ALIVE_TIMEOUT") ?? settings.keepAliveTimeout
+        settings.shutdownTimeout = try seconds(shutdownTimeout, "SHUTDOWN_TIMEOUT") ?? settings.shutdownTimeout
+        settings.maxClients = try number(maxClients, "MAX_CLIENTS", 1...1_000_000) ?? settings.maxClients
         var limits = DecodeOptions(maxPixels: try number(maxPixels, "MAX_PIXELS", 1...1e12) ?? 50_000_000,
                                    maxFileBytes: try number(maxFileSize, "MAX_FILE_SIZE", 1...1e12) ?? 100 << 20)
         limits.maxFrames = try number(maxFrames, "MAX_FRAMES", 1...1_000_000) ?? 256
@@ -130,13 +177,16 @@ struct FrostServe: AsyncParsableCommand {
         if let folder = value(cache, "CACHE") {
             let size: Int = try number(cacheSize, "CACHE_SIZE", 1024...1e15) ?? 1 << 30
             let blurSize: Int = try number(blurCacheSize, "BLUR_CACHE_SIZE", 1024...1e15) ?? 1 << 30
+            let memorySize: Int = try number(memoryCacheSize, "MEMORY_CACHE_SIZE", 0...1e15) ?? 128 << 20
             do {
-                settings.service.resultCache = try ResultCache(folder: folder, maxBytes: size)
+                settings.service.resultCache = try ResultCache(folder: folder, maxBytes: size, memoryBytes: memorySize)
                 settings.service.blurCaches = try ServiceBlurCaches(folder: folder + "/blur", maxBytes: blurSize)
             } catch {
                 throw ValidationError("--cache \(folder): \(error)")
             }
         }
+        let sourceCache: Int = try number(sourceCacheSize, "SOURCE_CACHE_SIZE", 0...1e15) ?? 512 << 20
+        if sourceCache > 0 { settings.service.sourceCache = DecodedSources(maxBytes: sourceCache) }
         for definition in preset {
             guard let equals = definition.firstIndex(of: "="), equals != definition.startIndex else {
                 throw ValidationError("--preset takes NAME=OPTIONS, e.g. thumb=rs:fill:64:64/q:70")
@@ -147,10 +197,54 @@ struct FrostServe: AsyncParsableCommand {
                 throw ValidationError("--preset \(definition): \(error.message)")
             }
         }
+        try imgproxyDefaults(&settings.service, env: env)
         let host = settings.host
         try await FrostServerApp.run(settings) { port in
             // A line a supervisor or a test waits for, written whole.
             FileHandle.standardOutput.write(Data("frost serve: listening on http://\(host):\(port)\n".utf8))
         }
+    }
+
+    /// The flags of imgproxy's settings of the same names: presets file, formats, qualities, watermark.
+    private func imgproxyDefaults(_ service: inout ImageService.Settings, env: [String: String]) throws {
+        var defaults = service.processor.defaults
+        if let path = presets ?? env["FROST_PRESETS"] {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw ValidationError("--presets \(path): cannot read it") }
+            do { service.presets = try Presets.parse(text, into: service.presets) } catch { throw ValidationError("--presets \(path): \(error.message)") }
+        }
+        func formats(_ text: String, _ flag: String) throws -> [ImageFormat] {
+            try text.split(separator: ",").map { name in
+                guard let format = ImageFormat(name: name.trimmingCharacters(in: .whitespaces)) else {
+                    throw ValidationError("--\(flag): '\(name)' is not jpeg, png, webp, avif, heic or gif")
+                }
+                return format
+            }
+        }
+        if let text = preferredFormats ?? env["FROST_PREFERRED_FORMATS"] {
+            defaults.preferredFormats = try formats(text, "preferred-formats")
+            guard !defaults.preferredFormats.isEmpty else { throw ValidationError("--preferred-formats names no format") }
+        }
+        if let q = quality ?? env["FROST_QUALITY"].flatMap(Int.init) {
+            guard (1...100).contains(q) else { throw ValidationError("--quality takes 1 to 100") }
+            defaults.quality = q
+        }
+        if let text = formatQuality ?? env["FROST_FORMAT_QUALITY"] {
+            for pair in text.split(separator: ",") {
+                let parts = pair.split(separator: "=")
+                guard parts.count == 2, let format = try formats(String(parts[0]), "format-quality").first,
+                      let q = Int(parts[1]), (1...100).contains(q) else { throw ValidationError("--format-quality takes FORMAT=Q,… with Q from 1 to 100") }
+                defaults.formatQuality[format] = q
+            }
+        }
+        if let path = watermark ?? env["FROST_WATERMARK"] {
+            do { defaults.watermark = try ServiceProcessor.Defaults.watermark(path: path, limits: service.processor.limits) } catch {
+                throw ValidationError("--watermark \(path): \(error)")
+            }
+        }
+        if let opacity = watermarkOpacity ?? env["FROST_WATERMARK_OPACITY"].flatMap(Double.init) {
+            guard opacity > 0, opacity <= 1 else { throw ValidationError("--watermark-opacity takes a number above 0, at most 1") }
+            defaults.watermarkOpacity = opacity
+        }
+        service.processor.defaults = defaults
     }
 }
