@@ -187,7 +187,11 @@ struct ProfileClassTests {
             try Self.reference(["--embed", photo, profile, input])
             #expect(try Self.frost(["info", input]).stdout.contains("icc=yes (ignored: "))
             #expect(try Self.frost(["info", "--json", input]).stdout.contains(#""icc_ignored": ""#))
-            for output in ["out.jpg", "out.webp", "out.png", "out.avif", "out.heic"] where format == "jpg" || output == "out.png" {
+            // Every format that holds a profile (AVIF and HEIC encodes are the slow ones: for the CMYK
+            // profile alone), from the JPEG; PNG from the others.
+            let outputs = format != "jpg" ? ["out.png"] : profile.hasSuffix("default_cmyk.icc")
+                ? ["out.jpg", "out.webp", "out.png", "out.avif", "out.heic"] : ["out.jpg", "out.webp", "out.png"]
+            for output in outputs {
                 let run = try Self.frost(["convert", input, folder.file(output)])
                 #expect(run.errorLines.count == 1 && run.errorLines[0].hasPrefix("frost: \(input): warning: its ICC profile is ignored ("),
                         "\(format) → \(output): \(run.stderr)")
