@@ -29,7 +29,12 @@ public struct SHA256: Sendable {
     public static func hex(_ bytes: [UInt8]) -> String {
         var hasher = SHA256()
         hasher.update(bytes)
-        return hasher.finalize().map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        return hasher.hexDigest()
+    }
+
+    /// The lowercase hex digest of everything given (a file hashed piece by piece).
+    public mutating func hexDigest() -> String {
+        finalize().map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
     /// Hashes `bytes` after what came before.

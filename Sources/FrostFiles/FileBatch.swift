@@ -64,12 +64,14 @@ public enum FileBatch {
     /// The images under a folder, recursively (.png/.jpg/.jpeg/.webp/.avif/.heic/.heif/.gif in any case). Symbolic links
     /// are not followed out of it: a link whose target lies outside the folder is an input refused
     /// with that reason; a link to a file inside it is read; a link to a folder inside it is not
-    /// entered (its images are listed where they really are). Nor is `excluded`, if it lies inside.
-    public static func inputs(inFolder folder: String, excluding excluded: String? = nil) throws -> [Input] {
+    /// entered (its images are listed where they really are). Nor is `excluded`, if it lies inside,
+    /// nor a folder `skipping` accepts (given its path: a blur cache, whose levels are not inputs).
+    public static func inputs(inFolder folder: String, excluding excluded: String? = nil,
+                              skipping: (String) -> Bool = { _ in false }) throws -> [Input] {
         let root = FileIO.realPath(folder) ?? folder
         let skipped = excluded.flatMap(FileIO.realPath)
         var found: [Input] = []
-        for entry in try walk(folder, skipping: { path in skipped != nil && FileIO.realPath(path) == skipped }) {
+        for entry in try walk(folder, skipping: { path in skipping(path) || skipped != nil && FileIO.realPath(path) == skipped }) {
             let path = FileIO.joined(folder, entry.relative)
             guard entry.isLink else {
                 found.append(Input(relative: entry.relative, path: path))
@@ -111,14 +113,15 @@ public enum FileBatch {
     /// A list longer than this (a million paths or so) is refused before it is read.
     public static let maximumListBytes = 64 << 20
 
-    /// A folder's images (`inputs(inFolder:)`) or, for a file, the list it is (`cache --batch`,
-    /// whose option names a folder or a list).
-    public static func inputs(from source: String) throws -> [Input] {
+    /// A folder's images (`inputs(inFolder:excluding:skipping:)`) or, for a file, the list it is
+    /// (`cache --batch`, whose option names a folder or a list).
+    public static func inputs(from source: String, excluding excluded: String? = nil,
+                              skipping: (String) -> Bool = { _ in false }) throws -> [Input] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder) else {
             throw CodecError(.io, "cannot open: No such file or directory")
         }
-        return isFolder.boolValue ? try inputs(inFolder: source) : try inputs(fromList: source)
+        return isFolder.boolValue ? try inputs(inFolder: source, excluding: excluded, skipping: skipping) : try inputs(fromList: source)
     }
 
     /// The images under a folder, recursively (.png/.jpg/.jpeg/.webp/.avif/.heic/.heif/.gif in any case), as paths relative

@@ -30,6 +30,24 @@ public enum FileIO {
         return (fd, Int(st.st_size))
     }
 
+    /// The file's bytes handed to `body` a piece at a time (`chunk` bytes but the last), refused
+    /// past `maxBytes` before anything is read: a large file hashed or copied in little memory.
+    package static func readPieces(_ path: String, maxBytes: Int = .max, chunk: Int = 1 << 20, _ body: ([UInt8]) throws -> Void) throws {
+        let (fd, _) = try openInput(path, maxBytes: maxBytes)
+        defer { close(fd) }
+        while true {
+            let piece = try read(fd, upTo: chunk)
+            if !piece.isEmpty { try body(piece) }
+            if piece.count < chunk { return }
+        }
+    }
+
+    /// Whether `path` is a folder (or a link to one).
+    public static func isFolder(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+    }
+
     /// Up to `count` bytes from the start of a file (to sniff its format).
     public static func readPrefix(_ path: String, count: Int) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
