@@ -19,7 +19,7 @@ OUT     := out
 # profiles the colour tests convert from.
 APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libavif-dev libheif-dev libgif-dev libimagequant-dev liblcms2-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium icc-profiles-free colord-data libgs-common
 
-.PHONY: deps build debug docs examples requests references check test test-asan test-tsan test-serve serve-build deploy-check fuzz fuzz-build run gallery man bench compare compare-deps serve-bench serve-soak serve-overload clean
+.PHONY: deps build debug docs examples requests references check test test-asan test-tsan test-serve serve-build deploy-check image-check fuzz fuzz-build run gallery man bench compare compare-deps serve-bench serve-soak serve-overload clean
 
 VENV      := Benchmarks/.venv
 VENV_SIMD := Benchmarks/.venv-simd
@@ -74,9 +74,15 @@ test: check
 	$(MAKE) --no-print-directory examples
 	$(MAKE) --no-print-directory test-serve
 	$(MAKE) --no-print-directory deploy-check
+	$(MAKE) --no-print-directory image-check
 	$(MAKE) --no-print-directory test-asan
 	$(MAKE) --no-print-directory test-tsan TSAN_SUITES='$(CONCURRENCY_SUITES)'
 	FUZZ_SMOKE=1 $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
+
+# deploy/Containerfile's build stage on what its COPY lines copy, in an empty folder: both
+# products' builds planned (about a minute; IMAGE_CHECK=full builds them, ~20 minutes): deploy/image-check.sh.
+image-check: deps
+	deploy/image-check.sh
 
 # `frost serve` (Server/, its own package: Hummingbird, SwiftNIO, AsyncHTTPClient, swift-prometheus):
 # built once in debug and tested against the servers its tests start on loopback ports.
