@@ -15,11 +15,11 @@ OUT     := out
 # Debian packages the build, the tests and the demo need; ffmpeg for the MP4 output (`frost animate
 # OUT.mp4`), which the tests exercise as well; webp (cwebp, dwebp, img2webp) makes test files; chromium shows `frost page` to the tests;
 # libavif-dev and libheif-dev read and write AVIF and HEIC (Tests/Fixtures/heif/make.sh uses their tools, not installed here);
-# liblcms2-dev converts colour; icc-profiles-free, colord-data and libgs-common (Ghostscript's CMYK profile) hold the
+# liblcms2-dev converts colour; libcurl4-openssl-dev carries the S3 store's requests (FrostStorage); icc-profiles-free, colord-data and libgs-common (Ghostscript's CMYK profile) hold the
 # profiles the colour tests convert from.
-APT_PACKAGES := libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libavif-dev libheif-dev libgif-dev libimagequant-dev liblcms2-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium icc-profiles-free colord-data libgs-common
+APT_PACKAGES := libcurl4-openssl-dev libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libavif-dev libheif-dev libgif-dev libimagequant-dev liblcms2-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium icc-profiles-free colord-data libgs-common
 
-.PHONY: deps build debug docs examples requests references check test test-asan test-tsan test-serve serve-build deploy-check image-check fuzz fuzz-build run gallery man bench compare compare-deps serve-bench serve-soak serve-overload clean
+.PHONY: s3-bench cluster-sim deps build debug docs examples requests references check test test-asan test-tsan test-serve serve-build deploy-check image-check fuzz fuzz-build run gallery man bench compare compare-deps serve-bench serve-soak serve-overload clean
 
 VENV      := Benchmarks/.venv
 VENV_SIMD := Benchmarks/.venv-simd
@@ -49,12 +49,16 @@ check: deps references
 	FROST_BIN=$(CURDIR)/.build/debug/frost FROST_REFERENCE_PYTHON=$(CURDIR)/$(REFERENCES)/bin/python $(SWIFT) test
 
 # The reference implementations the tests compare with (PlaceholderTests: PyPI's blurhash-python
-# and thumbhash, through Tests/References/placeholders.py), in a venv of their own.
+# and thumbhash, through Tests/References/placeholders.py), in a venv of their own; and the storage
+# tests' S3 server (moto's, authentication on: Tests/References/s3_server.py), the AWS CLI that puts
+# their catalogs in and reads results out, and botocore, whose signatures the signer's are compared with.
 REFERENCES := .build-references
 references:
 	@[ -x $(REFERENCES)/bin/python ] || python3 -m venv $(REFERENCES)
 	@$(REFERENCES)/bin/python -c "import blurhash, thumbhash, PIL" 2>/dev/null || \
 	  $(REFERENCES)/bin/pip install -q blurhash-python==1.2.2 thumbhash==0.1.2 pillow
+	@$(REFERENCES)/bin/python -c "import moto.server, awscli, flask_cors" 2>/dev/null || \
+	  $(REFERENCES)/bin/pip install -q "moto[server]==5.2.1" awscli==1.45.11
 
 # The full gate (CI runs it): `make check`, then, where the CPU has
 # AVX2, the library suites once more on the release build: its kernels take CFrostSystem's AVX2
@@ -88,6 +92,17 @@ image-check: deps
 # built once in debug and tested against the servers its tests start on loopback ports.
 test-serve: debug
 	cd Server && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+
+# `frost cache --batch` over one 200-image catalog from a local folder and from a local S3 server
+# (moto): Frost's own CPU and peak memory compared, and a no-op rerun's requests counted (docs/storage.md).
+s3-bench: build references
+	$(REFERENCES)/bin/python Benchmarks/s3_bench.py $(FROST) $(or $(ROUNDS),3)
+
+# deploy/frost-cache-indexed-job.yaml's command line run for every index against a local S3 server
+# (moto), two at a time, one index killed with SIGKILL and retried; the union of the shards must
+# equal one run and no key be written by two indices (deploy/cluster_sim.py).
+cluster-sim: build references
+	$(REFERENCES)/bin/python deploy/cluster_sim.py $(FROST)
 
 # deploy/*.yaml validated offline (kubernetes-validate, a pinned Kubernetes version: deploy/validate.sh).
 deploy-check:
@@ -255,10 +270,10 @@ compare: build compare-deps
 # frost serve against thumbor 7.8 (PyPI, its own venv) on loopback with wrk (Debian): requests per
 # second and p50/p99 latency per case, distinct and repeated URLs (Benchmarks/serve_bench.py).
 THUMBOR_VENV := Benchmarks/.venv-thumbor
-serve-bench: serve-build
+serve-bench: build serve-build
 	@command -v wrk > /dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO apt-get install -y -qq wrk; }
 	@[ -x $(THUMBOR_VENV)/bin/thumbor ] || { python3 -m venv $(THUMBOR_VENV) && $(THUMBOR_VENV)/bin/pip install -q thumbor==7.8.0; }
-	python3 Benchmarks/serve_bench.py Server/.build/release/frost-serve $(THUMBOR_VENV)/bin/thumbor $(SERVE_BENCH_ARGS)
+	python3 Benchmarks/serve_bench.py Server/.build/release/frost-serve $(THUMBOR_VENV)/bin/thumbor $(FROST) $(SERVE_BENCH_ARGS)
 
 # The issue's soak: 10 minutes at 16 clients, every response compared with the CLI's bytes, resident
 # memory of the second and the last minute (Benchmarks/serve_soak.py; SOAK_ARGS=--minutes 1 for a short one).

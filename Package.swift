@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "FrostCore", targets: ["FrostCore"]),
         .library(name: "FrostColor", targets: ["FrostColor"]),
         .library(name: "FrostCodecs", targets: ["FrostCodecs"]),
+        .library(name: "FrostStorage", targets: ["FrostStorage"]),
         .library(name: "FrostFiles", targets: ["FrostFiles"]),
         .library(name: "FrostEffects", targets: ["FrostEffects"]),
         .library(name: "FrostCache", targets: ["FrostCache"]),
@@ -47,8 +48,12 @@ let package = Package(
         .target(name: "FrostColor", dependencies: ["FrostCore", "CFrostCodecs"], exclude: ["Profiles/README.md"],
                 resources: [.embedInCode("Profiles/default-cmyk-fogra39.icc")]),
         .target(name: "FrostCodecs", dependencies: ["FrostCore", "FrostColor", "CFrostCodecs", "CFrostSystem"]),
+        // HTTP through libcurl (Debian's libcurl4-openssl-dev) for the S3 store: one typed request call.
+        .target(name: "CFrostCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // Object storage: a local folder and an S3 bucket behind one set of calls (docs/storage.md).
+        .target(name: "FrostStorage", dependencies: ["FrostCore", "FrostCodecs", "CFrostCurl"]),
         // Files: whole reads, atomic writes, images and animations by path, many-file batches.
-        .target(name: "FrostFiles", dependencies: ["FrostCore", "FrostCodecs"]),
+        .target(name: "FrostFiles", dependencies: ["FrostCore", "FrostCodecs", "FrostStorage"]),
         .target(name: "FrostEffects", dependencies: ["FrostCore", "CFrostSystem"]),
         .target(name: "FrostCache", dependencies: ["FrostCore", "FrostColor", "FrostEffects", "FrostCodecs", "FrostFiles", "FrostStream", "CFrostSystem"]),
         .target(name: "FrostCrossfade", dependencies: ["FrostCore", "FrostEffects", "FrostCache"]),
@@ -60,7 +65,7 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "FrostCompose", dependencies: ["FrostCore", "FrostColor", "FrostEffects", "FrostCodecs", "FrostFiles", "CFreeType"]),
         .target(name: "FrostMotion", dependencies: ["FrostCore", "FrostCodecs", "FrostFiles", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostCompose"]),
-        .target(name: "Frost", dependencies: ["FrostCore", "FrostColor", "FrostCodecs", "FrostFiles", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostClients",
+        .target(name: "Frost", dependencies: ["FrostCore", "FrostColor", "FrostCodecs", "FrostStorage", "FrostFiles", "FrostEffects", "FrostCache", "FrostCrossfade", "FrostClients",
                                               "FrostCompose", "FrostMotion", "FrostStream"]),
         // imgproxy's URLs on the library (docs/serve.md): parsing, signing, options, processing;
         // `frost serve` (Server/) puts it behind HTTP.
@@ -94,6 +99,7 @@ let package = Package(
         .testTarget(name: "FrostFuzzTests", dependencies: ["FrostFuzz", "FrostCodecs", "FrostFiles", "FrostCompose", "FrostTestSupport"]),
         .testTarget(name: "FrostTests", dependencies: ["Frost", "FrostTestSupport"]),
         .testTarget(name: "FrostServiceTests", dependencies: ["FrostService", "FrostCore", "FrostCodecs", "FrostFiles", "FrostTestSupport"]),
+        .testTarget(name: "FrostStorageTests", dependencies: ["FrostStorage", "FrostCore", "FrostTestSupport"]),
         .testTarget(name: "FrostCLITests", dependencies: ["FrostCodecs", "FrostFiles", "FrostCache", "FrostTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,22 +1,28 @@
-"""make serve-bench: frost serve against thumbor 7.8 on loopback, the same image and requests.
+"""make serve-bench: frost serve against thumbor 7.8 on loopback, as CPU time per response.
 
-Both servers are started here on free ports, each in its strongest configuration for this machine:
+Requests per second on a 2-core machine that also runs the load generator say more about the
+machine than about the servers, so the figure compared is each server's own CPU time per response
+(user + system of all its processes, read from /proc before and after the run), beside requests per
+second and latency. Both servers are started here on free ports in their strongest configuration:
 frost-serve (release, `make serve-build`) with a worker per core; thumbor with a process per core
-(`--processes`), Pillow, no storage of sources. The load is wrk (one thread, C, so the client
-costs little of the cores the servers share with it) for SECONDS per case at CONCURRENCY open
-connections:
+(`--processes`), Pillow, no storage of sources. The load is wrk (one thread, -c8) per case:
 
-  fit-webp   the 2048x1536 JPEG fitted to 500x500, WebP quality 80
-  fit-jpeg   the same as JPEG quality 80
-  blur-320   320 wide, then a gaussian blur of sigma 8 (thumbor: blur(24,8), radius 3 sigma)
+  distinct  one 2048x1536 JPEG fitted to 500x500, WebP quality 80, a cache buster in every URL:
+            nothing cached anywhere (frost's decoded-source cache off)
+  srcset    a dozen 2048-wide JPEGs x widths 320, 640, 960, 1280 x WebP and JPEG, shuffled, every
+            URL once (a cache buster makes each response new): responsive images, where most
+            requests that miss a result cache are another variant of a source decoded a moment ago
+  repeated  one URL: frost with its result cache (--cache), thumbor with its file result storage
 
-each with distinct URLs (a counter in the URL: no result is reused) and, with each server's result
-cache on (frost: --cache; thumbor: its file result storage), the same URL repeated. Printed:
-requests per second, p50 and p99 latency, and frost's ratio. Usage:
-  serve_bench.py FROST_SERVE THUMBOR [--seconds S] [--concurrency C] [--cases a,b]
+Printed per case and server: requests, requests per second, p50 and p99 latency, CPU ms per
+response; and frost's CPU advantage (thumbor's CPU per response / frost's). Exits 1 on a non-2xx
+answer. Usage:
+  serve_bench.py FROST_SERVE THUMBOR FROST [--seconds S] [--concurrency C] [--cases a,b]
+FROST (the command line) makes the srcset sources.
 """
 import argparse
 import os
+import random
 import re
 import shutil
 import signal
@@ -29,15 +35,9 @@ import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IMAGE = os.path.join(ROOT, "SampleImages", "UNIS_EV0.jpg")   # a 2048x1536 JPEG
-
-CASES = {
-    "fit-webp": ("/_/rs:fit:500:500/q:80{bust}/plain/local:///photo.jpg@webp",
-                 "/unsafe/fit-in/500x500/filters:format(webp):quality(80)/photo.jpg{bust}"),
-    "fit-jpeg": ("/_/rs:fit:500:500/q:80{bust}/plain/local:///photo.jpg@jpg",
-                 "/unsafe/fit-in/500x500/filters:quality(80)/photo.jpg{bust}"),
-    "blur-320": ("/_/rs:fit:320:0/bl:8/q:80{bust}/plain/local:///photo.jpg@jpg",
-                 "/unsafe/fit-in/320x0/filters:blur(24,8):quality(80)/photo.jpg{bust}"),
-}
+TICKS = os.sysconf("SC_CLK_TCK")
+WIDTHS = (320, 640, 960, 1280)
+SOURCES = 12
 
 
 def free_port():
@@ -58,14 +58,36 @@ def wait_ready(url, seconds=60):
     raise SystemExit(f"serve_bench: {url} never answered")
 
 
-def start_frost(binary, images, cache):
+def cpu_seconds(session):
+    """User + system seconds of every live process in `session` (the server and its children)."""
+    total = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # After the name: state ppid pgrp session ... utime (14th field overall) stime (15th).
+        if int(fields[3]) == session:
+            total += int(fields[11]) + int(fields[12])
+    return total / TICKS
+
+
+def start(args, ready):
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    wait_ready(ready)
+    return proc
+
+
+def start_frost(binary, images, cache, source_cache):
     port = free_port()
-    args = [binary, "--root", images, "--bind", f"127.0.0.1:{port}", "--allow-unsigned", "--queue", "1024"]
+    args = [binary, "--root", images, "--bind", f"127.0.0.1:{port}", "--allow-unsigned", "--queue", "1024",
+            "--source-cache-size", str(source_cache)]
     if cache:
         args += ["--cache", cache]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_ready(f"http://127.0.0.1:{port}/health")
-    return proc, port
+    return start(args, f"http://127.0.0.1:{port}/health"), port
 
 
 def start_thumbor(binary, images, work, cache):
@@ -83,11 +105,8 @@ MAX_AGE = 86400
         if cache:
             f.write(f"RESULT_STORAGE = 'thumbor.result_storages.file_storage'\n"
                     f"RESULT_STORAGE_FILE_STORAGE_ROOT_PATH = '{cache}'\nRESULT_STORAGE_STORES_UNSAFE = True\n")
-    proc = subprocess.Popen([binary, "--port", str(port), "--ip", "127.0.0.1", "--conf", conf,
-                             "--processes", str(os.cpu_count())],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    wait_ready(f"http://127.0.0.1:{port}/healthcheck")
-    return proc, port
+    args = [binary, "--port", str(port), "--ip", "127.0.0.1", "--conf", conf, "--processes", str(os.cpu_count())]
+    return start(args, f"http://127.0.0.1:{port}/healthcheck"), port
 
 
 def stop(proc):
@@ -101,71 +120,105 @@ def stop(proc):
         proc.kill()
 
 
-def wrk(port, path, distinct, seconds, concurrency, work, bust):
-    """Requests per second and p50/p99 latency (ms) of wrk on `path` ({bust} a counter, or nothing)."""
-    script = os.path.join(work, "distinct.lua")
+def wrk(proc, port, paths, seconds, concurrency, work):
+    """Requests, requests per second, p50 and p99 latency (ms) and CPU ms per response of wrk on
+    `paths` taken in turn ({n} a counter: every URL once), the server being `proc`'s session."""
+    listing = os.path.join(work, f"paths-{port}.txt")
+    with open(listing, "w") as f:
+        f.write("\n".join(paths) + "\n")
+    script = os.path.join(work, "paths.lua")
     with open(script, "w") as f:
-        # A counter makes every URL distinct (wrk -t1: one Lua state).
-        f.write("""local counter = 0
-local template = os.getenv("FROST_BENCH_PATH")
-local bust = os.getenv("FROST_BENCH_BUST")
+        # One Lua state (wrk -t1): a counter walks the list, and `{n}` takes the round, so that a
+        # URL never repeats when the list is walked again.
+        f.write("""local paths = {}
+for line in io.lines(os.getenv("FROST_BENCH_PATHS")) do paths[#paths + 1] = line end
+local counter = 0
 request = function()
+  local path = paths[counter % #paths + 1]
+  local round = math.floor(counter / #paths)
   counter = counter + 1
-  local path = string.gsub(template, "{bust}", string.format(bust, counter))
-  return wrk.format("GET", path)
+  return wrk.format("GET", (string.gsub(path, "{n}", tostring(round))))
 end
 """)
-    env = dict(os.environ, FROST_BENCH_PATH=path, FROST_BENCH_BUST=bust)
-    target = f"http://127.0.0.1:{port}" + (path.replace("{bust}", "") if not distinct else "/")
-    args = ["wrk", "-t1", f"-c{concurrency}", f"-d{seconds}s", "--latency", "--timeout", "30s"]
-    if distinct:
-        args += ["-s", script]
-    out = subprocess.run(args + [target], capture_output=True, text=True, env=env).stdout
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    env = dict(os.environ, FROST_BENCH_PATHS=listing)
+    before = cpu_seconds(proc.pid)
+    out = subprocess.run(["wrk", "-t1", f"-c{concurrency}", f"-d{seconds}s", "--latency", "--timeout", "30s", "-s", script,
+                          f"http://127.0.0.1:{port}/"], capture_output=True, text=True, env=env).stdout
+    cpu = cpu_seconds(proc.pid) - before
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     if non2xx:
-        raise SystemExit(f"serve_bench: {non2xx.group(1)} errors on {target}:\n{out}")
+        raise SystemExit(f"serve_bench: {non2xx.group(1)} errors on port {port}:\n{out}")
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
 
     def percentile(p):
         m = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)", out)
         value, unit = float(m.group(1)), m.group(2)
         return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
-    return rps, percentile(50), percentile(99)
+    return requests, rps, percentile(50), percentile(99), cpu * 1000 / max(1, requests)
+
+
+def srcset_sources(frost, images):
+    """A dozen 2048-wide JPEGs: the sample photo in twelve brightness and crop variants."""
+    names = []
+    for i in range(SOURCES):
+        name = f"photo-{i:02d}.jpg"
+        subprocess.run([frost, "run", IMAGE, os.path.join(images, name),
+                        f"adjust:brightness={(i - SOURCES / 2) / 40}", "--quality", "90"], check=True, capture_output=True)
+        names.append(name)
+    return names
+
+
+def cases(names):
+    """Per case: frost's paths, thumbor's paths, frost's server setup (result cache, source cache bytes)."""
+    srcset = [(name, w, ext) for name in names for w in WIDTHS for ext in ("webp", "jpg")]
+    random.Random(7).shuffle(srcset)
+    thumbor_format = {"webp": "filters:format(webp):quality(80)", "jpg": "filters:quality(80)"}
+    return {
+        "distinct": (["/_/rs:fit:500:500/q:80/cb:{n}/plain/local:///photo.jpg@webp"],
+                     ["/unsafe/fit-in/500x500/filters:format(webp):quality(80)/photo.jpg?n={n}"], (False, 0)),
+        "srcset": ([f"/_/rs:fit:{w}:0/q:80/cb:{{n}}/plain/local:///{name}@{ext}" for name, w, ext in srcset],
+                   [f"/unsafe/fit-in/{w}x0/{thumbor_format[ext]}/{name}?n={{n}}" for name, w, ext in srcset], (False, 512 << 20)),
+        "repeated": (["/_/rs:fit:500:500/q:80/plain/local:///photo.jpg@webp"],
+                     ["/unsafe/fit-in/500x500/filters:format(webp):quality(80)/photo.jpg"], (True, 512 << 20)),
+    }
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("frost")
+    parser.add_argument("frost_serve")
     parser.add_argument("thumbor")
+    parser.add_argument("frost")
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--cases", default="distinct,srcset,repeated")
     a = parser.parse_args()
     work = tempfile.mkdtemp(prefix="frost-serve-bench-")
     images = os.path.join(work, "images")
     os.makedirs(images)
     shutil.copy(IMAGE, os.path.join(images, "photo.jpg"))
-    print(f"frost serve vs thumbor 7.8: {os.cpu_count()} cores, loopback, wrk -t1 -c{a.concurrency} -d{a.seconds}s, "
-          f"2048x1536 JPEG")
-    print(f"{'case':<10} {'urls':<9} {'frost req/s':>12} {'p50 ms':>8} {'p99 ms':>8} {'thumbor req/s':>14} "
-          f"{'p50 ms':>8} {'p99 ms':>8} {'ratio':>7}")
+    table = cases(srcset_sources(a.frost, images))
+    print(f"frost serve vs thumbor 7.8: {os.cpu_count()} cores, loopback, wrk -t1 -c{a.concurrency} -d{a.seconds}s")
+    print(f"{'case':<9} {'server':<8} {'requests':>9} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'CPU ms/resp':>12}")
     try:
-        for cached in (False, True):
-            frost_cache = os.path.join(work, "frost-cache") if cached else None
-            thumbor_cache = os.path.join(work, "thumbor-cache") if cached else None
-            frost, frost_port = start_frost(a.frost, images, frost_cache)
-            thumbor, thumbor_port = start_thumbor(a.thumbor, images, work, thumbor_cache)
-            try:
-                for case in a.cases.split(","):
-                    frost_path, thumbor_path = CASES[case]
-                    # frost: a cache buster; thumbor (which keeps no result without result storage): a query.
-                    f = wrk(frost_port, frost_path, not cached, a.seconds, a.concurrency, work, "/cb:%d")
-                    t = wrk(thumbor_port, thumbor_path, not cached, a.seconds, a.concurrency, work, "?n=%d")
-                    print(f"{case:<10} {'repeated' if cached else 'distinct':<9} {f[0]:>12.1f} {f[1]:>8.1f} {f[2]:>8.1f} "
-                          f"{t[0]:>14.1f} {t[1]:>8.1f} {t[2]:>8.1f} {f[0] / t[0]:>6.1f}x", flush=True)
-            finally:
-                stop(frost)
-                stop(thumbor)
+        for case in a.cases.split(","):
+            frost_paths, thumbor_paths, (cached, source_cache) = table[case]
+            rows = {}
+            for server in ("frost", "thumbor"):
+                cache = os.path.join(work, f"{server}-cache-{case}") if cached else None
+                proc, port = (start_frost(a.frost_serve, images, cache, source_cache) if server == "frost"
+                              else start_thumbor(a.thumbor, images, work, cache))
+                try:
+                    paths = frost_paths if server == "frost" else thumbor_paths
+                    if cached:   # the one result made and stored before the timed run
+                        urllib.request.urlopen(f"http://127.0.0.1:{port}{paths[0]}", timeout=60).read()
+                    rows[server] = wrk(proc, port, paths, a.seconds, a.concurrency, work)
+                finally:
+                    stop(proc)
+                n, rps, p50, p99, cpu = rows[server]
+                print(f"{case:<9} {server:<8} {n:>9} {rps:>8.1f} {p50:>8.1f} {p99:>8.1f} {cpu:>12.3f}", flush=True)
+            print(f"{case:<9} frost's CPU per response: {rows['thumbor'][4] / rows['frost'][4]:.1f}x less than thumbor's; "
+                  f"requests per second {rows['frost'][1] / rows['thumbor'][1]:.1f}x", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

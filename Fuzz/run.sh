@@ -59,6 +59,10 @@ for target in "$@"; do
       printf '/sig/pr:p/plain/local:///a/%%2e%%2e/out.jpg' > "$work/seeds/dots"
       printf '/sig/levels:4/ms:20/f:webp/q:80/plain/local:///a/b.jpg' > "$work/seeds/cache"
       printf '/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef/level-01.png' > "$work/seeds/cache-file"
+      # Remote sources of every shape RemoteURL reads or refuses (a port out of range crashed NIO).
+      printf '/sig/w:50/plain/http://127.0.0.1:99999/a.jpg@png' > "$work/seeds/remote-port"
+      printf '/sig/w:50/plain/http://u:p@[::ffff:127.0.0.1]:8080/a%%20b.jpg?x=1#f@png' > "$work/seeds/remote-v6"
+      printf '/sig/w:50/plain/https://LOCALHOST:65535/a.jpg' > "$work/seeds/remote-name"
       dict=Fuzz/dictionaries/service.dict ;;
     png-round-trip)
       head -c 4096 /dev/urandom > "$work/seeds/random"

@@ -1,6 +1,7 @@
 // JPEG decoding over libjpeg-turbo, from a memory buffer or a file. See CFrostCodecs.h.
 #include "CFrostCodecs.h"
 #include "error.h"
+#include "CFrostSystem.h"
 #include <jpeglib.h>
 #include <jerror.h>
 #include <setjmp.h>
@@ -15,8 +16,16 @@ typedef struct {
     char message[JMSG_LENGTH_MAX];
 } error_manager;
 
+// A progressive JPEG may repeat a refinement scan any number of times, each pass over every
+// coefficient: 57 KB holding 2000 scans of a 2048² picture took 6 s of CPU, 345 KB with 20000 a
+// minute. Encoders write about 10 (libjpeg's default progression; mozjpeg's tuned ones stay under
+// 30), so past this many the file is refused, as djpeg's -maxscans and TurboJPEG's
+// TJPARAM_SCANLIMIT do. libjpeg's progress monitor sees the scan number as each scan is read.
+#define FROST_JPEG_MAX_SCANS 100
+
 struct frost_jpeg_decoder {
     struct jpeg_decompress_struct cinfo;
+    struct jpeg_progress_mgr progress;
     error_manager error;
     const uint8_t *data;
     size_t size;
@@ -69,8 +78,25 @@ static void on_message(j_common_ptr cinfo, int level) {
     e->base.num_warnings++;
 }
 
+// Called by libjpeg between scans and rows (jdapistd.c, jdapimin.c): refuses a file past the scan
+// limit, and ends the decode when the work was told to stop (CFrostSystem's stop flag).
+static void on_progress(j_common_ptr cinfo) {
+    error_manager *e = (error_manager *)cinfo->err;
+    j_decompress_ptr d = (j_decompress_ptr)cinfo;
+    if (d->input_scan_number > FROST_JPEG_MAX_SCANS) {
+        snprintf(e->message, sizeof e->message, "more than %d scans (encoders write about 10)", FROST_JPEG_MAX_SCANS);
+        longjmp(e->jump, 3);
+    }
+    if (frost_stopped()) {
+        snprintf(e->message, sizeof e->message, "stopped");
+        longjmp(e->jump, 4);
+    }
+}
+
 static frost_status status_for(const error_manager *e, int jump_code) {
     if (jump_code == 2) return FROST_ERR_TRUNCATED;
+    if (jump_code == 3) return FROST_ERR_TOO_LARGE;
+    if (jump_code == 4) return FROST_ERR_STOPPED;
     switch (e->base.msg_code) {
     case JERR_BAD_PRECISION:
     case JERR_SOF_UNSUPPORTED:
@@ -92,6 +118,8 @@ static frost_jpeg_decoder *create(const uint8_t *data, size_t size, FILE *file) 
     d->error.base.emit_message = on_message;
     if (setjmp(d->error.jump)) { free(d); return NULL; }
     jpeg_create_decompress(&d->cinfo);
+    d->progress.progress_monitor = on_progress;
+    d->cinfo.progress = &d->progress;
     return d;
 }
 

@@ -1,6 +1,7 @@
 // JPEG encoding over libjpeg-turbo into memory.
 #include "CFrostCodecs.h"
 #include "error.h"
+#include "CFrostSystem.h"
 #include <jpeglib.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@ typedef struct {
     unsigned char *buffer;       // jpeg_mem_dest output
     unsigned long size;
     uint8_t *gray_row;
+    int stopped;                 // ended by the stop flag, between rows
 } encoder;
 
 static void on_error_exit(j_common_ptr cinfo) {
@@ -36,12 +38,13 @@ frost_status frost_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
     cinfo->err = jpeg_std_error(&e->error.base);
     e->error.base.error_exit = on_error_exit;
     if (setjmp(e->error.jump)) {
-        frost_fail(err, FROST_ERR_ENCODE, "%s", e->error.message);
+        frost_status status = e->stopped ? FROST_ERR_STOPPED : FROST_ERR_ENCODE;
+        frost_fail(err, status, "%s", e->error.message);
         jpeg_destroy_compress(cinfo);
         free(e->buffer);
         free(e->gray_row);
         free(e);
-        return FROST_ERR_ENCODE;
+        return status;
     }
     jpeg_create_compress(cinfo);
     jpeg_mem_dest(cinfo, &e->buffer, &e->size);
@@ -70,6 +73,12 @@ frost_status frost_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
     jpeg_start_compress(cinfo, TRUE);
     if (options->icc && options->icc_length > 0) jpeg_write_icc_profile(cinfo, options->icc, options->icc_length);
     while (cinfo->next_scanline < height) {
+        // Told to stop (CFrostSystem's stop flag): checked every 64 rows.
+        if ((cinfo->next_scanline & 63) == 0 && frost_stopped()) {
+            e->stopped = 1;
+            snprintf(e->error.message, sizeof e->error.message, "stopped");
+            longjmp(e->error.jump, 1);
+        }
         const uint8_t *src = rgba + (size_t)cinfo->next_scanline * row_bytes;
         JSAMPROW row = (JSAMPROW)src;
         if (options->gray) {

@@ -3,6 +3,7 @@
 #include "CFrostCodecs.h"
 #include "error.h"
 #include "png_direct.h"
+#include "CFrostSystem.h"
 #include <png.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@ struct frost_png_decoder {
     int libpng_only;            // frost_png_decoder_use_libpng_only
     int read_direct;            // the pixels came from png_direct.c
     int reading_image;          // png_read_image has begun: rows before an error are whole
+    int stopped;                // ended by the stop flag (on_row)
     char message[256];          // libpng's last error text
 };
 
@@ -35,6 +37,17 @@ static void on_error(png_structp png, png_const_charp message) {
 static void on_warning(png_structp png, png_const_charp message) {
     (void)png;
     (void)message;  // libpng warnings (bad ancillary CRCs, unknown sRGB profiles) are not failures
+}
+
+// After each row libpng reads (each pass's, interlaced): the work ends when told to stop
+// (CFrostSystem's stop flag: a server's request past its deadline).
+static void on_row(png_structp png, png_uint_32 row, int pass) {
+    (void)row;
+    (void)pass;
+    if (!frost_stopped()) return;
+    frost_png_decoder *d = png_get_error_ptr(png);
+    d->stopped = 1;
+    png_error(png, "stopped");
 }
 
 static void read_memory(png_structp png, png_bytep out, size_t length) {
@@ -55,6 +68,7 @@ frost_png_decoder *frost_png_decoder_create(const uint8_t *data, size_t size,
     d->info = png_create_info_struct(d->png);
     if (!d->info) { png_destroy_read_struct(&d->png, NULL, NULL); free(d); return NULL; }
     png_set_read_fn(d->png, d, read_memory);
+    png_set_read_status_fn(d->png, on_row);
     // A broken ICC profile is dropped with a warning (libpng's default for benign errors); the
     // sRGB-profile blacklist check is skipped because it flags real, usable profiles. Structural
     // chunk errors are caught before libpng runs (PNGStructure.swift).
@@ -132,7 +146,7 @@ frost_status frost_png_start_rows(frost_png_decoder *d, frost_error *err) {
 }
 
 frost_status frost_png_read_rows(frost_png_decoder *d, uint8_t *const *rows, uint32_t count, int last, frost_error *err) {
-    if (setjmp(png_jmpbuf(d->png))) return frost_fail(err, FROST_ERR_CORRUPT, "%s", d->message);
+    if (setjmp(png_jmpbuf(d->png))) return frost_fail(err, d->stopped ? FROST_ERR_STOPPED : FROST_ERR_CORRUPT, "%s", d->message);
     png_read_rows(d->png, (png_bytepp)rows, NULL, count);
     if (last) png_read_end(d->png, NULL);
     return FROST_OK;
@@ -144,6 +158,7 @@ frost_status frost_png_read_pixels(frost_png_decoder *d, void *pixels, size_t ro
     png_infop info = d->info;
     *truncated = 0;
     if (setjmp(png_jmpbuf(png))) {
+        if (d->stopped) return frost_fail(err, FROST_ERR_STOPPED, "stopped");
         if (allow_truncated && d->reading_image) {
             *truncated = 1;
             return FROST_OK;

@@ -3,6 +3,7 @@
 // through libwebpdemux and written through libwebpmux.
 #include "CFrostCodecs.h"
 #include "error.h"
+#include "CFrostSystem.h"
 #include <stdlib.h>
 #include <string.h>
 #include <webp/decode.h>
@@ -117,6 +118,14 @@ static frost_status configure(WebPConfig *config, const frost_webp_write_options
 }
 
 // RGBA8 rows (straight alpha; the alpha bytes ignored without `has_alpha`) as a picture to encode.
+// libwebp's progress hook: 0 aborts the encode, when the work was told to stop (CFrostSystem's
+// stop flag: a server's request past its deadline).
+static int keep_going(int percent, const WebPPicture *picture) {
+    (void)percent;
+    (void)picture;
+    return !frost_stopped();
+}
+
 static frost_status import_picture(WebPPicture *picture, const uint8_t *rgba, uint32_t width, uint32_t height,
                                    size_t row_bytes, int has_alpha, int use_argb, frost_error *err) {
     if (!WebPPictureInit(picture)) return frost_fail(err, FROST_ERR_ENCODE, "libwebp version mismatch");
@@ -162,11 +171,13 @@ frost_status frost_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t hei
     WebPMemoryWriterInit(&writer);
     picture.writer = WebPMemoryWrite;
     picture.custom_ptr = &writer;
+    picture.progress_hook = keep_going;
     int encoded = WebPEncode(&config, &picture);
     WebPEncodingError code = picture.error_code;
     WebPPictureFree(&picture);
     if (!encoded) {
         WebPMemoryWriterClear(&writer);
+        if (code == VP8_ENC_ERROR_USER_ABORT) return frost_fail(err, FROST_ERR_STOPPED, "stopped");
         return frost_fail(err, FROST_ERR_ENCODE, "%s", picture_error(code));
     }
     WebPData result = {writer.mem, writer.size};

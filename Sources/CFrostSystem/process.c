@@ -31,6 +31,7 @@ void frost_unmap_buffer(void *buffer, size_t bytes) {
 }
 
 _Thread_local int frost_budget_thread_held;
+_Thread_local const int *frost_stop_flag;
 
 void frost_advise_huge_pages(void *buffer, size_t bytes) {
     uintptr_t start = ((uintptr_t)buffer + huge_page - 1) & ~(uintptr_t)(huge_page - 1);

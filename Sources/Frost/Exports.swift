@@ -3,6 +3,7 @@
 @_exported import FrostCore
 @_exported import FrostColor
 @_exported import FrostCodecs
+@_exported import FrostStorage
 @_exported import FrostFiles
 @_exported import FrostEffects
 @_exported import FrostCache

@@ -3,10 +3,12 @@ import FrostCodecs
 @_spi(Kernels) import FrostCore
 import FrostFiles
 
-/// Builds one cache per input image: `OUTDIR/<relative path>.frost/`. Resumable and cheap to
-/// rerun (a complete cache whose manifest records the source's size and identity is skipped
-/// without reading the source or a level: `SourceStamp`), shardable across workers with no
-/// coordination (FileBatch), and a failed input never stops the others, up to `maxFailures`.
+/// Builds one cache per input image: `OUTDIR/<relative path>.frost/` (a folder, or a prefix in a
+/// bucket). Resumable and cheap to rerun: a complete cache whose manifest records the source's size
+/// and identity as they are now (`ObjectInfo`: `etag:…` of an object, from the listing;
+/// `inode:…/mtime:…` of a file, from its status) is skipped with nothing read but its manifest.
+/// Shardable across workers with no coordination (FileBatch), and a failed input never stops the
+/// others, up to `maxFailures`.
 public struct BatchBuild: Sendable {
     /// One input: its path and the relative path its cache folder mirrors.
     public typealias Input = FileBatch.Input
@@ -40,7 +42,7 @@ public struct BatchBuild: Sendable {
 
     /// The images to cache, in order.
     public let inputs: [Input]
-    /// The root folder: each input's cache goes to `output/<relative path>.frost/`.
+    /// The root folder (or prefix): each input's cache goes to `output/<relative path>.frost/`.
     public let output: String
     /// The same options for every input.
     public let options: CacheOptions
@@ -49,10 +51,13 @@ public struct BatchBuild: Sendable {
     /// Rebuild caches that are already complete.
     public var force = false
     /// Check a complete cache by hashing its source and every level (a rerun otherwise trusts the
-    /// manifest, the source's stamp and the levels' sizes).
+    /// manifest, the source's size and identity and the levels' sizes).
     public var verify = false
     /// Inputs in flight at once; the cores are divided among them.
     public var jobs = 1
+    /// Inputs checked and downloaded ahead of those being built, on threads of their own (for a
+    /// bucket, so that transfers overlap the work); 0 checks each when its build starts.
+    public var readAhead = 0
     /// Once more inputs than this have failed, the rest are not tried (a batch whose every input
     /// fails, such as one writing to a full disk, stops early).
     public var maxFailures = Int.max
@@ -60,6 +65,10 @@ public struct BatchBuild: Sendable {
     public var streamedPixels = CacheStore.streamedPixels
     /// A source that is decoded whole with more pixels than this fails (memory bound).
     public var wholePixels = Int.max
+    /// The output's objects and their sizes by path, for an output in a bucket: its listing
+    /// (`CacheSweep.objectSizes`), which tells which caches have a manifest to read and each
+    /// level's size, so a rerun asks for nothing but manifests. Nil: each is asked (a file `stat`ed).
+    public var listing: [String: Int]?
 
     /// A batch of `inputs` into `output`, one at a time by default.
     public init(inputs: [Input], output: String, options: CacheOptions) {
@@ -76,43 +85,109 @@ public struct BatchBuild: Sendable {
     /// Builds every input; `progress` is called (serially) after each one with its outcome.
     public func run(progress: @escaping @Sendable (Input, Outcome, _ done: Int) -> Void) -> [Outcome] {
         let failures = Locked(0)
-        return FileBatch.run(inputs, jobs: jobs, work: { input, threads in
-            guard failures.withLock({ $0 }) <= maxFailures else { return Outcome(status: .notTried, output: try? folder(for: input)) }
-            let outcome = build(input, threads: threads)
+        let tooMany: @Sendable () -> Bool = { [maxFailures] in failures.withLock { $0 } > maxFailures }
+        return FileBatch.run(inputs, jobs: jobs, readAhead: readAhead, prepare: { input in
+            tooMany() ? Prepared(step: .notTried) : prepare(input)
+        }, work: { input, prepared, threads in
+            let outcome = tooMany() ? Outcome(status: .notTried, output: try? folder(for: input)) : build(input, prepared, threads: threads)
             if outcome.status == .failed { failures.withLock { $0 += 1 } }
             return outcome
         }, progress: progress)
     }
 
-    func build(_ input: Input, threads: Int) -> Outcome {
-        let start = DispatchTime.now().uptimeNanoseconds
-        var outcome = attempt(input, threads: threads)
-        outcome.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return outcome
+    /// An input made ready to build (by a read-ahead thread, for a bucket's objects): what its
+    /// manifest says, and its source as a local file when it is to be read.
+    struct Prepared: Sendable {
+        enum Step: Sendable {
+            /// Its cache is complete: the manifest vouches for the source as it is now.
+            case complete
+            /// Its source, and a complete cache with these options that the manifest does not
+            /// vouch for by identity (another one, the same size; or `verify`): hashed before rebuilding.
+            case source(LocalCopy, candidate: CacheManifest?)
+            case failed(String)
+            /// Past `maxFailures`: not looked at.
+            case notTried
+        }
+        var step: Step
+        /// The source's size (0 when unknown), and the seconds spent so far.
+        var bytes = 0
+        var seconds = 0.0
+
+        init(step: Step, bytes: Int = 0, since start: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+            (self.step, self.bytes, seconds) = (step, bytes, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
     }
 
-    private func attempt(_ input: Input, threads: Int) -> Outcome {
-        var outcome = Outcome(status: .built, output: try? folder(for: input))
+    /// The cache's manifest checked against the source's size and identity (a bucket's listing,
+    /// a file's status), and only when it does not vouch for them, the source made ready to read
+    /// (a file is itself; an object is downloaded into a temporary file).
+    func prepare(_ input: Input) -> Prepared {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var bytes = input.listed?.size ?? 0
         do {
             let destination = try folder(for: input)
             if let refusal = input.refusal { throw CodecError(.refused, refusal) }
-            let stamp = try SourceStamp(file: input.path)
-            outcome.bytes = stamp.bytes
-            if !force, let manifest = CacheStore.completeManifest(destination, options: options),
-               case .keep(let note) = try reuse(manifest, of: input, at: destination, stamp: stamp) {
-                outcome.status = .skipped
-                outcome.note = note
-                return outcome
+            // A file's status costs nothing; an object's comes from the listing (or a HEAD).
+            let local = ObjectAddress.isObject(input.path) ? nil : try Storage.localCopy(input.path)
+            guard let known = try local?.info ?? input.listed ?? Storage.info(input.path) else {
+                throw CodecError(.io, "no such object (404 NoSuchKey)")
             }
-            let manifest = try CacheStore.build(file: input.path, into: destination, options: options, decode: decode, threads: threads,
-                                                streamedPixels: streamedPixels, wholePixels: wholePixels)
-            outcome.note = manifest.flattenedOnto.map { "transparency flattened onto \(Self.hex($0)) (--background chooses)" }
-            return outcome
+            bytes = known.size
+            var candidate: CacheManifest?
+            if !force, listing == nil || listing?[destination + "/" + CacheStore.manifestName] != nil,
+               let manifest = CacheStore.completeManifest(destination, options: options, sizeOf: size) {
+                if !verify && manifest.source.isSource(known) { return Prepared(step: .complete, bytes: bytes, since: start) }
+                if verify || manifest.source.bytes == known.size { candidate = manifest }
+            }
+            let source = try local ?? Storage.localCopy(input.path, maxBytes: decode.maxFileBytes, listed: known)
+            return Prepared(step: .source(source, candidate: candidate), bytes: bytes, since: start)
+        } catch {
+            return Prepared(step: .failed((error as? CodecError)?.message ?? "\(error)"), bytes: bytes, since: start)
+        }
+    }
+
+    /// A level file's size: from the listing of a bucket's output, else asked (a file's `stat`).
+    private func size(_ path: String) -> Int? {
+        if let listing { return listing[path] }
+        return (try? Storage.info(path))?.size
+    }
+
+    func build(_ input: Input, _ prepared: Prepared, threads: Int) -> Outcome {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var outcome = attempt(input, prepared, threads: threads)
+        outcome.bytes = prepared.bytes
+        outcome.seconds = prepared.seconds + Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return outcome
+    }
+
+    private func attempt(_ input: Input, _ prepared: Prepared, threads: Int) -> Outcome {
+        var outcome = Outcome(status: .built, output: try? folder(for: input))
+        do {
+            switch prepared.step {
+            case .notTried:
+                outcome.status = .notTried
+            case .complete:
+                outcome.status = .skipped
+            case .failed(let reason):
+                outcome.status = .failed
+                outcome.error = reason
+            case .source(let source, let candidate):
+                let destination = try folder(for: input)
+                if let candidate, case .keep(let note) = try reuse(candidate, of: source, at: destination) {
+                    outcome.status = .skipped
+                    outcome.note = note
+                    return outcome
+                }
+                let manifest = try CacheStore.build(file: source.path, named: Storage.lastComponent(input.path), identity: source.info.identity,
+                                                    into: destination, options: options, decode: decode, threads: threads,
+                                                    streamedPixels: streamedPixels, wholePixels: wholePixels)
+                outcome.note = manifest.flattenedOnto.map { "transparency flattened onto \(Self.hex($0)) (--background chooses)" }
+            }
         } catch {
             outcome.status = .failed
             outcome.error = (error as? CodecError)?.message ?? "\(error)"
-            return outcome
         }
+        return outcome
     }
 
     private enum Reuse {
@@ -121,19 +196,18 @@ public struct BatchBuild: Sendable {
         case keep(String?)
     }
 
-    /// Whether a complete cache with these options is this source's: by its stamp (nothing read),
-    /// or with `verify` by the source's and every level's SHA-256. A source whose stamp changed but
-    /// not its size (copied, restored, touched) is hashed: the same bytes keep the cache, its
-    /// manifest restamped.
-    private func reuse(_ manifest: CacheManifest, of input: Input, at folder: String, stamp: SourceStamp) throws -> Reuse {
-        if !verify && stamp.matches(manifest.source) { return .keep(nil) }
-        guard manifest.source.bytes == stamp.bytes else { return .rebuild }
+    /// Whether a complete cache with these options, whose manifest does not vouch for the source
+    /// by its identity (or with `verify`), is this source's all the same: by the source's SHA-256
+    /// (a file copied, restored or touched, an object put again with the same bytes), and with
+    /// `verify` every level's. The same bytes keep the cache, its manifest restamped.
+    private func reuse(_ manifest: CacheManifest, of source: LocalCopy, at folder: String) throws -> Reuse {
+        guard manifest.source.bytes == source.info.size else { return .rebuild }
         var hash = SHA256()
-        try FileIO.readPieces(input.path, maxBytes: decode.maxFileBytes) { hash.update($0) }
-        guard hash.hexDigest() == manifest.source.sha256, !verify || CacheStore.levelsVerify(folder, manifest) else { return .rebuild }
-        guard manifest.source.identity != stamp.identity else { return .keep(nil) }
-        try CacheStore.restamp(folder, manifest, stamp)
-        return .keep(manifest.source.identity == nil ? "source stamp recorded" : "source stamp changed, bytes the same: restamped")
+        try LocalStore.readPieces(source.path, maxBytes: decode.maxFileBytes) { hash.update($0) }
+        guard SHA256.hexString(hash.finalize()) == manifest.source.sha256, !verify || CacheStore.levelsVerify(folder, manifest) else { return .rebuild }
+        guard manifest.source.identity != source.info.identity else { return .keep(nil) }
+        try CacheStore.restamp(folder, manifest, identity: source.info.identity)
+        return .keep(manifest.source.identity == nil ? "source identity recorded" : "source identity changed, bytes the same: restamped")
     }
 
     /// `#rrggbb` (or `#rrggbbaa`), as --background takes it.

@@ -1,4 +1,5 @@
 import FrostColor
+import FrostCore
 
 /// The space a cache's levels are rendered in when it is not the source's own (`frost cache
 /// --colorspace`): the source converted once, before its levels are blurred from it. Recorded in

@@ -1,4 +1,5 @@
 import FrostCore
+import FrostFiles
 
 /// `manifest.json`: what a cache folder holds. Written last and atomically, so a folder without a
 /// valid manifest, or whose hashes or parameters do not match, is not a cache.
@@ -22,20 +23,27 @@ public struct CacheManifest: Sendable, Equatable, Codable {
         public var file: String
         /// The source file's size.
         public var bytes: Int
-        /// The source file's SHA-256, lowercase hex (`--verify` checks it).
+        /// The source file's SHA-256, lowercase hex (`--verify` checks it, and a rerun whose source
+        /// has another identity but the same size).
         public var sha256: String
+        /// Which file or object it was, as it was read: `etag:<ETag>` for an object in a bucket,
+        /// `inode:<ino>/mtime:<sec>.<nsec>` for a local file (nil in caches made before it was kept).
+        /// With `bytes`, what a batch's rerun checks to skip a cache without reading its source.
+        public var identity: String?
         /// The source's width in pixels.
         public var width: Int
         /// The source's height in pixels.
         public var height: Int
-        /// What identifies the source's version without reading it (`SourceStamp.identity`:
-        /// `inode:<ino>/mtime:<sec>.<nsec>` for a file, `etag:<ETag>` for an object); nil in
-        /// caches made before it was recorded. A rerun skips a cache whose `bytes` and `identity`
-        /// are the source's.
-        public var identity: String?
 
         public init(file: String, bytes: Int, sha256: String, width: Int, height: Int, identity: String? = nil) {
             (self.file, self.bytes, self.sha256, self.width, self.height, self.identity) = (file, bytes, sha256, width, height, identity)
+        }
+
+        /// Whether this is the source `info` describes (`Storage.info`: a file's status, an
+        /// object's HEAD or listing), by its size and identity, nothing read; a source recorded
+        /// without an identity is none.
+        public func isSource(_ info: ObjectInfo) -> Bool {
+            bytes == info.size && identity == info.identity
         }
     }
 

@@ -3,11 +3,9 @@ import FrostCodecs
 import FrostColor
 @_spi(Kernels) import FrostCore
 import FrostFiles
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// A cache folder on disk: one image per level plus `manifest.json`.
+/// A cache folder (a local folder, or a prefix in a bucket: `Storage`): one image per level plus
+/// `manifest.json`.
 public enum CacheStore {
     /// The manifest's file name in a cache folder.
     public static let manifestName = "manifest.json"
@@ -35,39 +33,46 @@ public enum CacheStore {
     /// "Operating a large catalog").
     public static let streamedPixels = 24_000_000
 
-    /// Renders the image file at `sourcePath` with `options` and writes the cache into `folder`
-    /// (built beside it and swapped in: `CacheFolder`): level files first, then the manifest.
+    /// Renders the image file (or object) at `sourcePath` with `options` and writes the cache into
+    /// `folder` (built whole in a staging folder and put in place: `CacheFolder`): level files
+    /// first, then the manifest.
     @discardableResult
     public static func build(sourcePath: String, into folder: String, options: CacheOptions,
                              decode: DecodeOptions = DecodeOptions(), threads: Int? = nil) throws -> CacheManifest {
-        try build(file: sourcePath, into: folder, options: options, decode: decode, threads: threads)
+        try options.blur.validate()
+        let source = try Storage.localCopy(sourcePath, maxBytes: decode.maxFileBytes)
+        return try build(file: source.path, named: Storage.lastComponent(sourcePath), identity: source.info.identity, into: folder,
+                         options: options, decode: decode, threads: threads)
     }
 
-    /// The same, with the source's stamp recorded (taken before it is read, so that a change
-    /// while it is read shows at the next run) and, from `streamedPixels` pixels up, streamed
-    /// where the source and options allow (`StreamedLevels`), else read and decoded whole.
-    /// A source that is not streamed and has more than `wholePixels` pixels is refused before it is
-    /// decoded (a batch's memory bound: `frost cache --max-whole-pixels`).
+    /// The same from a local file (an object's download: `Storage.localCopy`), its identity
+    /// recorded (`identity`, else the file's own, taken before it is read, so that a change while
+    /// it is read shows at the next run) and, from `streamedPixels` pixels up, streamed where the
+    /// source and options allow (`StreamedLevels`), else read and decoded whole. A source that is
+    /// not streamed and has more than `wholePixels` pixels is refused before it is decoded (a
+    /// batch's memory bound: `frost cache --max-whole-pixels`).
     @discardableResult
-    public static func build(file path: String, into folder: String, options: CacheOptions, decode: DecodeOptions = DecodeOptions(),
-                             threads: Int? = nil, streamedPixels: Int = CacheStore.streamedPixels, wholePixels: Int = .max) throws -> CacheManifest {
+    public static func build(file path: String, named name: String? = nil, identity: String? = nil, into folder: String, options: CacheOptions,
+                             decode: DecodeOptions = DecodeOptions(), threads: Int? = nil, streamedPixels: Int = CacheStore.streamedPixels,
+                             wholePixels: Int = .max) throws -> CacheManifest {
         try options.blur.validate()
-        let stamp = try SourceStamp(file: path), name = (path as NSString).lastPathComponent
+        let identity = try identity ?? Storage.localCopy(path).info.identity
+        let name = name ?? Storage.lastComponent(path)
         if let streamed = try StreamedLevels(file: path, options: options, decode: decode, threads: threads, minimumPixels: streamedPixels) {
-            return try CacheFolder.staged(folder) { staging in try streamed.write(into: staging, name: name, stamp: stamp) }
+            return try CacheFolder.staged(folder) { staging in try streamed.write(into: staging, name: name, identity: identity) }
         }
         let bytes = try FileIO.read(path, maxBytes: decode.maxFileBytes)
         if wholePixels < .max, let info = try? ImageInfo(bytes: bytes), info.width * info.height > wholePixels {
             throw CodecError(.refused, "\(info.width)x\(info.height) would be decoded whole (a \(info.format.rawValue) that cannot be read by rows): "
                              + "more than --max-whole-pixels \(wholePixels)")
         }
-        return try build(source: bytes, named: name, stamp: stamp, into: folder, options: options, decode: decode, threads: threads)
+        return try build(source: bytes, named: name, identity: identity, into: folder, options: options, decode: decode, threads: threads)
     }
 
     /// The same from the source file's bytes, already read, and their SHA-256 when the caller has
-    /// it (a batch hashes them for its resume check).
+    /// it (the service hashes them for its check).
     @discardableResult
-    public static func build(source bytes: [UInt8], named name: String, sha256: String? = nil, stamp: SourceStamp? = nil, into folder: String,
+    public static func build(source bytes: [UInt8], named name: String, sha256: String? = nil, identity: String? = nil, into folder: String,
                              options: CacheOptions, decode: DecodeOptions = DecodeOptions(), threads: Int? = nil) throws -> CacheManifest {
         try options.blur.validate()
         var image = try converted(try Image(decoding: bytes, options: decode), to: options.color, threads: threads)
@@ -98,7 +103,7 @@ public enum CacheStore {
             let manifest = CacheManifest(
                 format: CacheManifest.formatName, version: options.sourceLevel ? CacheManifest.currentVersion : CacheManifest.sourcelessVersion,
                 source: .init(file: name, bytes: bytes.count, sha256: sourceSHA256, width: image.width, height: image.height,
-                              identity: stamp?.identity),
+                              identity: identity),
                 parameters: options, plan: plan, levels: try written.values.compactMap { try $0.get() }, flattenedOnto: flattened)
             try write(manifest, in: staging)
             return manifest
@@ -185,23 +190,31 @@ public enum CacheStore {
     /// True when `folder` holds a complete cache made from these source bytes with these options
     /// (every level file present and matching its hash) in the format this build writes.
     public static func isComplete(_ folder: String, sourceSHA256: String, options: CacheOptions) -> Bool {
-        guard let manifest = completeManifest(folder, options: options), manifest.source.sha256 == sourceSHA256 else { return false }
-        return manifest.levels.allSatisfy { (try? levelBytes(folder, $0)) != nil }
+        guard let manifest = manifest(folder, madeWith: options), manifest.source.sha256 == sourceSHA256 else { return false }
+        return levelsVerify(folder, manifest)
     }
 
     /// The manifest of a cache in `folder` made with these options in the format this build
     /// writes, whose level files are all there at their recorded sizes: told from the manifest and
-    /// a `stat` of each level, without reading any. Nil otherwise (no cache, another format or
-    /// version, other options, a level missing or of another size): the cache is to be built.
-    public static func completeManifest(_ folder: String, options: CacheOptions) -> CacheManifest? {
+    /// each level's size (`sizeOf`, given a level's path: by default `Storage.info`, a `stat` of a
+    /// file; a batch over a bucket gives the sizes its listing of the output found), without
+    /// reading any level. Nil otherwise (no cache, another format or version, other options, a
+    /// level missing or of another size): the cache is to be built.
+    public static func completeManifest(_ folder: String, options: CacheOptions,
+                                        sizeOf: (String) -> Int? = { try? Storage.info($0)?.size }) -> CacheManifest? {
+        guard let manifest = manifest(folder, madeWith: options) else { return nil }
+        for level in manifest.levels {
+            guard let path = try? levelPath(folder, level), let size = sizeOf(path), level.bytes.map({ $0 == size }) ?? true else { return nil }
+        }
+        return manifest
+    }
+
+    /// The manifest of a cache in `folder` made with these options in the format this build
+    /// writes (an older cache is rebuilt), nil otherwise.
+    private static func manifest(_ folder: String, madeWith options: CacheOptions) -> CacheManifest? {
         guard let manifest = try? readManifest(folder),
               manifest.version == (options.sourceLevel ? CacheManifest.currentVersion : CacheManifest.sourcelessVersion),
               manifest.parameters == options, manifest.plan == options.plan else { return nil }
-        for level in manifest.levels {
-            var st = stat()
-            guard let path = try? levelPath(folder, level), stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG,
-                  level.bytes.map({ $0 == Int(st.st_size) }) ?? true else { return nil }
-        }
         return manifest
     }
 
@@ -210,24 +223,23 @@ public enum CacheStore {
         manifest.levels.allSatisfy { (try? levelBytes(folder, $0)) != nil }
     }
 
-    /// Records a new stamp for the same source (its bytes hashed equal: a copy, a restore, a
-    /// touch): the manifest rewritten atomically, the levels untouched.
-    public static func restamp(_ folder: String, _ manifest: CacheManifest, _ stamp: SourceStamp) throws {
+    /// Records the source's new identity (its bytes hashed equal: a copy, a restore, a touch, an
+    /// object put again): the manifest rewritten atomically, the levels untouched.
+    public static func restamp(_ folder: String, _ manifest: CacheManifest, identity: String) throws {
         var manifest = manifest
-        manifest.source.identity = stamp.identity
+        manifest.source.identity = identity
         try write(manifest, in: folder)
     }
 
     /// The manifest, checked for format, version and levels (every level of the plan, but level
     /// 0 in a cache without its source level).
     public static func readManifest(_ folder: String) throws -> CacheManifest {
-        let path = folder + "/" + manifestName
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard let bytes = try Storage.readIfPresent(folder + "/" + manifestName) else {
             throw CodecError(.corrupt, "not a cache (no \(manifestName))")
         }
         let manifest: CacheManifest
         do {
-            manifest = try JSONDecoder().decode(CacheManifest.self, from: Data(try FileIO.read(path)))
+            manifest = try JSONDecoder().decode(CacheManifest.self, from: Data(bytes))
         } catch let error as CodecError {
             throw error
         } catch {

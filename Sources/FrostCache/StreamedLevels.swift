@@ -69,18 +69,18 @@ struct StreamedLevels {
     }
 
     /// The level files and the manifest, last, written into `folder` (a staging folder).
-    func write(into folder: String, name: String, stamp: SourceStamp) throws -> CacheManifest {
+    func write(into folder: String, name: String, identity: String) throws -> CacheManifest {
         var hash = SHA256(), sourceBytes = 0
         if let png {
             hash.update(png)
             sourceBytes = png.count
         } else {
-            try FileIO.readPieces(path, maxBytes: decode.maxFileBytes) { piece in
+            try LocalStore.readPieces(path, maxBytes: decode.maxFileBytes) { piece in
                 hash.update(piece)
                 sourceBytes += piece.count
             }
         }
-        let sourceSHA256 = hash.hexDigest()
+        let sourceSHA256 = SHA256.hexString(hash.finalize())
         var entries: [CacheManifest.Level] = []
         // What every level file carries, from the header: a reader not started holds no rows.
         let (gray, profile) = try { () throws -> (Bool, [UInt8]?) in
@@ -119,7 +119,7 @@ struct StreamedLevels {
         }
         let manifest = CacheManifest(
             format: CacheManifest.formatName, version: options.sourceLevel ? CacheManifest.currentVersion : CacheManifest.sourcelessVersion,
-            source: .init(file: name, bytes: sourceBytes, sha256: sourceSHA256, width: width, height: height, identity: stamp.identity),
+            source: .init(file: name, bytes: sourceBytes, sha256: sourceSHA256, width: width, height: height, identity: identity),
             parameters: options, plan: plan, levels: entries.sorted { $0.index < $1.index })
         try CacheStore.write(manifest, in: folder)
         return manifest
@@ -164,7 +164,7 @@ struct StreamedLevels {
             try file.append(piece)
         }
         try file.commit()
-        let sha = hash.hexDigest()
+        let sha = SHA256.hexString(hash.finalize())
         let name = CacheStore.levelName(level.index, sha256: sha, options: options)
         if folder + "/" + name != provisional, rename(provisional, folder + "/" + name) != 0 {
             throw CodecError(.io, "cannot write \(name): \(String(cString: strerror(errno)))")

@@ -24,6 +24,9 @@ public struct CodecError: Error, CustomStringConvertible, Equatable, Sendable {
         /// Refused by policy: a path that would leave its folder, a link out of an input folder, a
         /// scene's file outside its assets folder.
         case refused
+        /// The work was told to stop (`StopFlag`: a server's request past its deadline, or whose
+        /// client went away); nobody reads the result.
+        case stopped
     }
     /// What went wrong.
     public let kind: Kind
@@ -66,6 +69,7 @@ public struct CodecError: Error, CustomStringConvertible, Equatable, Sendable {
         case FROST_ERR_MEMORY: self.init(.outOfMemory, "out of memory")
         case FROST_ERR_TOO_LARGE: self.init(.tooLarge, "image too large: \(text)")
         case FROST_ERR_ENCODE: self.init(.encode, "\(name) encoder: \(text)")
+        case FROST_ERR_STOPPED: self.init(.stopped, "stopped")
         default: self.init(.corrupt, "invalid \(name): \(text)")
         }
     }

@@ -1,3 +1,4 @@
+import FrostCodecs
 @_spi(Kernels) import FrostCore
 
 /// One input's line of a batch report (`frost cache --report FILE`, `--json`): JSON with the keys
@@ -36,32 +37,23 @@ public struct BatchRecord: Sendable, Equatable {
     }
 }
 
-/// A batch report written as records come (`BatchRecord`, one JSON line each), through `sink`:
-/// pieces of the file in order, then `commit()` once they are all there. A local file is an
-/// `AtomicFile` (the report appears whole at the end, or not at all); an object store's writer
-/// can be any other sink, given the same lines.
+/// A batch report written as records come (`BatchRecord`, one JSON line each) into a `FileSink`
+/// that makes it appear whole at `commit()`: `Storage.writer`'s, so a local file (an `AtomicFile`,
+/// renamed into place at the end) or an object in a bucket (`--report s3://…`, sent in parts as it
+/// grows past 16 MiB, appearing when the upload completes).
 public final class BatchRecordWriter: @unchecked Sendable {
-    /// Where the report's bytes go.
-    /// (Called under the writer's lock, one call at a time.)
-    public struct Sink {
-        public let append: ([UInt8]) throws -> Void
-        public let commit: () throws -> Void
-
-        public init(append: @escaping ([UInt8]) throws -> Void, commit: @escaping () throws -> Void) {
-            (self.append, self.commit) = (append, commit)
-        }
-
-        /// A local file, written beside its path and renamed into place by `commit`.
-        public static func file(_ path: String) throws -> Sink {
-            let file = try AtomicFile(path)
-            return Sink(append: { try file.append($0) }, commit: { try file.commit() })
-        }
-    }
-
-    private let sink: Sink
+    private let sink: any FileSink
+    /// The first write error, kept for `commit` (guarding `sink` as well: one call at a time).
     private let failure = Locked<(any Error)?>(nil)
 
-    public init(_ sink: Sink) { self.sink = sink }
+    public init(_ sink: any FileSink) { self.sink = sink }
+
+    /// A report at `path`, a file (its folder made) or an object.
+    public convenience init(path: String) throws {
+        let folder = Storage.parent(of: path)
+        if !folder.isEmpty { try FileIO.makeFolder(folder) }
+        self.init(try Storage.writer(path))
+    }
 
     /// Appends one record (serially: a batch's progress callback). A write error is kept for
     /// `commit`, which throws it; the batch goes on.
@@ -74,7 +66,9 @@ public final class BatchRecordWriter: @unchecked Sendable {
 
     /// After the last record: the report in place, or the first write error.
     public func commit() throws {
-        if let error = failure.withLock({ $0 }) { throw error }
-        try sink.commit()
+        try failure.withLock { failure in
+            if let failure { throw failure }
+            try sink.commit()
+        }
     }
 }

@@ -18,12 +18,16 @@ public enum FileBatch {
         public let path: String
         /// Why the input is refused before anything is read (a link out of its folder), or nil.
         public let refusal: String?
+        /// What a bucket's listing said of the object (its size and ETag), nil when it was not
+        /// listed: a batch checks its size limit and its cache from it, with no request of its own.
+        public let listed: ObjectInfo?
 
         /// An input; a `refusal` is the reason it must not be read (a link out of its folder).
-        public init(relative: String, path: String, refusal: String? = nil) {
+        public init(relative: String, path: String, refusal: String? = nil, listed: ObjectInfo? = nil) {
             self.relative = relative
             self.path = path
             self.refusal = refusal
+            self.listed = listed
         }
 
         /// `-`: standard input.
@@ -31,16 +35,24 @@ public enum FileBatch {
         /// True for `-`, standard input.
         public var isStandardInput: Bool { path == "-" }
 
-        /// Bytes on disk (0 for standard input or a file that cannot be read).
+        /// Bytes on disk or in the bucket (0 for standard input or a file that cannot be read).
         var fileSize: Int {
             var st = stat()
-            return !isStandardInput && stat(path, &st) == 0 ? Int(st.st_size) : 0
+            return listed?.size ?? (!isStandardInput && stat(path, &st) == 0 ? Int(st.st_size) : 0)
         }
 
         /// The bytes of the input (standard input for `-`), refused past `maxBytes`.
         public func read(maxBytes: Int = DecodeOptions.defaultMaxFileBytes) throws -> [UInt8] {
+            try fetch(maxBytes: maxBytes).bytes
+        }
+
+        /// The bytes and what was read (size and identity; nil for standard input), refused past
+        /// `maxBytes` before the download (an object's size from its listing or its HEAD).
+        public func fetch(maxBytes: Int = DecodeOptions.defaultMaxFileBytes) throws -> (bytes: [UInt8], info: ObjectInfo?) {
             if let refusal { throw CodecError(.refused, refusal) }
-            return try FileIO.readInput(path, maxBytes: maxBytes)
+            if isStandardInput { return (try FileIO.readStandardInput(maxBytes: maxBytes), nil) }
+            let fetched = try Storage.fetch(path, maxBytes: maxBytes, listed: listed)
+            return (fetched.bytes, fetched.info)
         }
     }
 
@@ -53,6 +65,7 @@ public enum FileBatch {
     public static func inputs(fromArguments arguments: [String], excluding excluded: String? = nil) throws -> [Input] {
         try arguments.flatMap { argument -> [Input] in
             if argument == "-" { return [.standardInput] }
+            if let address = ObjectAddress(argument) { return try inputs(at: address, excluding: excluded) }
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder), isFolder.boolValue {
                 return try inputs(inFolder: argument, excluding: excluded)
@@ -94,6 +107,35 @@ public enum FileBatch {
         return found
     }
 
+    /// An object (`s3://b/photos/a.jpg`) or the images under a prefix (`s3://b/photos/`, or
+    /// `s3://b/photos` when no object has that key), listed with ListObjectsV2: as a folder walk,
+    /// objects without an image's extension are skipped, and so are keys under `excluded` and
+    /// under a "folder" `skipping` accepts (given its `s3://` path: a blur cache's prefix).
+    static func inputs(at address: ObjectAddress, excluding excluded: String? = nil,
+                       skipping: (String) -> Bool = { _ in false }) throws -> [Input] {
+        if !address.isFolder, let info = try Storage.info(address.description) {
+            return [Input(relative: Storage.lastComponent(address.description), path: address.description, listed: info)]
+        }
+        let folder = address.isFolder ? address : ObjectAddress(bucket: address.bucket, key: address.key + "/")
+        let skipped = excluded.flatMap(ObjectAddress.init).flatMap { $0.bucket == folder.bucket ? ($0.isFolder ? $0.key : $0.key + "/") : nil }
+        var skippedFolders: [Substring: Bool] = [:]
+        let found = try Storage.objects(under: folder).filter { entry in
+            guard ImageFormat(pathExtension: entry.relative) != nil, !(skipped.map { (folder.key + entry.relative).hasPrefix($0) } ?? false) else { return false }
+            // Each folder on the way, as a folder walk would meet it.
+            var end = entry.relative.startIndex
+            while let slash = entry.relative[end...].firstIndex(of: "/") {
+                let part = entry.relative[..<slash]
+                let skip = skippedFolders[part] ?? skipping(folder.description + part)
+                skippedFolders[part] = skip
+                if skip { return false }
+                end = entry.relative.index(after: slash)
+            }
+            return true
+        }
+        if found.isEmpty, !address.isFolder { throw CodecError(.io, "no such object, nor images under \(folder) (404)") }
+        return found.map { Input(relative: $0.relative, path: folder.description + $0.relative, listed: $0.info) }
+    }
+
     /// The files a list names, one per line (blank lines and # comments skipped), relative to the
     /// list's folder; `-` reads the list from standard input (relative to the working folder).
     /// What an input's output mirrors is its line as written, so a line that climbs out (`../a.jpg`)
@@ -103,7 +145,7 @@ public enum FileBatch {
         if ImageFormat(sniffing: Array(bytes.prefix(16))) != nil {
             throw CodecError(.refused, "an image, not a list of paths")
         }
-        let base = list == "-" ? "" : (list as NSString).deletingLastPathComponent
+        let base = list == "-" ? "" : Storage.parent(of: list)
         return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
@@ -113,15 +155,28 @@ public enum FileBatch {
     /// A list longer than this (a million paths or so) is refused before it is read.
     public static let maximumListBytes = 64 << 20
 
-    /// A folder's images (`inputs(inFolder:excluding:skipping:)`) or, for a file, the list it is
-    /// (`cache --batch`, whose option names a folder or a list).
+    /// A folder's (or a bucket prefix's) images (`inputs(inFolder:excluding:skipping:)`) or, for a
+    /// file (an object), the list it is (`cache --batch`, whose option names a folder or a list).
     public static func inputs(from source: String, excluding excluded: String? = nil,
                               skipping: (String) -> Bool = { _ in false }) throws -> [Input] {
+        try gather(from: source, excluding: excluded, skipping: skipping).inputs
+    }
+
+    /// The same, and the folder the inputs' relative paths are relative to: the folder or prefix
+    /// itself, or the list's folder (where a batch looks for the source of a cache it has no input for).
+    public static func gather(from source: String, excluding excluded: String? = nil,
+                              skipping: (String) -> Bool = { _ in false }) throws -> (inputs: [Input], root: String) {
+        if let address = ObjectAddress(source) {
+            // A list object is read as a list; anything else names a prefix.
+            if !address.isFolder, try Storage.info(source) != nil { return (try inputs(fromList: source), Storage.parent(of: source)) }
+            return (try inputs(at: address, excluding: excluded, skipping: skipping), source)
+        }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder) else {
             throw CodecError(.io, "cannot open: No such file or directory")
         }
-        return isFolder.boolValue ? try inputs(inFolder: source, excluding: excluded, skipping: skipping) : try inputs(fromList: source)
+        return isFolder.boolValue ? (try inputs(inFolder: source, excluding: excluded, skipping: skipping), source)
+            : (try inputs(fromList: source), Storage.parent(of: source))
     }
 
     /// The images under a folder, recursively (.png/.jpg/.jpeg/.webp/.avif/.heic/.heif/.gif in any case), as paths relative
@@ -165,8 +220,11 @@ public enum FileBatch {
     /// input lands in exactly one shard, the same one on every machine and run; inputs with one
     /// key (two that would write one output) land in the same shard.
     public static func shard(_ inputs: [Input], index k: Int, of n: Int, key: (Input) -> String = \.relative) -> [Input] {
-        inputs.filter { Int(fnv1a(key($0)) % UInt64(n)) == k }
+        inputs.filter { shard(of: key($0), count: n) == k }
     }
+
+    /// The shard (of `n`) an input with this key falls in.
+    public static func shard(of key: String, count n: Int) -> Int { Int(fnv1a(key) % UInt64(n)) }
 
     static func fnv1a(_ s: String) -> UInt64 {
         s.utf8.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
@@ -179,6 +237,20 @@ public enum FileBatch {
         work: @Sendable (Input, _ threads: Int) -> Outcome,
         progress: @escaping @Sendable (Input, Outcome, _ done: Int) -> Void
     ) -> [Outcome] {
+        run(inputs, jobs: jobs, threads: threads, readAhead: 0, prepare: { _ in () }, work: { input, _, threads in work(input, threads) },
+            progress: progress)
+    }
+
+    /// The same, each input first `prepare`d (downloaded, its cache checked): with `readAhead` > 0
+    /// on that many threads of their own, up to `readAhead` inputs beyond those being worked on,
+    /// so that transfers overlap the work; with 0, by the worker itself. `prepare` takes no
+    /// thread of the compute budget: it waits on the network, not the cores.
+    public static func run<Prepared: Sendable, Outcome: Sendable>(
+        _ inputs: [Input], jobs: Int, threads: Int? = nil, readAhead: Int,
+        prepare: @escaping @Sendable (Input) -> Prepared,
+        work: @Sendable (Input, Prepared, _ threads: Int) -> Outcome,
+        progress: @escaping @Sendable (Input, Outcome, _ done: Int) -> Void
+    ) -> [Outcome] {
         let results = ResultSlots<Outcome>(count: inputs.count)
         let workers = max(1, min(jobs, inputs.count))
         let threadsPerJob = max(1, (threads ?? RowBands.availableThreads) / workers)
@@ -186,11 +258,60 @@ public enum FileBatch {
         // while the other workers idle.
         let order = workers == 1 ? Array(inputs.indices) : inputs.indices.map { ($0, inputs[$0].fileSize) }
             .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.map(\.0)
+        let ahead = readAhead > 0 && inputs.count > 0
+            ? ReadAhead(count: inputs.count, window: workers + readAhead, threads: min(readAhead, inputs.count)) { prepare(inputs[order[$0]]) }
+            : nil
         RowBands.runEach(inputs.count, threads: workers) { k in
             let i = order[k]
-            let outcome = work(inputs[i], threadsPerJob)
+            let prepared = ahead?.take(k) ?? prepare(inputs[i])
+            let outcome = work(inputs[i], prepared, threadsPerJob)
             results.set(i, outcome) { done in progress(inputs[i], outcome, done) }
         }
         return results.values
+    }
+}
+
+/// Items made ahead of their use, in order, by threads of their own: item k is made once every
+/// item before k - window has been taken, so at most `window` wait made (a batch's downloads in
+/// memory). `take(k)` waits for item k.
+private final class ReadAhead<Item: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var made: [Item?]
+    private var next = 0, taken = 0
+
+    init(count: Int, window: Int, threads: Int, make: @escaping @Sendable (Int) -> Item) {
+        made = Array(repeating: nil, count: count)
+        for _ in 0..<threads {
+            Thread.detachNewThread { [self] in
+                while let k = claim(window: window) {
+                    let item = make(k)
+                    condition.lock()
+                    made[k] = item
+                    condition.broadcast()
+                    condition.unlock()
+                }
+            }
+        }
+    }
+
+    /// The next item to make, once it is within the window; nil when all are claimed.
+    private func claim(window: Int) -> Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        while next < made.count && next >= taken + window { condition.wait() }
+        guard next < made.count else { return nil }
+        next += 1
+        return next - 1
+    }
+
+    func take(_ k: Int) -> Item {
+        condition.lock()
+        defer { condition.unlock() }
+        while made[k] == nil { condition.wait() }
+        let item = made[k]!
+        made[k] = nil
+        taken += 1
+        condition.broadcast()
+        return item
     }
 }

@@ -91,11 +91,28 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         } catch {
             check(error)
         }
+        // A remote source: refused with a 4xx, or rebuilt into a URL that reads back the same, its
+        // port in range (listed hosts only: nothing is resolved but localhost).
+        if path.source.hasPrefix("http") {
+            do {
+                let url = try RemoteURL(parsing: path.source)
+                precondition((1...65535).contains(url.port), "\(path.source.debugDescription): port \(url.port)")
+                let again = try RemoteURL(parsing: url.canonical)
+                precondition(again == url, "\(path.source.debugDescription) does not read back")
+                let checked = try remote.check(path.source)
+                precondition(checked.url == url.canonical && ["127.0.0.1", "::1"].contains(checked.address), "\(checked)")
+            } catch {
+                check(error)
+            }
+        }
         // The same path as an /info and a /cache URL, and as a cache file's name.
         do { _ = try service.infoRequest(text) } catch { check(error) }
         do { _ = try service.cacheRequest(text) } catch { check(error) }
         do { _ = try service.cacheFile(text) } catch { check(error) }
     }
+
+    /// Remote hosts allowed for `serviceURL`: loopback only, so that no name is looked up but localhost.
+    private static let remote = RemoteSources(hosts: ["127.0.0.1", "localhost", "::1"])
 
     /// A service reading `serviceRoot`, unsigned, keeping blur caches (none is built: only URLs are parsed).
     private static let service: ImageService = {

@@ -36,6 +36,8 @@ public struct ImageService: Sendable {
         public var resultCache: ResultCache?
         /// Blur caches kept for `fade:` (nil: `fade:` is refused).
         public var blurCaches: ServiceBlurCaches?
+        /// Sources decoded a moment ago, for the next variant (nil: none kept).
+        public var sourceCache: DecodedSources?
 
         public init() {}
     }
@@ -114,7 +116,10 @@ public struct ImageService: Sendable {
             { try caches.frame(bytes, fade, limits: processor.limits, threads: processor.threads) }
         } else { nil }
         try cancellation?.check()
-        let result = try processor.process(bytes, options: request.options, format: negotiated, frame: frame, cancellation: cancellation)
+        // The decoded-source cache knows a local file by its identity, a downloaded one by its bytes' hash.
+        let source = settings.sourceCache.map { (cache: $0, identity: origin.path == nil ? SHA256.hex(bytes) : origin.identity) }
+        let result = try processor.process(bytes, options: request.options, format: negotiated, frame: frame, source: source,
+                                           cancellation: cancellation)
         settings.resultCache?.put(key, ResultCache.Entry(contentType: result.contentType, etag: etag, body: result.bytes))
         return Response(status: 200, contentType: result.contentType, body: result.bytes, etag: etag, headers: headers)
     }
@@ -249,8 +254,9 @@ public struct ImageService: Sendable {
         }
     }
 
-    /// Where a source is: a file under the root, or a URL the caller fetches (its host allowed),
-    /// connecting to `address` for `host` (the address `RemoteSources.check` checked).
+    /// Where a source is: a file under the root, or a URL the caller fetches (its host allowed,
+    /// the URL rebuilt from its checked parts), connecting to `address` for `host` (the address
+    /// `RemoteSources.check` checked).
     public enum SourceLocation: Sendable, Equatable {
         case local(String)
         case remote(String, host: String, address: String)
@@ -264,8 +270,8 @@ public struct ImageService: Sendable {
             return .local(source)
         }
         if source.hasPrefix("http://") || source.hasPrefix("https://") {
-            let (host, address) = try settings.remote.check(source)
-            return .remote(source, host: host, address: address)
+            let checked = try settings.remote.check(source)
+            return .remote(checked.url, host: checked.host, address: checked.address)
         }
         throw ServiceError(400, "a source is local:///PATH, http:// or https://")
     }

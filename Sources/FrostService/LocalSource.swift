@@ -1,9 +1,13 @@
 import FrostCodecs
 import FrostFiles
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// `local:///PATH` sources: files under the service's root, nothing outside it. A path with a `..`
-/// or `.` part, a NUL, or one whose links resolve outside the root is refused (403), before any
-/// byte is read; a missing file is a 404.
+/// `local:///PATH` sources: regular files under the service's root, nothing outside it. A path
+/// with a `..` or `.` part, a NUL, or one whose links resolve outside the root is refused (403),
+/// before any byte is read; a missing file, or one that is not a regular file (a FIFO, a socket,
+/// a device), is a 404.
 public struct LocalSource: Sendable {
     /// The root, absolute and with links resolved.
     public let root: String
@@ -24,6 +28,9 @@ public struct LocalSource: Sendable {
         let joined = FileIO.joined(root, parts.joined(separator: "/"))
         guard let real = FileIO.realPath(joined) else { throw ServiceError(404, "no such file: \(relative)") }
         guard FileIO.isInside(real, root), real != root else { throw ServiceError(403, "\(relative) leads outside the root") }
+        // A FIFO, socket or device is no source: refused at once (reading a FIFO would wait for a writer).
+        var st = stat()
+        guard stat(real, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { throw ServiceError(404, "not a regular file: \(relative)") }
         return real
     }
 
@@ -35,7 +42,7 @@ public struct LocalSource: Sendable {
     /// The bytes of the file `path(for: url)` resolved, at most `maxBytes`.
     public func read(resolved path: String, named url: String, maxBytes: Int) throws(ServiceError) -> [UInt8] {
         do {
-            return try FileIO.read(path, maxBytes: maxBytes)
+            return try FileIO.read(path, maxBytes: maxBytes, regularOnly: true)
         } catch let error as CodecError where error.kind == .tooLarge {
             throw ServiceError(413, "the source is larger than \(maxBytes) bytes")
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import FrostCache
+import FrostCore
 import FrostFiles
 import Synchronization
 #if canImport(Glibc)
@@ -12,7 +13,8 @@ import Glibc
 /// concurrent requests for one result and a crash mid-write leave whole files only; the index of
 /// sizes and last uses is rebuilt from the folder at start (a restart keeps what was cached, its
 /// order of use from the files' modification times, set on every use); past `maxBytes` the least recently used go first, down to
-/// 90% of it.
+/// 90% of it. The hottest results are also held in memory (`memory`, up to `memoryBytes`), so a
+/// repeated URL is answered without reading a file.
 public final class ResultCache: Sendable {
     /// A kept result.
     public struct Entry: Sendable, Equatable {
@@ -23,20 +25,25 @@ public final class ResultCache: Sendable {
 
     public let folder: String
     public let maxBytes: Int
+    /// Results held in memory too, least recently used out.
+    private let memory: MemoryLRU<Entry>
     private let index = Mutex<(entries: [String: (size: Int, used: UInt64)], total: Int, clock: UInt64)>(([:], 0, 0))
 
-    /// Counters for `/metrics`: hits, misses, bytes held.
-    public var statistics: (hits: Int, misses: Int, bytes: Int, files: Int) {
-        let counts = self.counts.withLock { $0 }
-        return index.withLock { (counts.hits, counts.misses, $0.total, $0.entries.count) }
+    /// Counters for `/metrics`: hits (from memory or disk), misses, bytes held on disk and files,
+    /// and the memory layer's hits, bytes and results.
+    public var statistics: (hits: Int, misses: Int, bytes: Int, files: Int, memoryHits: Int, memoryBytes: Int, memoryResults: Int) {
+        let counts = self.counts.withLock { $0 }, memory = self.memory.statistics
+        return index.withLock { (counts.hits, counts.misses, $0.total, $0.entries.count, memory.hits, memory.bytes, memory.count) }
     }
     private let counts = Mutex<(hits: Int, misses: Int)>((0, 0))
 
-    /// The cache in `folder` (made if missing), its files already there counted.
-    public init(folder: String, maxBytes: Int) throws {
+    /// The cache in `folder` (made if missing), its files already there counted, the hottest
+    /// `memoryBytes` of results held in memory as well.
+    public init(folder: String, maxBytes: Int, memoryBytes: Int = 0) throws {
         try FileIO.makeFolder(folder)
         self.folder = folder
         self.maxBytes = maxBytes
+        memory = MemoryLRU(maxBytes: memoryBytes)
         var entries: [String: (size: Int, used: UInt64)] = [:], total = 0
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             let path = folder + "/" + name
@@ -57,13 +64,19 @@ public final class ResultCache: Sendable {
         SHA256.hex(Array((source + "\n" + result).utf8))
     }
 
-    /// The kept result of `key`, marked as just used; nil when there is none.
+    /// The kept result of `key`, marked as just used; nil when there is none. From memory when it
+    /// is held there (its file's time, the order after a restart, is then not refreshed).
     public func get(_ key: String) -> Entry? {
+        if let entry = memory.get(key) {
+            counts.withLock { $0.hits += 1 }
+            return entry
+        }
         guard Self.isKey(key), let bytes = try? FileIO.read(folder + "/" + key), let entry = Self.decode(bytes) else {
             counts.withLock { $0.misses += 1 }
             return nil
         }
         counts.withLock { $0.hits += 1 }
+        memory.put(key, entry, size: entry.body.count)
         utimes(folder + "/" + key, nil)   // its time is its last use, for the order after a restart
         index.withLock { state in
             state.clock += 1
@@ -78,6 +91,7 @@ public final class ResultCache: Sendable {
         guard Self.isKey(key) else { return }
         let bytes = Self.encode(entry)
         guard bytes.count <= maxBytes / 10, (try? FileIO.writeAtomically(bytes, to: folder + "/" + key)) != nil else { return }
+        memory.put(key, entry, size: entry.body.count)
         index.withLock { state in
             state.clock += 1
             state.total += bytes.count - (state.entries[key]?.size ?? 0)
@@ -99,7 +113,10 @@ public final class ResultCache: Sendable {
             }
             return out
         }
-        for key in victims { unlink(folder + "/" + key) }
+        for key in victims {
+            memory.remove(key)
+            unlink(folder + "/" + key)
+        }
     }
 
     /// A SHA-256 in lowercase hex: the name of a kept result or blur cache.

@@ -33,11 +33,16 @@ public struct ServiceProcessor: Sendable {
     /// `bytes` processed as `options` say and written as `format` (nil: the source's own format).
     /// `frame`: where the picture comes from instead of decoding `bytes` (a blur cache's frame, at
     /// the source's size). A source that is not an image, or too large, is a 422 or 413; the other
-    /// failures a 500. `cancellation` is checked between steps.
+    /// failures a 500. The work runs under `cancellation`'s stop flag (the codecs and kernels
+    /// check it between rows and bands) and it is checked between steps.
+    /// `source`: where a decode of these bytes may be kept for the next request, and the source's
+    /// identity there (the pixels come out the same from a kept decode).
     public func process(_ bytes: [UInt8], options: ProcessingOptions, format requested: ImageFormat? = nil,
-                        frame: (() throws -> Image)? = nil, cancellation: Cancellation? = nil) throws(ServiceError) -> Result {
+                        frame: (() throws -> Image)? = nil, source: (cache: DecodedSources, identity: String)? = nil,
+                        cancellation: Cancellation? = nil) throws(ServiceError) -> Result {
         do {
-            return try run(bytes, options, requested, frame, cancellation)
+            guard let cancellation else { return try run(bytes, options, requested, frame, source, nil) }
+            return try cancellation.during { try run(bytes, options, requested, frame, source, cancellation) }
         } catch let error as ServiceError {
             throw error
         } catch let error as CodecError {
@@ -52,12 +57,13 @@ public struct ServiceProcessor: Sendable {
         switch error.kind {
         case .tooLarge: ServiceError(413, "the source: \(error.message)")
         case .corrupt, .truncated, .unknownFormat, .unsupported: ServiceError(422, "the source: \(error.message)")
+        case .stopped: ServiceError(499, "the request was abandoned")
         default: ServiceError(500, error.message)
         }
     }
 
     private func run(_ bytes: [UInt8], _ options: ProcessingOptions, _ requested: ImageFormat?, _ frame: (() throws -> Image)?,
-                     _ cancellation: Cancellation?) throws -> Result {
+                     _ source: (cache: DecodedSources, identity: String)?, _ cancellation: Cancellation?) throws -> Result {
         guard let kind = ImageFormat(sniffing: bytes) else { throw ServiceError(422, "the source is not a PNG, JPEG, WebP, AVIF, HEIC or GIF file") }
         let info = try ImageInfo(bytes: bytes)
         let turned = limits.autoOrient && info.orientation >= 5
@@ -90,7 +96,11 @@ public struct ServiceProcessor: Sendable {
             decode.reduction = shrink.reduction
             steps = shrink.steps
         }
-        let image = try finished(try frame?() ?? Image(decoding: bytes, options: decode), steps, plan, options, cancellation)
+        let decoded = try frame?() ?? source.map { source in
+            // Kept by what shapes the pixels: the reduction and the orientation (the rest of `decode` is the server's).
+            try source.cache.image("\(source.identity)|\(decode.reduction)|\(decode.autoOrient)") { try Image(decoding: bytes, options: decode) }
+        } ?? Image(decoding: bytes, options: decode)
+        let image = try finished(decoded, steps, plan, options, cancellation)
         return Result(bytes: try image.encoded(as: format, options: encode, threads: threads), format: format)
     }
 

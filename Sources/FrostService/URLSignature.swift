@@ -1,4 +1,4 @@
-import FrostCache
+import FrostCore
 
 /// imgproxy's URL signature (docs/serve.md, "Signing"): HMAC-SHA256 (RFC 2104) keyed with the key
 /// over the salt followed by the path after the signature ("/rs:fit:300:0/plain/…"), written in
@@ -16,7 +16,7 @@ public struct URLSignature: Sendable {
 
     /// The signature of `path` (which begins with "/").
     public func signature(for path: String) -> String {
-        Base64URL.encode(Self.hmacSHA256(key: key, message: salt + Array(path.utf8)))
+        Base64URL.encode(HMAC.sha256(key: key, message: salt + Array(path.utf8)))
     }
 
     /// Whether `signature` is the one `path` has: compared in time that does not depend on where
@@ -25,26 +25,6 @@ public struct URLSignature: Sendable {
         let expected = Array(self.signature(for: path).utf8), given = Array(signature.utf8)
         guard expected.count == given.count else { return false }
         return zip(expected, given).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
-    }
-
-    /// HMAC (RFC 2104) with SHA-256: H((K ⊕ opad) ‖ H((K ⊕ ipad) ‖ m)), a key longer than the
-    /// 64-byte block hashed first.
-    static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        var block = key.count > 64 ? digest(key) : key
-        block += [UInt8](repeating: 0, count: 64 - block.count)
-        var inner = SHA256()
-        inner.update(block.map { $0 ^ 0x36 })
-        inner.update(message)
-        var outer = SHA256()
-        outer.update(block.map { $0 ^ 0x5c })
-        outer.update(inner.finalize())
-        return outer.finalize()
-    }
-
-    private static func digest(_ bytes: [UInt8]) -> [UInt8] {
-        var hash = SHA256()
-        hash.update(bytes)
-        return hash.finalize()
     }
 
     static func bytes(hex: String) -> [UInt8]? {

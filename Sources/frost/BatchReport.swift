@@ -33,6 +33,13 @@ struct BatchFlags: ParsableArguments {
         if let shard { _ = try parseSlice(shard, option: "--shard") }
     }
 
+    /// Whether an input whose relative path is `relative` is this worker's (every one without
+    /// --shard): a cache's leftovers and orphans are its input's shard's.
+    func owns(_ relative: String) -> Bool {
+        guard let shard, let slice = try? parseSlice(shard, option: "--shard") else { return true }
+        return FileBatch.shard(of: relative, count: slice.1) == slice.0
+    }
+
     /// The inputs of this worker's shard (all of them without --shard), split by `key`.
     func shard(_ inputs: [FileBatch.Input], key: (FileBatch.Input) -> String = \.relative) throws -> [FileBatch.Input] {
         guard let shard else { return inputs }

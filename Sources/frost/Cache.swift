@@ -19,8 +19,9 @@ struct Cache: ParsableCommand {
         Levels 1…N grow geometrically (neighbouring σ ratio ≤ 1.5) up to --max-sigma (default 40) or --max-radius; \
         --spacing linear with --max-radius renders with ImageEffects itself, as Twitter did. With --batch or \
         --inputs-from, every input gets OUTDIR/<relative path>.frost/; a complete cache whose manifest records the \
-        source's size and identity (inode and modification time) is skipped without reading anything else, so an \
-        interrupted run resumes and a rerun reads almost nothing.
+        source's size and identity (inode and modification time; an object's ETag) is skipped without reading anything \
+        else, so an interrupted run resumes and a rerun reads almost nothing. Inputs, lists, OUTDIR and the report can \
+        be in a bucket: s3://BUCKET/PREFIX/ (docs/storage.md).
 
         Exit status of a batch: 0 when every input has its cache, 3 when it finished but some inputs failed (each \
         reported as 'frost: <file>: <reason>'; see --report), 1 when it could not run or stopped past \
@@ -108,7 +109,7 @@ struct Cache: ParsableCommand {
     @Option(help: ArgumentHelp("Leave out inputs whose relative path (with a /) or any of whose names (without) match this shell glob; ._* and .DS_Store are always left out. Repeatable.", valueName: "glob"))
     var exclude: [String] = []
 
-    @Option(name: .customLong("report"), help: ArgumentHelp("Write a JSON line per input (source, output, status, error, bytes, time) to this file, in place at the end.", valueName: "file"))
+    @Option(name: .customLong("report"), help: ArgumentHelp("Write a JSON line per input (source, output, status, error, bytes, time) to this file or s3:// object, in place at the end.", valueName: "file"))
     var reportFile: String?
 
     @Flag(help: "Print each input's report line and then the summary as JSON on standard output.")
@@ -211,12 +212,13 @@ struct Cache: ParsableCommand {
         // each list's; the roots they are relative to tell a cache whose source is gone.
         var gathered: [FileBatch.Input] = [], roots: [String] = []
         if let batch {
-            gathered += try attempt(batch) { try FileBatch.inputs(from: batch, excluding: output, skipping: CacheSweep.isCacheFolder) }
-            roots.append(FileIO.isFolder(batch) ? batch : (batch as NSString).deletingLastPathComponent)
+            let (inputs, root) = try attempt(batch) { try FileBatch.gather(from: batch, excluding: output, skipping: CacheSweep.isCacheFolder) }
+            gathered += inputs
+            roots.append(root)
         }
         for list in inputsFrom {
             gathered += try attempt(list == "-" ? "<stdin>" : list) { try FileBatch.inputs(fromList: list) }
-            roots.append(list == "-" ? "" : (list as NSString).deletingLastPathComponent)
+            roots.append(list == "-" ? "" : Storage.parent(of: list))
         }
         let exclusion = InputExclusion(patterns: exclude)
         let kept = gathered.filter { !exclusion.excludes($0.relative) }
@@ -226,39 +228,35 @@ struct Cache: ParsableCommand {
         }
         let inputs = try batchFlags.shard(kept)
         let label = batchFlags.shard.map { "shard \($0)" } ?? ""
-        try attempt(output) { try FileIO.prepareWritableFolder(output) }
-        let records = try reportFile.map { path in
-            try attempt(path) {
-                let folder = (path as NSString).deletingLastPathComponent
-                if !folder.isEmpty { try FileIO.makeFolder(folder) }
-                return BatchRecordWriter(try .file(path))
-            }
-        }
+        // A local output is made and checked; a bucket's is checked by its listing, the sweep's below.
+        if !ObjectAddress.isObject(output) { try attempt(output) { try FileIO.prepareWritableFolder(output) } }
+        // What killed runs left, and caches whose source is gone: this shard's only.
+        let sweep = try attempt(output) { try CacheSweep(output: output, owns: batchFlags.owns) }
+        let records = try reportFile.map { path in try attempt(path) { try BatchRecordWriter(path: path) } }
         let json = self.json
         let emit: @Sendable (BatchRecord) -> Void = { record in
             records?.write(record)
             if json { print(record.json) }
         }
 
-        // What killed runs left, and caches whose source is gone: this shard's only.
-        let sweep = CacheSweep(output: output)
-        let shard: ([CacheSweep.Entry]) throws -> [CacheSweep.Entry] = { entries in
-            try self.batchFlags.shard(entries.map { FileBatch.Input(relative: $0.relative, path: $0.path) }).map { CacheSweep.Entry(relative: $0.relative, path: $0.path) }
-        }
         var leftovers = 0
-        for entry in try shard(sweep.leftovers) where CacheSweep.remove(entry) {
+        for entry in sweep.leftovers where CacheSweep.remove(entry) {
             leftovers += 1
-            emit(BatchRecord(source: FileIO.joined(roots[0], entry.relative), output: entry.path, status: "removed", note: "left by a run that was stopped"))
+            emit(BatchRecord(source: FileIO.resolve(entry.relative, relativeTo: roots[0]), output: entry.path, status: "removed",
+                             note: "left by a run that was stopped"))
         }
+        // A cache is an orphan when no input has its relative path and no file or object is there
+        // (asked only for those: a listed catalog has them all).
         let known = Set(gathered.map(\.relative))
-        let orphans = try shard(sweep.caches).filter { entry in
-            !known.contains(entry.relative) && !roots.contains { FileManager.default.fileExists(atPath: FileIO.joined($0, entry.relative)) }
+        let orphans = sweep.caches.filter { entry in
+            !known.contains(entry.relative) && !roots.contains { (try? Storage.info(FileIO.resolve(entry.relative, relativeTo: $0))) != nil }
         }
         var pruned = 0
         if prune {
             for entry in orphans where CacheSweep.remove(entry) {
                 pruned += 1
-                emit(BatchRecord(source: FileIO.joined(roots[0], entry.relative), output: entry.path, status: "pruned", note: "its source is gone"))
+                emit(BatchRecord(source: FileIO.resolve(entry.relative, relativeTo: roots[0]), output: entry.path, status: "pruned",
+                                 note: "its source is gone"))
             }
         }
 
@@ -268,6 +266,10 @@ struct Cache: ParsableCommand {
         build.verify = verify
         build.wholePixels = maxWholePixels ?? .max
         build.jobs = batchFlags.chosenJobs ?? RowBands.availableThreads
+        // Objects in a bucket: manifests checked and sources downloaded ahead of the builds, and a
+        // bucket output's levels checked against its listing.
+        if inputs.contains(where: { ObjectAddress.isObject($0.path) }) { build.readAhead = max(2, build.jobs) }
+        if ObjectAddress.isObject(output) { build.listing = sweep.objectSizes }
         if let maxFailures { build.maxFailures = try Self.failureLimit(maxFailures, of: inputs.count) }
         let progress = BatchReport(total: inputs.count, label: label, quiet: quiet || json)
         let outcomes = build.run { input, outcome, done in

@@ -62,7 +62,11 @@ struct FilterFiles: ParsableArguments {
         case .folder, .pattern: if let format { try encode.check(format) }
         }
 
-        var gathered = try FileBatch.inputs(fromArguments: names, excluding: target.folder)
+        // A folder or bucket prefix that cannot be listed is one line, naming it.
+        var gathered: [FileBatch.Input] = []
+        for name in names {
+            gathered += try attempt(name) { try FileBatch.inputs(fromArguments: [name], excluding: target.folder) }
+        }
         for list in inputsFrom {
             gathered += try attempt(list == "-" ? "<stdin>" : list) { try FileBatch.inputs(fromList: list) }
         }
@@ -87,20 +91,32 @@ struct FilterFiles: ParsableArguments {
             let read = gathered.filter { !$0.isStandardInput }.map(\.path) + steps.flatMap(\.auxiliaryFiles)
             context.inputFiles = Set(read.compactMap(FileIO.identity))
         }
-        let work: @Sendable (FileBatch.Input, Int) -> Failure? = { [self, context] input, threads in
+        let maxBytes = decode.options.maxFileBytes
+        // An object in a bucket is downloaded before its turn (read ahead, --jobs of them beyond
+        // those at work), so transfers overlap the work; a local file is read when its turn comes.
+        let prepare: @Sendable (FileBatch.Input) -> Downloaded = { input in
+            ObjectAddress.isObject(input.path) && input.refusal == nil ? .bytes(Result { try input.read(maxBytes: maxBytes) }) : .later
+        }
+        let work: @Sendable (FileBatch.Input, Downloaded, Int) -> Failure? = { [self, context] input, downloaded, threads in
             var context = context
             if many { context.threads = threads }
-            return filter(input, target: target, steps: steps, context: context)
+            switch downloaded {
+            case .later: return filter(input, nil, target: target, steps: steps, context: context)
+            case .bytes(.success(let bytes)): return filter(input, bytes, target: target, steps: steps, context: context)
+            case .bytes(.failure(let error)): return Failure(file: input.path, reason: describe(error))
+            }
         }
         guard inputs.count > 1 || target.takesMany else {
-            if let failure = work(inputs[0], 0) {
+            if let failure = work(inputs[0], prepare(inputs[0]), 0) {
                 report(failure.file, failure.reason)
                 throw ExitCode.failure
             }
             return
         }
         let report = BatchReport(total: inputs.count)
-        let failures = FileBatch.run(inputs, jobs: batch.jobs, threads: threads.threads, work: work) { input, failure, done in
+        let remote = inputs.contains { ObjectAddress.isObject($0.path) }
+        let failures = FileBatch.run(inputs, jobs: batch.jobs, threads: threads.threads, readAhead: remote ? batch.jobs : 0,
+                                     prepare: prepare, work: work) { input, failure, done in
             report.record(input, failure.map { ($0.file, $0.reason) }, done: done, word: "wrote")
         }
         let failed = failures.compactMap { $0 }.count
@@ -112,13 +128,19 @@ struct FilterFiles: ParsableArguments {
         let reason: String
     }
 
+    /// An input's bytes fetched ahead of its turn (an object), or `later` (a local file).
+    enum Downloaded: Sendable {
+        case bytes(Result<[UInt8], any Error>)
+        case later
+    }
+
     /// Reads, runs the steps, writes: the whole of one input. A JPEG or large opaque PNG file whose
     /// steps all stream goes through `streamed`; where the steps begin with a shrinking resize, a JPEG or WebP is
     /// decoded smaller either way (`ShrinkOnLoad`).
-    private func filter(_ input: FileBatch.Input, target: OutputTarget, steps: [any ImageStep], context: StepContext) -> Failure? {
+    private func filter(_ input: FileBatch.Input, _ downloaded: [UInt8]?, target: OutputTarget, steps: [any ImageStep], context: StepContext) -> Failure? {
         let filterSteps = steps.compactMap { $0.filterStep(context) }
         let defined = filterSteps.count == steps.count ? filterSteps : nil
-        if !target.writesFrames, let defined, defined.allSatisfy(\.streams), case .streamed(let failure) = streamed(input, target, defined, context) {
+        if !target.writesFrames, let defined, defined.allSatisfy(\.streams), case .streamed(let failure) = streamed(input, downloaded, target, defined, context) {
             return failure
         }
         let name = input.isStandardInput ? "<stdin>" : input.path
@@ -127,7 +149,7 @@ struct FilterFiles: ParsableArguments {
         let bytes: [UInt8], picture: Picture
         do {
             try checkExpectedPath(input, target, context)   // refused before reading if it would leave -o or replace an input
-            bytes = try input.read(maxBytes: decode.options.maxFileBytes)
+            bytes = try downloaded ?? input.read(maxBytes: decode.options.maxFileBytes)
             if target.writesFrames {
                 return filterAnimation(bytes, input: input, target: target, format: target.format(chosen: format, source: ImageFormat(sniffing: bytes)!),
                                        steps: steps, context: context)
@@ -275,7 +297,7 @@ struct FilterFiles: ParsableArguments {
         if target.takesMany, let folder = path.range(of: "/", options: .backwards).map({ String(path[..<$0.lowerBound]) }), !folder.isEmpty {
             try FileIO.makeFolder(folder)
         }
-        let file = try AtomicFile(path)
+        let file = try Storage.writer(path)
         try body { try file.append($0) }
         try file.commit()
     }
@@ -287,9 +309,11 @@ struct FilterFiles: ParsableArguments {
     /// more (`PNGRowReader.streamedPixels`):
     /// the whole image is never in memory (a JPEG output, and a PNG at the default level, are
     /// written strip by strip as well). Anything else is left to the whole-image path (`.whole`).
-    private func streamed(_ input: FileBatch.Input, _ target: OutputTarget, _ steps: [FilterStep], _ context: StepContext) -> Streaming {
+    private func streamed(_ input: FileBatch.Input, _ downloaded: [UInt8]?, _ target: OutputTarget, _ steps: [FilterStep],
+                          _ context: StepContext) -> Streaming {
         guard !input.isStandardInput, input.refusal == nil,
-              let head = try? FileIO.readPrefix(input.path, count: StreamRoute.headBytes), let kind = StreamRoute.candidate(head: head),
+              let head = downloaded.map({ Array($0.prefix(StreamRoute.headBytes)) }) ?? (try? FileIO.readPrefix(input.path, count: StreamRoute.headBytes)),
+              let kind = StreamRoute.candidate(head: head),
               kind == .jpeg || !decode.allowTruncated else { return .whole }   // a cut PNG's rows are kept by the whole read
         let format = target.format(chosen: self.format, source: kind)
         guard format != .jpeg || !encode.options.progressive else { return .whole }
@@ -297,7 +321,8 @@ struct FilterFiles: ParsableArguments {
         do {
             try checkExpectedPath(input, target, context)
             if kind == .jpeg {
-                let jpeg = try JPEGRowReader(path: input.path, options: decode.options)
+                let jpeg = try downloaded.map { try JPEGRowReader(bytes: $0, options: decode.options) }
+                    ?? JPEGRowReader(path: input.path, options: decode.options)
                 // Turning the picture upright needs all of it; a CMYK file's profile converts it whole (JPEGDecoder).
                 guard jpeg.info.orientation == 1 || decode.noAutoOrient, !jpeg.isCMYK else { return .whole }
                 try checkResultSize(jpeg.info, steps, as: format)
@@ -305,7 +330,7 @@ struct FilterFiles: ParsableArguments {
                 try jpeg.start(reduction: plan.reduction)
                 (reader, metadata) = (jpeg, jpeg.metadata)
             } else {
-                let bytes = try input.read(maxBytes: decode.options.maxFileBytes)
+                let bytes = try downloaded ?? input.read(maxBytes: decode.options.maxFileBytes)
                 let info = try ImageInfo(bytes: bytes)
                 guard PNGRowReader.streams(info), info.orientation == 1 || decode.noAutoOrient else { return .whole }
                 try checkResultSize(info, steps, as: format)

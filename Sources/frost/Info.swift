@@ -47,11 +47,11 @@ struct Info: ParsableCommand {
         let entries = names.flatMap { name in expand(name) ?? { failed = true; return [] }() }
         for file in entries {
             do {
-                if isExistingFolder(file) {
+                if isExistingFolder(file) || isObjectFolder(file) {
                     failed = try !showCache(file) || failed
                     continue
                 }
-                let info = try ImageInfo(bytes: try FileIO.readInput(file))
+                let info = try imageInfo(file)
                 print(json ? jsonLine(file, info) : textLine(file, info))
             } catch {
                 report(file, error)
@@ -63,6 +63,8 @@ struct Info: ParsableCommand {
 
     /// Prints a cache folder's report; false when a level is broken (each reported on stderr).
     private func showCache(_ folder: String) throws -> Bool {
+        // A cache prefix named with its slash (`s3://b/c/x.jpg.frost/`): its keys are under it, not under `…//`.
+        let folder = ObjectAddress.isObject(folder) && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         let check = try CacheCheck(folder: folder)
         print(json ? CacheInfo.json(folder, check) : CacheInfo.text(folder, check))
         for level in check.levels {
@@ -71,9 +73,45 @@ struct Info: ParsableCommand {
         return check.isSound
     }
 
-    /// A file or a cache as given; a folder without a manifest as the caches and images under it
-    /// (a cache's own level files are its report, not entries of their own).
+    /// A file's header, an object's by a ranged GET of its first 256 KiB, which hold every header
+    /// chunk of a still PNG and of a JPEG (its segments come before the scan); the whole object
+    /// when that does not say all (an animation's frames and durations, AVIF, HEIC, WebP, GIF).
+    private func imageInfo(_ file: String) throws -> ImageInfo {
+        guard ObjectAddress.isObject(file) else { return try ImageInfo(bytes: try FileIO.readInput(file)) }
+        let count = 256 << 10
+        let head = try FileIO.readPrefix(file, count: count)
+        if head.count < count { return try ImageInfo(bytes: head) }
+        if let info = try? ImageInfo(bytes: head), info.format == .jpeg || (info.format == .png && info.frames == 1) { return info }
+        return try ImageInfo(bytes: try FileIO.read(file))
+    }
+
+    /// Whether `path` names a prefix in a bucket (`s3://b/caches/`) or a cache there.
+    private func isObjectFolder(_ path: String) -> Bool {
+        guard let address = ObjectAddress(path) else { return false }
+        // An image's name is an object, never a cache (`x.jpg.frost`): no request to ask.
+        return address.isFolder || (ImageFormat(pathExtension: address.key) == nil && isCache(path))
+    }
+
+    /// A file or a cache as given; a folder (or a bucket's prefix) without a manifest as the
+    /// caches and images under it (a cache's own level files are its report, not entries of their own).
     private func expand(_ path: String) -> [String]? {
+        if let address = ObjectAddress(path), isObjectFolder(path), !isCache(path) {
+            do {
+                let folder = address.isFolder ? address : ObjectAddress(bucket: address.bucket, key: address.key + "/")
+                let keys = try Storage.objects(under: folder).map(\.relative)
+                let caches = Set(keys.filter { $0.hasSuffix("/" + CacheStore.manifestName) }.map { String($0.dropLast(CacheStore.manifestName.count + 1)) })
+                let inCache = { (key: String) in caches.contains { key.hasPrefix($0 + "/") } }
+                let found = (Array(caches) + keys.filter { ImageFormat(pathExtension: $0) != nil && !inCache($0) }).sorted()
+                guard !found.isEmpty else {
+                    report(path, "no caches or images under this prefix")
+                    return nil
+                }
+                return found.map { folder.description + $0 }
+            } catch {
+                report(path, error)
+                return nil
+            }
+        }
         guard isExistingFolder(path), !isCache(path) else { return [path] }
         do {
             let found = try FileBatch.images(under: path, entries: isCache)
@@ -89,7 +127,9 @@ struct Info: ParsableCommand {
     }
 
     private func isCache(_ folder: String) -> Bool {
-        FileManager.default.fileExists(atPath: folder + "/" + CacheStore.manifestName)
+        let manifest = FileIO.joined(folder, CacheStore.manifestName)
+        guard ObjectAddress.isObject(folder) else { return FileManager.default.fileExists(atPath: manifest) }
+        return (try? Storage.info(manifest)) != nil
     }
 
     /// ` ("Adobe RGB (1998)", RGB)` after icc=yes: what the profile says it is.

@@ -108,9 +108,13 @@ struct Placeholder: ParsableCommand {
         inputs = try batchFlags.shard(inputs)
         let components = try self.components.map(parsedComponents)
         let (kind, maxBytes, json, options) = (self.kind, self.maxBytes, self.json, decodeFlags.options)
-        let outcomes = FileBatch.run(inputs, jobs: batchFlags.jobs) { input, _ in
+        // Objects in a bucket are downloaded ahead of their turn; files are read when it comes.
+        let remote = inputs.contains { ObjectAddress.isObject($0.path) }
+        let outcomes = FileBatch.run(inputs, jobs: batchFlags.jobs, readAhead: remote ? batchFlags.jobs : 0) { input in
+            Result { try input.read(maxBytes: options.maxFileBytes) }
+        } work: { input, bytes, _ in
             Result { () throws -> String in
-                try Self.line(for: input, kind: kind, components: components, maxBytes: maxBytes, json: json, options: options)
+                try Self.line(for: input, bytes: try bytes.get(), kind: kind, components: components, maxBytes: maxBytes, json: json, options: options)
             }
         } progress: { input, outcome, _ in
             switch outcome {
@@ -123,9 +127,8 @@ struct Placeholder: ParsableCommand {
     }
 
     /// One image's output line.
-    static func line(for input: FileBatch.Input, kind: Kind, components: (Int, Int)?, maxBytes: Int, json: Bool,
+    static func line(for input: FileBatch.Input, bytes: [UInt8], kind: Kind, components: (Int, Int)?, maxBytes: Int, json: Bool,
                      options: DecodeOptions) throws -> String {
-        let bytes = try FileIO.readInput(input.path, maxBytes: options.maxFileBytes)
         let (image, info) = try PlaceholderDecode.image(bytes, options: options)
         // The size the picture shows at: the header's, turned as the decoder turned it.
         let turned = options.autoOrient && Orientation(exifValue: info?.orientation ?? 1).swapsAxes

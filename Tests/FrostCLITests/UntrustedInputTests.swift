@@ -31,6 +31,21 @@ import Testing
         return path
     }
 
+    /// A progressive JPEG whose last scan repeats 2000 times (6 s of CPU on 2048² before) is
+    /// refused by every verb that decodes it, in one line; the streamed path too.
+    @Test func jpegsPastTheScanLimitAreRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Data(try repeatedScansJPEG(width: 512, extra: 2000)).write(to: URL(fileURLWithPath: folder.file("bomb.jpg")))
+        for arguments in [["convert", folder.file("bomb.jpg"), folder.file("out.png")],
+                          ["blur", folder.file("bomb.jpg"), folder.file("out.jpg"), "--sigma", "2"],
+                          ["resize", folder.file("bomb.jpg"), folder.file("out.webp"), "--width", "64"]] {
+            let run = try FrostRun.run(arguments)
+            #expect(run.status == 1 && run.errorLines.count == 1 && run.stderr.contains("more than 100 scans"), "\(arguments[0]): \(run.stderr)")
+        }
+        #expect(folder.contents() == ["bomb.jpg"], "no output written")
+    }
+
     /// 1500 byte-damaged PNGs and JPEGs without extensions, a tenth of them starting with the path
     /// of a real image (as a list would name it): each is decoded as an image or refused as one,
     /// never exits 64, never reads the image its bytes name.

@@ -45,7 +45,8 @@ import Testing
         let build = BatchBuild(inputs: try FileBatch.inputs(from: input.path), output: output.path, options: Self.options)
         #expect(build.run { _, _, _ in }.map(\.status) == [.built, .built, .built])
         // Interrupt: cache a.jpg loses its manifest mid-rebuild, c.PNG gets a corrupted level and
-        // a leftover temporary file.
+        // a leftover temporary file. Its source is unchanged (the manifest still vouches for it):
+        // the level's size, not the one recorded, is what tells the cache is not complete.
         try FileManager.default.removeItem(atPath: output.file("a.jpg.frost/manifest.json"))
         try FileIO.writeAtomically([1, 2, 3], to: output.file("c.PNG.frost/level-02.png"))
         try Data([0]).write(to: URL(fileURLWithPath: output.file("c.PNG.frost/.level-03.png.frost-AbCdEf")))

@@ -243,13 +243,14 @@ import Testing
         defer { folder.remove() }
         let options = CacheOptions(levels: 2, maxSigma: 6)
         let manifest = try CacheStore.build(sourcePath: Self.source, into: folder.path, options: options, threads: 1)
-        #expect(manifest.source.identity == (try SourceStamp(file: Self.source)).identity)
-        #expect(try SourceStamp(file: Self.source).matches(manifest.source))
+        let source = try #require(try Storage.info(Self.source))
+        #expect(manifest.source.identity == source.identity)
+        #expect(manifest.source.isSource(source))
         #expect(manifest.source.identity?.hasPrefix("inode:") == true && manifest.source.identity?.contains("/mtime:") == true)
         #expect(CacheStore.completeManifest(folder.path, options: options) == manifest)
         try FileIO.writeAtomically([1, 2, 3], to: folder.file("level-01.png"))
         #expect(CacheStore.completeManifest(folder.path, options: options) == nil)
-        #expect(SourceStamp.fileIdentity(inode: 12, seconds: 1_700_000_000, nanoseconds: 5_000) == "inode:12/mtime:1700000000.000005000")
+        #expect(ObjectInfo.fileIdentity(inode: 12, seconds: 1_700_000_000, nanoseconds: 5_000) == "inode:12/mtime:1700000000.000005000")
     }
 
     /// A preset's manifest records the numbers it renders with (Twitter's: linear radii with

@@ -1,4 +1,5 @@
 @_spi(Kernels) import FrostCore
+import CFrostSystem
 import Testing
 
 /// The thread schedules: bands cover every row once; `runEach` runs every item once.
@@ -27,5 +28,33 @@ import Testing
             RowBands.runEach(count, threads: threads, tally.visit)
             #expect(tally.eachOnce, "count \(count)")
         }
+    }
+
+    /// Under a stop flag not raised, long bands are cut into pieces that still cover every row
+    /// once; the flag reaches every helper thread; once raised, the pieces left are skipped.
+    @Test(arguments: [1, 2, 3])
+    func aStopFlagReachesEveryBandAndEndsTheRest(threads: Int) {
+        let flag = StopFlag()
+        for count in [1, 100, 5000, 20000] {
+            let tally = Tally(count)
+            let seen = Locked(true)
+            flag.during {
+                RowBands.run(count, threads: threads) { band in
+                    band.forEach(tally.visit)
+                    if !StopFlag.current, frost_stop_flag_get() == nil { seen.withLock { $0 = false } }
+                }
+            }
+            #expect(tally.eachOnce && seen.withLock { $0 }, "count \(count)")
+        }
+        #expect(!StopFlag.current, "the flag is the thread's only inside during")
+        // Raised in the first piece: no piece after it runs (a band of 20000 rows is 8 or more pieces).
+        let pieces = Locked(0)
+        flag.during {
+            RowBands.run(20000, threads: 1) { _ in
+                pieces.withLock { $0 += 1 }
+                flag.raise()
+            }
+        }
+        #expect(pieces.withLock { $0 } == 1 && flag.isRaised)
     }
 }

@@ -67,6 +67,31 @@ import Testing
         }
     }
 
+    /// Responsive variants of one source (widths × formats, some twice) answer the same bytes with
+    /// the decoded-source cache as without it, and the cache decodes once per shrink-on-load
+    /// reduction, not once per variant.
+    @Test func theDecodedSourceCacheChangesNoByte() throws {
+        let folder = try Self.root()
+        defer { folder.remove() }
+        try FileManager.default.copyItem(atPath: Corpus.repository + "/SampleImages/UNIS_EV0.jpg", toPath: folder.file("root/unis.jpg"))
+        let plain = Self.service(folder)
+        var settings = plain.settings
+        settings.sourceCache = DecodedSources(maxBytes: 256 << 20)
+        let cached = ImageService(settings)
+        var variants: [String] = []
+        for width in [320, 640, 960, 1280, 320] {
+            for format in ["webp", "jpg"] { variants.append("/rs:fit:\(width):0/q:80/plain/local:///unis.jpg@\(format)") }
+        }
+        variants.append("/plain/local:///photos/rocket.jpg@png")
+        variants.append("/rs:fill:100:100/g:sm/plain/local:///photos/rocket.jpg@png")
+        for rest in variants {
+            #expect(try Self.get(cached, Self.signed(rest)).body == (try Self.get(plain, Self.signed(rest))).body, "\(rest)")
+        }
+        // 2048 wide: 1/4 for 320, 1/2 for 640 and 960, whole for 1280; the rocket's twice the same decode.
+        let statistics = try #require(settings.sourceCache?.statistics)
+        #expect(statistics.count == 4 && statistics.misses == 4, "\(statistics)")
+    }
+
     @Test func signaturesAndSources() throws {
         let folder = try Self.root()
         defer { folder.remove() }

@@ -1,5 +1,5 @@
 import Foundation
-import FrostCore
+@_spi(Kernels) import FrostCore
 import FrostCodecs
 import FrostFiles
 @testable import FrostService
@@ -57,6 +57,42 @@ import Testing
         #expect(service.cached(request) == nil)
         #expect(try ImageServiceTests.get(service, url).body != first.body)
     }
+
+    /// The memory layer: the least recently used out past its bytes, O(1) whatever the count.
+    @Test func memoryLRUKeepsTheMostRecentlyUsedWithinItsBytes() {
+        let lru = MemoryLRU<Int>(maxBytes: 100)
+        for i in 0..<5 { lru.put("k\(i)", i, size: 20) }
+        #expect(lru.statistics.bytes == 100 && lru.statistics.count == 5)
+        #expect(lru.get("k0") == 0, "now the most recently used")
+        lru.put("k5", 5, size: 30)   // 130: k1 and k2 go, in that order
+        #expect(lru.get("k1") == nil && lru.get("k2") == nil && lru.get("k0") == 0 && lru.get("k5") == 5)
+        lru.put("k3", 33, size: 10)  // replaced: its size counted once
+        #expect(lru.get("k3") == 33 && lru.statistics.bytes == 20 + 20 + 30 + 10)
+        lru.put("huge", 9, size: 101)
+        #expect(lru.get("huge") == nil, "larger than the cap: not kept")
+        lru.remove("k0")
+        #expect(lru.get("k0") == nil && lru.statistics.count == 3)
+        for i in 0..<10_000 { lru.put("n\(i)", i, size: 1) }
+        #expect(lru.statistics.count == 100 && lru.get("n9999") == 9999 && lru.get("n9899") == nil)
+        #expect(MemoryLRU<Int>(maxBytes: 0).statistics.count == 0)
+    }
+
+    /// A hot result is answered from memory: its file gone behind the cache's back, it is still
+    /// there (and counted as a memory hit); an evicted result leaves memory with its file.
+    @Test func hotResultsAreHeldInMemory() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let cache = try ResultCache(folder: folder.file("cache"), maxBytes: 2000, memoryBytes: 1000)
+        let keys = (0..<12).map { ResultCache.key(source: "s\($0)", result: "r") }
+        cache.put(keys[0], Self.entry(0))
+        try FileManager.default.removeItem(atPath: folder.file("cache/" + keys[0]))
+        #expect(cache.get(keys[0]) == Self.entry(0) && cache.statistics.memoryHits == 1)
+        for i in 1..<12 { cache.put(keys[i], Self.entry(i)) }
+        #expect(cache.statistics.memoryBytes <= 1000)
+        #expect(cache.get(keys[1]) == nil, "evicted from disk: gone from memory too")
+        let cold = try ResultCache(folder: folder.file("cache"), maxBytes: 2000)
+        #expect(cold.get(keys[11]) == Self.entry(11) && cold.statistics.memoryHits == 0, "no memory layer: from disk")
+    }
 }
 
 extension ImageService.Response: Equatable {
@@ -88,5 +124,29 @@ extension ImageService.Response: Equatable {
         #expect(try Image(decoding: small.body).width == 100)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("blur")) == caches)
         #expect(throws: ServiceError.self) { try service.request(ImageServiceTests.signed("/fade:2/plain/local:///photos/rocket.jpg")) }
+    }
+}
+
+/// Decoded sources: kept by key within their bytes; requests for one key that arrive together
+/// wait for one decode; a failed decode is not kept.
+@Suite struct DecodedSourcesTests {
+    @Test func oneDecodeForRequestsThatArriveTogether() throws {
+        let sources = DecodedSources(maxBytes: 1 << 20)
+        let decodes = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let image = sources.image("a") {
+                decodes.withLock { $0 += 1 }
+                Thread.sleep(forTimeInterval: 0.2)
+                return Image(width: 16, height: 16, filledWith: (1, 2, 3, 255))
+            }
+            #expect(image.width == 16)
+        }
+        #expect(decodes.withLock { $0 } == 1)
+        #expect(sources.statistics.count == 1 && sources.statistics.bytes == 16 * 16 * 4)
+        #expect(throws: CodecError.self) { try sources.image("b") { throw CodecError(.corrupt, "no") } }
+        #expect(sources.image("b") { Image(width: 2, height: 2, filledWith: (0, 0, 0, 255)) }.width == 2, "a failure is not kept")
+        let small = DecodedSources(maxBytes: 100)
+        _ = small.image("big") { Image(width: 16, height: 16, filledWith: (0, 0, 0, 255)) }
+        #expect(small.statistics.count == 0, "larger than the cap: not kept")
     }
 }

@@ -1,3 +1,4 @@
+import FrostCore
 @testable import FrostService
 import Testing
 
@@ -17,7 +18,7 @@ import Testing
     }
 
     @Test func aKeyLongerThanABlockIsHashedFirst() {
-        let mac = URLSignature.hmacSHA256(key: Array(repeating: UInt8(ascii: "x"), count: 100), message: Array("abc".utf8))
+        let mac = HMAC.sha256(key: Array(repeating: UInt8(ascii: "x"), count: 100), message: Array("abc".utf8))
         #expect(mac.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() == "c943ae4ba853256e0d741769bad8e0151afddacc654539f0be4776e9fe7b6e89")
     }
 

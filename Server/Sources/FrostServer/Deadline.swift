@@ -1,28 +1,74 @@
-import Dispatch
+import Foundation
 import FrostService
+import NIOCore
+import NIOPosix
 import Synchronization
 
-/// The first of three outcomes: work on a thread of its own, the deadline passing (503), or the
-/// request's task being cancelled (its client gone). Work that loses is told to stop
-/// (`Cancellation`, checked between its steps: a decode cannot be stopped halfway) and its result
-/// is dropped; the worker it holds is given back only when it returns, so the pool counts true.
-final class FirstOutcome<T: Sendable>: Sendable {
+/// A request's deadline: its task cancelled when the deadline passes, whatever it waits for (a
+/// download, a place in the queue, a worker's result), and the request answered 503. The timer
+/// is an event loop's: `Task.sleep` on Linux is a Dispatch timer whose firing waits for a thread of
+/// Dispatch's global pool, which the kernels' `concurrentPerform` can hold for seconds — a
+/// `--timeout 2` answered its 503 after 13 s with both workers busy.
+enum Deadline {
+    /// `body` in a task cancelled at `deadline`; `timedOut` (a 503) thrown when that is why it ended.
+    static func run<T: Sendable>(until deadline: ContinuousClock.Instant, timedOut: ServiceError = ServiceError(503, "timed out"),
+                                 _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let task = Task { try await body() }
+        let fired = Fired()
+        let timer = at(deadline) {
+            fired.set()
+            task.cancel()
+        }
+        defer { timer.cancel() }
+        do {
+            return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        } catch {
+            if fired.isSet { throw timedOut }
+            throw error
+        }
+    }
+
+    /// `action` on an event loop at `deadline` (at once when it has passed), unless cancelled first.
+    static func at(_ deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> Scheduled<Void> {
+        MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(nanoseconds(until: deadline)), action)
+    }
+
+    /// Nanoseconds from now to `deadline`, 0 when it has passed.
+    static func nanoseconds(until deadline: ContinuousClock.Instant) -> Int64 {
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        return remaining <= .zero ? 0 : remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000
+    }
+
+    private final class Fired: Sendable {
+        private let flag = Atomic<Bool>(false)
+        func set() { flag.store(true, ordering: .sequentiallyConsistent) }
+        var isSet: Bool { flag.load(ordering: .sequentiallyConsistent) }
+    }
+}
+
+/// Work on a thread of its own, waited for until it ends or the request's task is cancelled (its
+/// deadline passed, its client went away). Cancelled, the work is told to stop (its
+/// `Cancellation`'s stop flag, which the decoders, encoders and kernels check between rows and
+/// bands) and the request ends at once; the worker it holds is given back only when the work
+/// returns (`finished`), so the pool counts true.
+final class WorkerThread<T: Sendable>: Sendable {
     private let state = Mutex<(result: Result<T, any Error>?, continuation: CheckedContinuation<T, any Error>?)>((nil, nil))
     private let cancellation = Cancellation()
 
-    /// Runs `work` on a Dispatch thread and waits for it, for `deadline` or for cancellation.
-    static func run(until deadline: ContinuousClock.Instant, _ work: @escaping @Sendable (Cancellation) throws -> T,
-                    then finished: @escaping @Sendable () -> Void) async throws -> T {
-        let outcome = FirstOutcome<T>()
-        DispatchQueue.global().async {
+    /// Runs `work` on a new thread (never on Dispatch's pool or an event loop) and waits for it,
+    /// or for cancellation; `finished` is called on that thread when the work has returned.
+    static func run(_ work: @escaping @Sendable (Cancellation) throws -> T, finished: @escaping @Sendable () -> Void) async throws -> T {
+        let outcome = WorkerThread<T>()
+        if Task.isCancelled {
+            finished()
+            throw CancellationError()
+        }
+        let thread = Thread {
             outcome.complete(Result { try work(outcome.cancellation) })
             finished()
         }
-        let timer = Task {
-            try await Task.sleep(until: deadline, clock: .continuous)
-            outcome.complete(.failure(ServiceError(503, "timed out")))
-        }
-        defer { timer.cancel() }
+        thread.name = "frost-worker"
+        thread.start()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let ready = outcome.state.withLock { state -> Result<T, any Error>? in
@@ -37,7 +83,7 @@ final class FirstOutcome<T: Sendable>: Sendable {
         }
     }
 
-    /// The first outcome wins; a timeout or a cancellation also tells the work to stop.
+    /// The first outcome wins; a cancellation also tells the work to stop.
     private func complete(_ result: Result<T, any Error>) {
         let won = state.withLock { state -> (first: Bool, waiting: CheckedContinuation<T, any Error>?) in
             guard state.result == nil else { return (false, nil) }
@@ -46,36 +92,7 @@ final class FirstOutcome<T: Sendable>: Sendable {
             return (true, state.continuation)
         }
         guard won.first else { return }
-        if case .failure = result { cancellation.cancel() }
+        if case .failure(let error) = result, error is CancellationError { cancellation.cancel() }
         won.waiting?.resume(with: result)
-    }
-}
-
-/// A worker from `pool`, or 503 once `deadline` passes while waiting for one. A worker granted
-/// in the instant the deadline won (the wait's cancellation racing the pool's hand-over) is given
-/// back, so no worker is ever lost to a timeout.
-func admit(_ pool: WorkerPool, until deadline: ContinuousClock.Instant) async throws {
-    let first = await withTaskGroup(of: Result<Bool, any Error>.self) { group -> Result<Bool, any Error>? in
-        group.addTask {
-            do { try await pool.admit(); return .success(true) } catch { return .failure(error) }
-        }
-        group.addTask {
-            do { try await Task.sleep(until: deadline, clock: .continuous); return .success(false) } catch { return .failure(error) }
-        }
-        var first: Result<Bool, any Error>?
-        for await result in group {
-            if first == nil {
-                first = result
-                group.cancelAll()
-            } else if case .success(true) = result {
-                await pool.release()
-            }
-        }
-        return first
-    }
-    switch first {
-    case .success(true): return
-    case .success(false), nil: throw ServiceError(503, "timed out waiting for a worker")
-    case .failure(let error): throw error
     }
 }

@@ -8,6 +8,7 @@ import Metrics
 import NIOCore
 import NIOPosix
 import Prometheus
+import ServiceLifecycle
 
 /// `frost serve`: the image service on Hummingbird, until SIGTERM or SIGINT — then new
 /// connections are refused and requests in flight finish (swift-service-lifecycle's graceful
@@ -51,13 +52,22 @@ public enum FrostServerApp {
         let fetch = RemoteFetch(maxBytes: service.processor.limits.maxFileBytes, timeout: settings.downloadTimeout)
         let responder = ImageResponder(service: ImageService(service), pool: WorkerPool(workers: settings.workers, queue: settings.queue),
                                        metrics: metrics, fetch: fetch, timeout: settings.timeout, logger: logger)
-        let app = Application(responder: responder, server: .http1(configuration: .init(additionalChannelHandlers: [responder.clients.handler()])),
-                              configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "frost"),
+        let (readRequest, keepAlive) = (TimeAmount(settings.readRequestTimeout), TimeAmount(settings.keepAliveTimeout))
+        let app = Application(responder: responder,
+                              server: .http1(configuration: .init(additionalChannelHandlers: [
+                                  responder.clients.handler(), WholeResponses(), RequestReadTimeouts(readRequest: readRequest, keepAlive: keepAlive),
+                              ])),
+                              configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "frost",
+                                                   availableConnectionsDelegate: .maximum(settings.maxClients, logger: logger)),
                               onServerRunning: { channel in
                                   let port = channel.localAddress?.port ?? settings.port
                                   logger.info("listening on http://\(settings.host):\(port)")
                                   listening(port)
                               }, logger: logger)
-        try await app.runService()
+        // SIGTERM or SIGINT: the listener closes, responses in flight end whole, and past the
+        // shutdown timeout what is left is cancelled.
+        var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = settings.shutdownTimeout
+        try await ServiceGroup(configuration: group).run()
     }
 }

@@ -42,7 +42,7 @@ struct ImageResponder: HTTPResponder {
         switch path {
         case "/health": return Self.text(200, "ok\n", head: head)
         case "/metrics":
-            metrics.update(service.settings.resultCache, service.settings.blurCaches)
+            metrics.update(service.settings.resultCache, service.settings.blurCaches, service.settings.sourceCache)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                             body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text())))
         default: break
@@ -104,12 +104,14 @@ struct ImageResponder: HTTPResponder {
     }
 
     /// The source downloaded (a remote one), then `body` on a worker with it; cancelled when the
-    /// client goes.
+    /// client goes or the deadline passes (503), whatever it is waiting for.
     private func fetchAndWork(_ location: ImageService.SourceLocation, _ deadline: ContinuousClock.Instant, _ client: ClientWatch?,
                               _ body: @escaping @Sendable ([UInt8]?, Cancellation) throws -> ImageService.Response) async throws -> ImageService.Response {
-        try await ClientWatches.cancelling(when: client) { [self] in
-            let source = try await download(location)
-            return try await work(deadline) { try body(source, $0) }
+        try await Deadline.run(until: deadline) { [self] in
+            try await ClientWatches.cancelling(when: client) { [self] in
+                let source = try await download(location)
+                return try await work { try body(source, $0) }
+            }
         }
     }
 
@@ -121,17 +123,16 @@ struct ImageResponder: HTTPResponder {
         return try await fetch.bytes(url, host: host, address: address)
     }
 
-    /// `body` on a worker, waiting in the queue for one; both under the deadline. `body` is told
-    /// when its answer is no longer wanted (timed out, client gone), to stop between steps.
-    private func work(_ deadline: ContinuousClock.Instant,
-                      _ body: @escaping @Sendable (Cancellation) throws -> ImageService.Response) async throws -> ImageService.Response {
+    /// `body` on a worker's thread, waiting in the queue for one. `body` is told when its answer
+    /// is no longer wanted (timed out, client gone), to stop where it is.
+    private func work(_ body: @escaping @Sendable (Cancellation) throws -> ImageService.Response) async throws -> ImageService.Response {
         let queued = ContinuousClock.now
         let pool = self.pool
-        try await admit(pool, until: deadline)
+        try await pool.admit()
         metrics.queueSpan.record(ContinuousClock.now - queued)
         metrics.workersBusy.increment()
         let started = ContinuousClock.now, metrics = self.metrics
-        return try await FirstOutcome.run(until: deadline, body) {
+        return try await WorkerThread.run(body) {
             metrics.processingSpan.record(ContinuousClock.now - started)
             metrics.workersBusy.decrement()
             Task { await pool.release() }

@@ -4,8 +4,9 @@ import NIOCore
 import NIOHTTP1
 
 /// `http(s)://` sources, downloaded by AsyncHTTPClient: redirects not followed (a redirect could
-/// leave the allowed hosts), a deadline, and at most `maxBytes` read (a longer body is refused as
-/// it arrives, whatever its Content-Length says). Each download has its own client, its host name
+/// leave the allowed hosts), one deadline for the whole download, head and body (504 past it: an
+/// origin that drips its body a byte at a time holds a request no longer than that), and at most
+/// `maxBytes` read (a longer body is refused as it arrives, whatever its Content-Length says). Each download has its own client, its host name
 /// mapped to the address `RemoteSources.check` checked (AsyncHTTPClient's `dnsOverride`, which keeps
 /// the name for TLS's SNI and certificate): the name is not resolved again, so a DNS answer that
 /// changes after the check cannot lead inside the network. (Connections are not pooled across
@@ -25,8 +26,11 @@ struct RemoteFetch: Sendable {
         configuration.decompression = .disabled
         configuration.dnsOverride = [host: address]
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let deadline = ContinuousClock.now + timeout
         do {
-            let out = try await download(url, client)
+            let out = try await Deadline.run(until: deadline, timedOut: ServiceError(504, "the source's download took longer than \(timeout)")) {
+                try await download(url, client, deadline: .now() + .nanoseconds(Deadline.nanoseconds(until: deadline)))
+            }
             try? await client.shutdown()
             return out
         } catch {
@@ -35,13 +39,12 @@ struct RemoteFetch: Sendable {
         }
     }
 
-    private func download(_ url: String, _ client: HTTPClient) async throws -> [UInt8] {
+    private func download(_ url: String, _ client: HTTPClient, deadline: NIODeadline) async throws -> [UInt8] {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "User-Agent", value: "frost-serve")
         let response: HTTPClientResponse
         do {
-            response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000
-                                                                              + timeout.components.attoseconds / 1_000_000_000))
+            response = try await client.execute(request, deadline: deadline)
         } catch {
             throw ServiceError(502, "cannot download the source: \(error)")
         }

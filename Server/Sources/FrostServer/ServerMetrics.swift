@@ -19,7 +19,12 @@ struct ServerMetrics: Sendable {
     let cacheMisses: Gauge
     let cacheBytes: Gauge
     let cacheFiles: Gauge
+    let cacheMemoryHits: Gauge
+    let cacheMemoryBytes: Gauge
     let blurCacheBytes: Gauge
+    let sourceCacheHits: Gauge
+    let sourceCacheMisses: Gauge
+    let sourceCacheBytes: Gauge
     let blurCaches: Gauge
     let cancelled: Counter
 
@@ -45,20 +50,33 @@ struct ServerMetrics: Sendable {
         cacheMisses = registry.makeGauge(descriptor: name("result_cache_misses", "total", "Result cache lookups that found nothing"))
         cacheBytes = registry.makeGauge(descriptor: name("result_cache_size", "bytes", "Bytes the result cache holds"))
         cacheFiles = registry.makeGauge(descriptor: name("result_cache", "files", "Results the result cache holds"))
+        cacheMemoryHits = registry.makeGauge(descriptor: name("result_cache_memory_hits", "total", "Requests answered from the results held in memory"))
+        cacheMemoryBytes = registry.makeGauge(descriptor: name("result_cache_memory", "bytes", "Bytes of results held in memory"))
         blurCacheBytes = registry.makeGauge(descriptor: name("blur_cache_size", "bytes", "Bytes the blur caches hold"))
+        sourceCacheHits = registry.makeGauge(descriptor: name("source_cache_hits", "total", "Decodes taken from the decoded-source cache"))
+        sourceCacheMisses = registry.makeGauge(descriptor: name("source_cache_misses", "total", "Decoded-source cache lookups that found nothing"))
+        sourceCacheBytes = registry.makeGauge(descriptor: name("source_cache_size", "bytes", "Bytes of decoded sources kept"))
         blurCaches = registry.makeGauge(descriptor: name("blur_caches", "", "Blur caches kept"))
         cancelled = registry.makeCounter(descriptor: name("client_gone", "total", "Requests whose client went away before the answer"))
         workers.set(Int64(count))
     }
 
     /// The caches' figures, read when /metrics is asked for (the caches count them).
-    func update(_ cache: ResultCache?, _ blur: ServiceBlurCaches?) {
+    func update(_ cache: ResultCache?, _ blur: ServiceBlurCaches?, _ sources: DecodedSources?) {
+        if let sources {
+            let s = sources.statistics
+            sourceCacheHits.set(Int64(s.hits))
+            sourceCacheMisses.set(Int64(s.misses))
+            sourceCacheBytes.set(Int64(s.bytes))
+        }
         if let cache {
             let s = cache.statistics
             cacheHits.set(Int64(s.hits))
             cacheMisses.set(Int64(s.misses))
             cacheBytes.set(Int64(s.bytes))
             cacheFiles.set(Int64(s.files))
+            cacheMemoryHits.set(Int64(s.memoryHits))
+            cacheMemoryBytes.set(Int64(s.memoryBytes))
         }
         if let blur {
             let s = blur.statistics
@@ -77,7 +95,7 @@ struct ServerMetrics: Sendable {
         case 422: "unprocessable"
         case 429: "queue_full"
         case 499: "cancelled"
-        case 502: "download"
+        case 502, 504: "download"
         case 503: "timeout"
         default: status < 500 ? "client" : "server"
         }

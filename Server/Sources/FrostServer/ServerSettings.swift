@@ -13,8 +13,18 @@ public struct ServerSettings: Sendable {
     public var queue = 64
     /// The longest a request may take, queue included, before a 503.
     public var timeout: Duration = .seconds(10)
-    /// The longest a source's download may take.
+    /// The longest a source's download may take, head and body (504 past it).
     public var downloadTimeout: Duration = .seconds(5)
+    /// The longest a new connection may take to deliver a whole request (imgproxy's
+    /// `IMGPROXY_READ_REQUEST_TIMEOUT`).
+    public var readRequestTimeout: Duration = .seconds(10)
+    /// The longest a kept-alive connection may wait for its next request (`IMGPROXY_KEEP_ALIVE_TIMEOUT`).
+    public var keepAliveTimeout: Duration = .seconds(10)
+    /// Connections open at once; past it new ones wait in the listen queue (`IMGPROXY_MAX_CLIENTS`).
+    public var maxClients = 2048
+    /// After SIGTERM, the longest requests in flight may take to finish before the process ends
+    /// (`IMGPROXY_GRACEFUL_STOP_TIMEOUT`: twice the request timeout).
+    public var shutdownTimeout: Duration = .seconds(20)
 
     public init() {}
 }

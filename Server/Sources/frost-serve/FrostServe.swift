@@ -44,7 +44,22 @@ struct FrostServe: AsyncParsableCommand {
     @Option(help: "Seconds a request may take, queue included, before 503 (default 10). Env FROST_TIMEOUT.")
     var timeout: Double?
 
-    @Option(help: "A host http(s) sources may come from; repeatable. Env FROST_ALLOW_SOURCE (comma-separated).")
+    @Option(help: "Seconds a source's download may take, head and body, before 504 (default 5). Env FROST_DOWNLOAD_TIMEOUT.")
+    var downloadTimeout: Double?
+
+    @Option(help: "Seconds a new connection may take to send a whole request before it is closed (default 10). Env FROST_READ_REQUEST_TIMEOUT.")
+    var readRequestTimeout: Double?
+
+    @Option(help: "Seconds a kept-alive connection may wait for its next request before it is closed (default 10). Env FROST_KEEP_ALIVE_TIMEOUT.")
+    var keepAliveTimeout: Double?
+
+    @Option(help: "Connections open at once; past it new ones wait to be accepted (default 2048). Env FROST_MAX_CLIENTS.")
+    var maxClients: Int?
+
+    @Option(help: "After SIGTERM, seconds requests in flight may take to finish (default 20). Env FROST_SHUTDOWN_TIMEOUT.")
+    var shutdownTimeout: Double?
+
+    @Option(help: "A host (HOST or HOST:PORT) http(s) sources may come from; repeatable. Env FROST_ALLOW_SOURCE (comma-separated).")
     var allowSource: [String] = []
 
     @Option(help: "Largest source in pixels (default 50000000, as imgproxy). Env FROST_MAX_PIXELS.")
@@ -70,6 +85,12 @@ struct FrostServe: AsyncParsableCommand {
 
     @Option(help: "The result cache's most bytes (default 1073741824). Env FROST_CACHE_SIZE.")
     var cacheSize: Int?
+
+    @Option(help: "Bytes of the hottest results also held in memory, with --cache (default 134217728). Env FROST_MEMORY_CACHE_SIZE.")
+    var memoryCacheSize: Int?
+
+    @Option(help: "Bytes of sources decoded a moment ago kept for their next variant (default 536870912, a quarter of the deploy manifest's memory; 0: none). Env FROST_SOURCE_CACHE_SIZE.")
+    var sourceCacheSize: Int?
 
     @Option(help: "The blur caches' most bytes, together (default 1073741824; least recently used out). Env FROST_BLUR_CACHE_SIZE.")
     var blurCacheSize: Int?
@@ -119,7 +140,15 @@ struct FrostServe: AsyncParsableCommand {
         settings.service.remote = RemoteSources(hosts: hosts)
         settings.workers = try number(workers, "WORKERS", 1...1024) ?? settings.workers
         settings.queue = try number(queue, "QUEUE", 0...1_000_000) ?? settings.queue
-        if let seconds: Double = try number(timeout, "TIMEOUT", 0.001...3600) { settings.timeout = .milliseconds(Int64(seconds * 1000)) }
+        func seconds(_ flag: Double?, _ name: String) throws -> Duration? {
+            (try number(flag, name, 0.001...3600) as Double?).map { .milliseconds(Int64($0 * 1000)) }
+        }
+        settings.timeout = try seconds(timeout, "TIMEOUT") ?? settings.timeout
+        settings.downloadTimeout = try seconds(downloadTimeout, "DOWNLOAD_TIMEOUT") ?? settings.downloadTimeout
+        settings.readRequestTimeout = try seconds(readRequestTimeout, "READ_REQUEST_TIMEOUT") ?? settings.readRequestTimeout
+        settings.keepAliveTimeout = try seconds(keepAliveTimeout, "KEEP_ALIVE_TIMEOUT") ?? settings.keepAliveTimeout
+        settings.shutdownTimeout = try seconds(shutdownTimeout, "SHUTDOWN_TIMEOUT") ?? settings.shutdownTimeout
+        settings.maxClients = try number(maxClients, "MAX_CLIENTS", 1...1_000_000) ?? settings.maxClients
         var limits = DecodeOptions(maxPixels: try number(maxPixels, "MAX_PIXELS", 1...1e12) ?? 50_000_000,
                                    maxFileBytes: try number(maxFileSize, "MAX_FILE_SIZE", 1...1e12) ?? 100 << 20)
         limits.maxFrames = try number(maxFrames, "MAX_FRAMES", 1...1_000_000) ?? 256
@@ -130,13 +159,16 @@ struct FrostServe: AsyncParsableCommand {
         if let folder = value(cache, "CACHE") {
             let size: Int = try number(cacheSize, "CACHE_SIZE", 1024...1e15) ?? 1 << 30
             let blurSize: Int = try number(blurCacheSize, "BLUR_CACHE_SIZE", 1024...1e15) ?? 1 << 30
+            let memorySize: Int = try number(memoryCacheSize, "MEMORY_CACHE_SIZE", 0...1e15) ?? 128 << 20
             do {
-                settings.service.resultCache = try ResultCache(folder: folder, maxBytes: size)
+                settings.service.resultCache = try ResultCache(folder: folder, maxBytes: size, memoryBytes: memorySize)
                 settings.service.blurCaches = try ServiceBlurCaches(folder: folder + "/blur", maxBytes: blurSize)
             } catch {
                 throw ValidationError("--cache \(folder): \(error)")
             }
         }
+        let sourceCache: Int = try number(sourceCacheSize, "SOURCE_CACHE_SIZE", 0...1e15) ?? 512 << 20
+        if sourceCache > 0 { settings.service.sourceCache = DecodedSources(maxBytes: sourceCache) }
         for definition in preset {
             guard let equals = definition.firstIndex(of: "="), equals != definition.startIndex else {
                 throw ValidationError("--preset takes NAME=OPTIONS, e.g. thumb=rs:fill:64:64/q:70")

@@ -22,7 +22,8 @@ typedef enum {
     FROST_ERR_MEMORY = 3,       // allocation failed
     FROST_ERR_TRUNCATED = 4,    // JPEG ended before its last scan (libjpeg would only warn)
     FROST_ERR_ENCODE = 5,       // encoder failure
-    FROST_ERR_TOO_LARGE = 6,    // dimensions beyond what the library decodes
+    FROST_ERR_TOO_LARGE = 6,    // dimensions beyond what the library decodes, or past a limit (JPEG scans)
+    FROST_ERR_STOPPED = 7,      // the work was told to stop (CFrostSystem's stop flag)
 } frost_status;
 
 typedef struct {

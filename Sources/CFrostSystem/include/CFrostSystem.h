@@ -40,6 +40,18 @@ extern _Thread_local int frost_budget_thread_held;
 static inline int frost_budget_held(void) { return frost_budget_thread_held; }
 static inline void frost_set_budget_held(int held) { frost_budget_thread_held = held; }
 
+// The stop flag of the work the calling thread does (a server request whose deadline passed or
+// whose client went away; FrostCore's StopFlag): decoders, encoders and the row-band scheduler
+// check it between rows, scans or bands and end early, so abandoned work gives its thread back
+// within a fraction of a second. NULL (the command line): nothing is checked. Thread-local: the
+// scheduler hands it to the helper threads of a call.
+extern _Thread_local const int *frost_stop_flag;
+static inline const int *frost_stop_flag_get(void) { return frost_stop_flag; }
+static inline void frost_stop_flag_set(const int *flag) { frost_stop_flag = flag; }
+static inline int frost_stop_raised(const int *flag) { return __atomic_load_n(flag, __ATOMIC_RELAXED); }
+static inline void frost_stop_raise(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELAXED); }
+static inline int frost_stopped(void) { const int *f = frost_stop_flag; return f && frost_stop_raised(f); }
+
 // SHA-256 with the x86 SHA extensions: 1 when this CPU has them (and SSSE3, SSE4.1), and the
 // compression of `blocks` 64-byte blocks into `state` (FIPS 180-4 §6.2.2), only when it does.
 int frost_has_sha_extensions(void);

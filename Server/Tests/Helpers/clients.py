@@ -1,0 +1,116 @@
+"""Clients and origins that misbehave, for frost serve's tests (Server/Tests/FrostServerTests).
+
+  clients.py idle PORT              connect ("connected"), send nothing: seconds until the server closes
+  clients.py half PORT              send half a request head: seconds until closed
+  clients.py keepalive PORT PATH    one whole request and its answer, then idle: seconds until closed
+  clients.py slowread PORT PATH N   read the answer at N bytes a second through a small receive
+                                    buffer; prints "head" once the head is in, then
+                                    "STATUS RECEIVED CONTENT-LENGTH" at the end
+  clients.py drip-origin            an HTTP origin on 127.0.0.1 (its port printed first) whose
+                                    bodies come a byte every half second
+A close is seen as EOF or a reset. Nothing here waits longer than 60 s.
+"""
+import socket
+import sys
+import time
+
+
+def connect(port, rcvbuf=None):
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if rcvbuf:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    s.settimeout(60)
+    s.connect(("127.0.0.1", port))
+    return s
+
+
+def until_closed(s, start):
+    try:
+        while s.recv(65536):
+            pass
+    except (ConnectionResetError, socket.timeout):
+        pass
+    return time.monotonic() - start
+
+
+def read_head(s):
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(65536)
+        if not chunk:
+            raise SystemExit("closed before the head")
+        data += chunk
+    head, rest = data.split(b"\r\n\r\n", 1)
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    length = 0
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        if name.strip().lower() == "content-length":
+            length = int(value.strip())
+    return status, length, rest
+
+
+def request(path):
+    return ("GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" % path).encode()
+
+
+def main():
+    mode = sys.argv[1]
+    if mode == "idle":
+        s = connect(int(sys.argv[2]))
+        print("connected", flush=True)
+        print("%.2f" % until_closed(s, time.monotonic()))
+    elif mode == "half":
+        s = connect(int(sys.argv[2]))
+        s.sendall(b"GET /health HTTP/1.1\r\nHost: 127")
+        print("%.2f" % until_closed(s, time.monotonic()))
+    elif mode == "keepalive":
+        s = connect(int(sys.argv[2]))
+        s.sendall(request(sys.argv[3]))
+        status, length, rest = read_head(s)
+        while len(rest) < length:
+            rest += s.recv(65536)
+        print("%d %.2f" % (status, until_closed(s, time.monotonic())))
+    elif mode == "slowread":
+        port, path, rate = int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+        s = connect(port, rcvbuf=32768)
+        s.sendall(request(path))
+        status, length, rest = read_head(s)
+        print("head", flush=True)
+        received = len(rest)
+        step = max(1, rate // 20)
+        while received < length:
+            try:
+                chunk = s.recv(min(step, length - received))
+            except (ConnectionResetError, socket.timeout):
+                break
+            if not chunk:
+                break
+            received += len(chunk)
+            time.sleep(len(chunk) / rate)
+        print("%d %d %d" % (status, received, length), flush=True)
+    elif mode == "drip-origin":
+        server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.1", 0))
+        server.listen(8)
+        print(server.getsockname()[1], flush=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            conn, _ = server.accept()
+            conn.recv(65536)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\r\nContent-Length: 1000\r\n\r\n")
+            try:
+                for _ in range(1000):
+                    conn.sendall(b"\xff")
+                    time.sleep(0.5)
+            except OSError:
+                pass
+            conn.close()
+    else:
+        raise SystemExit(__doc__)
+
+
+if __name__ == "__main__":
+    main()

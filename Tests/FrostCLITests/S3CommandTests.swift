@@ -1,0 +1,176 @@
+import Foundation
+import FrostCodecs
+import FrostFiles
+import FrostTestSupport
+import Testing
+
+/// The verbs over a bucket (issue 67): a real S3 server on loopback (moto, every signature
+/// checked), the AWS CLI putting the catalog in and reading results out, and a proxy counting
+/// requests and bytes and injecting faults.
+@Suite struct S3CommandTests {
+    static let catalog = ["hopper.jpg": "pillow/jpeg/hopper.jpg", "alpha.png": "pngsuite/basn6a08.png",
+                          "sub/color.png": "pngsuite/basn2c08.png", "rocket.jpg": "photos/rocket.jpg"]
+
+    /// A bucket with the catalog under `photos/`, and a file that is not an image beside it.
+    static func bucket(_ server: S3TestServer, versioned: Bool = false) throws -> String {
+        let bucket = try server.makeBucket(versioned: versioned)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for (name, source) in catalog {
+            try FileManager.default.createDirectory(atPath: (folder.file(name) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Corpus.path(source), toPath: folder.file(name))
+        }
+        try "not an image".write(toFile: folder.file("notes.txt"), atomically: true, encoding: .utf8)
+        try server.aws(["s3", "cp", folder.path, "s3://\(bucket)/photos/", "--recursive", "--quiet"])
+        return bucket
+    }
+
+    static func frost(_ arguments: [String], _ server: S3TestServer, via proxy: S3FaultProxy? = nil, secret: String? = nil,
+                      extra: [String: String] = [:]) throws -> FrostRun {
+        let run = try FrostRun.run(arguments, environment: server.environment(endpoint: proxy?.endpoint, secret: secret).merging(extra) { $1 })
+        // The secret is never printed, whatever happens.
+        #expect(!run.stdout.contains(server.secretAccessKey) && !run.stderr.contains(server.secretAccessKey))
+        if let secret { #expect(!run.stdout.contains(secret) && !run.stderr.contains(secret)) }
+        return run
+    }
+
+    /// Two shards over a bucket into the bucket, each cache's manifest written after its levels;
+    /// the caches' levels are a local run's bytes; a rerun reads one manifest per cache and no
+    /// source or level.
+    @Test func cacheBatchOverABucketAndANoOpRerun() throws {
+        let server = try S3TestServer.shared()
+        let bucket = try Self.bucket(server)
+        let proxy = try S3FaultProxy(server)
+        for shard in ["0/2", "1/2"] {
+            let run = try Self.frost(["cache", "--batch", "s3://\(bucket)/photos/", "-o", "s3://\(bucket)/caches/", "--shard", shard, "--jobs", "2",
+                                      "--levels", "3"], server, via: proxy)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let manifests = try server.keys(bucket, prefix: "caches/").filter { $0.hasSuffix("/manifest.json") }
+        #expect(manifests == Self.catalog.keys.map { "caches/\($0).frost/manifest.json" }.sorted())
+        let puts = proxy.requests().filter { $0.method == "PUT" }.map(\.path)
+        for manifest in manifests {
+            let folder = "/\(bucket)/" + manifest.dropLast("manifest.json".count)
+            let order = puts.enumerated().filter { $0.element.hasPrefix(folder) }
+            #expect(order.last?.element.hasSuffix("manifest.json") == true && order.count == 5, "\(order)")
+        }
+        // The levels are what a local run writes, byte for byte.
+        let local = try TemporaryFolder()
+        defer { local.remove() }
+        #expect(try FrostRun.run(["cache", Corpus.path("photos/rocket.jpg"), "-o", local.file("rocket.frost"), "--levels", "3"]).status == 0)
+        try server.aws(["s3", "cp", "s3://\(bucket)/caches/rocket.jpg.frost/", local.file("from-bucket"), "--recursive", "--quiet"])
+        for level in 0...3 {
+            let name = String(format: "level-%02d.png", level)
+            #expect(try FileIO.read(local.file("from-bucket/" + name)) == (try FileIO.read(local.file("rocket.frost/" + name))), "\(name)")
+        }
+        let manifest = try String(contentsOfFile: local.file("from-bucket/manifest.json"), encoding: .utf8)
+        let etag = try server.aws(["s3api", "head-object", "--bucket", bucket, "--key", "photos/rocket.jpg", "--query", "ETag", "--output", "text"])
+            .stdout.trimmingCharacters(in: CharacterSet(charactersIn: "\"\n"))
+        #expect(manifest.contains("\"identity\" : \"etag:\(etag)\""), "\(manifest)")
+
+        let rerun = try S3FaultProxy(server)
+        var skipped = 0
+        for shard in ["0/2", "1/2"] {
+            let run = try Self.frost(["cache", "--batch", "s3://\(bucket)/photos/", "-o", "s3://\(bucket)/caches/", "--shard", shard, "--jobs", "2",
+                                      "--levels", "3"], server, via: rerun)
+            // The batch's summary: `shard 0/2: built 0, skipped 2, failed 0 of 2 in 0s; 0 caches whose …`.
+            let summary = run.stderr.split(separator: "\n").last.map { String($0.dropFirst("shard \(shard): ".count)) } ?? ""
+            #expect(run.status == 0 && summary.hasPrefix("built 0, skipped ") && summary.contains(", failed 0 of "), "\(run.stderr)")
+            skipped += Int(summary.dropFirst("built 0, skipped ".count).prefix { $0.isNumber }) ?? 0
+        }
+        #expect(skipped == Self.catalog.count)
+        let requests = rerun.requests()
+        #expect(!requests.contains { $0.path.contains("/photos/") && $0.method == "GET" && !$0.query.contains("list-type") }, "a source was read")
+        #expect(!requests.contains { $0.path.contains("/level-") }, "a level was read")
+        let perCache = requests.filter { $0.path.contains("/caches/") && $0.path.hasSuffix(".frost/manifest.json") }
+        #expect(perCache.count == Self.catalog.count, "one request per cache: \(perCache.map(\.path))")
+        // Besides: per shard, one listing of the catalog and one check of the output's bucket.
+        #expect(requests.count == Self.catalog.count + 4, "\(requests.map { "\($0.method) \($0.path)?\($0.query)" })")
+    }
+
+    /// The filters, placeholder and info take objects and prefixes as they take files and folders,
+    /// with the same results; info reads an object's header with a ranged GET.
+    @Test func filtersPlaceholdersAndInfoTakeObjects() throws {
+        let server = try S3TestServer.shared()
+        let bucket = try Self.bucket(server)
+        let local = try TemporaryFolder()
+        defer { local.remove() }
+        var run = try Self.frost(["blur", "s3://\(bucket)/photos/", "-o", "s3://\(bucket)/blurred/", "--sigma", "2", "--jobs", "2"], server)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try server.keys(bucket, prefix: "blurred/") == Self.catalog.keys.map { "blurred/" + $0 }.sorted())
+        #expect(try FrostRun.run(["blur", Corpus.path("photos/rocket.jpg"), local.file("rocket.jpg"), "--sigma", "2"]).status == 0)
+        try server.aws(["s3", "cp", "s3://\(bucket)/blurred/rocket.jpg", local.file("from-bucket.jpg"), "--quiet"])
+        #expect(try FileIO.read(local.file("from-bucket.jpg")) == (try FileIO.read(local.file("rocket.jpg"))))
+
+        // A bucket's objects into a local folder, listed in a list that lives in the bucket too.
+        try "hopper.jpg\nsub/color.png\n".write(toFile: local.file("list.txt"), atomically: true, encoding: .utf8)
+        try server.aws(["s3", "cp", local.file("list.txt"), "s3://\(bucket)/photos/list.txt", "--quiet"])
+        run = try Self.frost(["resize", "--inputs-from", "s3://\(bucket)/photos/list.txt", "--width", "16", "-o", local.file("small") + "/"], server)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ImageInfo(contentsOfFile: local.file("small/sub/color.png")).width == 16)
+
+        let placeholder = try Self.frost(["placeholder", "s3://\(bucket)/photos/rocket.jpg"], server)
+        let reference = try FrostRun.run(["placeholder", Corpus.path("photos/rocket.jpg")])
+        #expect(placeholder.status == 0 && placeholder.stdout.split(separator: " ").last == reference.stdout.split(separator: " ").last)
+
+        let proxy = try S3FaultProxy(server)
+        let info = try Self.frost(["info", "s3://\(bucket)/photos/rocket.jpg"], server, via: proxy)
+        let localInfo = try FrostRun.run(["info", Corpus.path("photos/rocket.jpg")])
+        #expect(info.stdout.drop { $0 != " " } == localInfo.stdout.drop { $0 != " " })
+        #expect(proxy.requests().map(\.range) == ["bytes=0-262143"])
+        let caches = try Self.frost(["info", "s3://\(bucket)/blurred/"], server)
+        #expect(caches.status == 0 && caches.stdout.split(separator: "\n").count == Self.catalog.count, "\(caches.stdout)\(caches.stderr)")
+    }
+
+    /// Each fault is one line naming the bucket and the key; the other inputs are done.
+    @Test func faultsAreOneLineEachAndTheOthersAreDone() throws {
+        let server = try S3TestServer.shared()
+        let bucket = try Self.bucket(server)
+        let out = try TemporaryFolder()
+        defer { out.remove() }
+
+        var run = try Self.frost(["cache", "--batch", "s3://frost-no-such-bucket/photos/", "-o", out.file("caches")], server)
+        #expect(run.status == 1 && run.errorLines == ["frost: s3://frost-no-such-bucket/photos/: the bucket frost-no-such-bucket does not exist (404 NoSuchBucket)"],
+                "\(run.stderr)")
+
+        let wrong = "Wr0ngSecretWr0ngSecretWr0ngSecret0000000"
+        run = try Self.frost(["blur", "s3://\(bucket)/photos/", "-o", out.file("w") + "/", "--sigma", "1"], server, secret: wrong)
+        #expect(run.status == 1 && run.errorLines.count == 1 && run.errorLines[0].hasPrefix("frost: s3://\(bucket)/photos/: ")
+                && run.errorLines[0].hasSuffix("(403 SignatureDoesNotMatch)"), "\(run.stderr)")
+
+        // Deleted between the listing and the read; refused by its size; cut mid-download every time.
+        let proxy = try S3FaultProxy(server, rules: ["--delete-on-get", "photos/hopper.jpg", "--drop", "photos/alpha.png:-1"])
+        run = try Self.frost(["blur", "s3://\(bucket)/photos/", "-o", out.file("blurred") + "/", "--sigma", "1", "--max-file-size", "100000"],
+                             server, via: proxy, extra: ["AWS_MAX_ATTEMPTS": "2"])
+        #expect(run.status == 1)
+        let alpha = try FileIO.read(Corpus.path("pngsuite/basn6a08.png")).count
+        #expect(Set(run.errorLines) == [
+            "frost: s3://\(bucket)/photos/hopper.jpg: no such object (404 NoSuchKey)",
+            "frost: s3://\(bucket)/photos/rocket.jpg: file is 112525 bytes, more than the limit of 100000 bytes (see --max-file-size)",
+            "frost: s3://\(bucket)/photos/alpha.png: gave up after 2 attempts: transfer closed with \(alpha - alpha / 2) bytes remaining to read",
+        ], "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out.file("blurred/sub/color.png")))
+        #expect(!proxy.requests().contains { $0.path.hasSuffix("/rocket.jpg") }, "refused from the listing's size, never downloaded")
+
+        // A single object past the limit is refused from its HEAD.
+        let head = try S3FaultProxy(server)
+        run = try Self.frost(["placeholder", "s3://\(bucket)/photos/rocket.jpg", "--max-file-size", "1000"], server, via: head)
+        #expect(run.status == 1 && head.requests().map(\.method) == ["HEAD"], "\(run.stderr)")
+    }
+
+    /// Keys are not paths: one with `..` or a leading `/` never writes outside a local output root.
+    @Test func keysThatClimbNeverLeaveTheOutputRoot() throws {
+        let server = try S3TestServer.shared()
+        let bucket = try server.makeBucket()
+        for key in ["evil/../../escape.jpg", "evil//absolute.jpg", "evil/fine.jpg"] {
+            try server.aws(["s3api", "put-object", "--bucket", bucket, "--key", key, "--body", Corpus.path("pillow/jpeg/hopper.jpg")])
+        }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try Self.frost(["blur", "s3://\(bucket)/evil/", "-o", folder.file("out") + "/", "--sigma", "1"], server)
+        #expect(run.status == 1)
+        #expect(run.errorLines.count == 2 && run.errorLines.allSatisfy { $0.contains("would be written outside") }, "\(run.stderr)")
+        #expect(folder.contents() == ["out"])
+        #expect((try? FileManager.default.subpathsOfDirectory(atPath: folder.file("out"))) == ["fine.jpg"])
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// A real S3 server on loopback for the storage tests: moto's, with authentication on
+/// (Tests/References/s3_server.py: every request's Signature Version 4 is checked against an IAM
+/// user's key), started once per test process from the venv `make check` makes
+/// ($FROST_REFERENCE_PYTHON, else .build-references). A test that cannot start it fails: nothing
+/// is skipped.
+public final class S3TestServer: @unchecked Sendable {
+    public let endpoint: String
+    public let accessKeyID: String
+    public let secretAccessKey: String
+    /// The server's JSON line, for the fault proxy's deletions.
+    public let credentialsFile: String
+    private let process: Process
+    private let input: Pipe
+
+    public static let python: String = ProcessInfo.processInfo.environment["FROST_REFERENCE_PYTHON"]
+        ?? Corpus.repository + "/.build-references/bin/python"
+
+    /// The server every test of this process shares (each test uses buckets of its own).
+    public static func shared() throws -> S3TestServer { try started.get() }
+    private static let started = Result { try S3TestServer() }
+
+    private init() throws {
+        let (process, input, line) = try Self.launch(Corpus.repository + "/Tests/References/s3_server.py", [])
+        self.process = process
+        self.input = input
+        let fields = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
+        endpoint = fields["endpoint"] as? String ?? ""
+        accessKeyID = fields["access_key_id"] as? String ?? ""
+        secretAccessKey = fields["secret_access_key"] as? String ?? ""
+        credentialsFile = NSTemporaryDirectory() + "frost-s3-\(UUID().uuidString).json"
+        try line.write(toFile: credentialsFile, atomically: true, encoding: .utf8)
+    }
+
+    deinit { try? input.fileHandleForWriting.close() }
+
+    /// Runs `script` with the test venv's Python; its first line of standard output, once printed.
+    static func launch(_ script: String, _ arguments: [String]) throws -> (Process, Pipe, String) {
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw S3TestError("no Python at \(python): run `make references` (make check does), which installs moto[server] and awscli")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script] + arguments
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        var line = Data()
+        while !line.contains(0x0A) {
+            let more = output.fileHandleForReading.availableData
+            if more.isEmpty { throw S3TestError("\(script) ended before it was ready (is moto[server] installed in \(python)'s venv?)") }
+            line += more
+        }
+        return (process, input, String(decoding: line.prefix { $0 != 0x0A }, as: UTF8.self))
+    }
+
+    /// The variables Frost and the AWS CLI read, pointed at `endpoint` (the server, or a proxy in
+    /// front of it), with no profile files of the machine's in the way.
+    public func environment(endpoint: String? = nil, secret: String? = nil) -> [String: String] {
+        ["AWS_ENDPOINT_URL": endpoint ?? self.endpoint, "AWS_ACCESS_KEY_ID": accessKeyID,
+         "AWS_SECRET_ACCESS_KEY": secret ?? secretAccessKey, "AWS_REGION": "us-east-1", "AWS_DEFAULT_REGION": "us-east-1",
+         "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null", "FROST_S3_REQUEST_TIMEOUT": "30"]
+    }
+
+    /// The AWS CLI (the venv's): the independent client that puts catalogs in and reads results out.
+    @discardableResult
+    public func aws(_ arguments: [String]) throws -> FrostRun {
+        let run = try FrostRun.run(arguments, environment: environment(), executable: (Self.python as NSString).deletingLastPathComponent + "/aws")
+        if run.status != 0 { throw S3TestError("aws \(arguments.joined(separator: " ")): \(run.stderr)") }
+        return run
+    }
+
+    /// A new bucket with a name of its own (versioned when asked: one version per write).
+    public func makeBucket(versioned: Bool = false) throws -> String {
+        let name = "frost-" + UUID().uuidString.lowercased().prefix(18)
+        try aws(["s3api", "create-bucket", "--bucket", String(name)])
+        if versioned { try aws(["s3api", "put-bucket-versioning", "--bucket", String(name), "--versioning-configuration", "Status=Enabled"]) }
+        return String(name)
+    }
+
+    /// The keys under `prefix` in `bucket` (the AWS CLI's listing).
+    public func keys(_ bucket: String, prefix: String = "") throws -> [String] {
+        let run = try aws(["s3api", "list-objects-v2", "--bucket", bucket, "--prefix", prefix, "--query", "Contents[].Key", "--output", "text"])
+        return run.stdout.split(whereSeparator: { $0 == "\t" || $0 == "\n" }).map(String.init).filter { $0 != "None" }.sorted()
+    }
+}
+
+/// Tests/References/s3_proxy.py in front of a server: requests counted and logged, faults injected.
+public final class S3FaultProxy: @unchecked Sendable {
+    public let endpoint: String
+    private let log: String
+    private let input: Pipe
+    private let process: Process
+
+    /// A proxy to `server` with `rules` (`--slowdown KEY:N`, `--drop KEY:N`, `--delete-on-get KEY`).
+    public init(_ server: S3TestServer, rules: [String] = []) throws {
+        log = NSTemporaryDirectory() + "frost-s3-proxy-\(UUID().uuidString).jsonl"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let line: String
+        (process, input, line) = try S3TestServer.launch(Corpus.repository + "/Tests/References/s3_proxy.py",
+                                                         ["--upstream", server.endpoint, "--log", log, "--admin", server.credentialsFile] + rules)
+        let fields = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
+        endpoint = fields["endpoint"] as? String ?? ""
+    }
+
+    deinit {
+        try? input.fileHandleForWriting.close()
+        try? FileManager.default.removeItem(atPath: log)
+    }
+
+    /// One logged request.
+    public struct Request: Sendable {
+        public let method: String
+        public let path: String
+        public let query: String
+        public let range: String?
+        public let status: Int
+        /// Bytes of the response body sent to the client.
+        public let sent: Int
+    }
+
+    /// The requests so far, in order.
+    public func requests() -> [Request] {
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            guard let f = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return Request(method: f["method"] as? String ?? "", path: f["path"] as? String ?? "", query: f["query"] as? String ?? "",
+                           range: f["range"] as? String, status: f["status"] as? Int ?? 0, sent: f["sent"] as? Int ?? 0)
+        }
+    }
+}
+
+public struct S3TestError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

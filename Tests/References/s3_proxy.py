@@ -1,0 +1,133 @@
+"""A proxy on loopback in front of the test S3 server that counts and breaks things.
+
+Every request is forwarded unchanged (the Host header too, so the signature the client made for the
+proxy's address is the one the server checks) and logged as a JSON line: method, path, query, the
+Range header, status and the bytes of the response body sent. Rules, each KEY a substring of the
+path and N how many times (-1: every time):
+
+    --slowdown KEY:N       answer 503 SlowDown instead of forwarding
+    --drop KEY:N           a GET's response cut after half its body, the connection closed
+    --delete-on-get KEY    before forwarding the first GET of KEY, delete that object (through the
+                           server, with the credentials of --admin FILE: s3_server.py's JSON line)
+
+Prints {"endpoint": ...} once listening, then serves until its standard input closes.
+    python s3_proxy.py --upstream http://127.0.0.1:PORT --log FILE [rules]
+"""
+import argparse
+import http.client
+import json
+import socket
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import unquote, urlsplit
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--upstream", required=True)
+parser.add_argument("--log", required=True)
+parser.add_argument("--slowdown", action="append", default=[])
+parser.add_argument("--drop", action="append", default=[])
+parser.add_argument("--delete-on-get", action="append", default=[])
+parser.add_argument("--admin")
+args = parser.parse_args()
+
+upstream = urlsplit(args.upstream)
+lock = threading.Lock()
+counts = {}
+
+
+def rules(option):
+    out = []
+    for rule in option:
+        key, _, n = rule.rpartition(":")
+        out.append([key, int(n)])
+    return out
+
+
+slowdowns, drops = rules(args.slowdown), rules(args.drop)
+deletions = list(args.delete_on_get)
+
+
+def take(table, path):
+    with lock:
+        for rule in table:
+            if rule[0] in path and rule[1] != 0:
+                rule[1] -= 1
+                return True
+    return False
+
+
+def log(entry):
+    with lock, open(args.log, "a") as f:
+        f.write(json.dumps(entry) + "\n")
+
+
+def delete(key_path):
+    import boto3
+    admin = json.load(open(args.admin))
+    s3 = boto3.client("s3", endpoint_url=args.upstream, region_name="us-east-1",
+                      aws_access_key_id=admin["access_key_id"], aws_secret_access_key=admin["secret_access_key"])
+    bucket, _, key = unquote(key_path).lstrip("/").partition("/")
+    s3.delete_object(Bucket=bucket, Key=key)
+
+
+class Proxy(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *_):
+        pass
+
+    def forward(self):
+        path = self.path.split("?")[0]
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else None
+        entry = {"method": self.command, "path": unquote(path), "query": self.path.partition("?")[2],
+                 "range": self.headers.get("Range"), "sent": 0}
+        if take(slowdowns, path):
+            payload = b"<?xml version='1.0' encoding='UTF-8'?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>"
+            self.send_response(503)
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+            entry.update(status=503, sent=len(payload))
+            return log(entry)
+        if self.command == "GET":
+            with lock:
+                hit = next((d for d in deletions if d in path), None)
+                if hit:
+                    deletions.remove(hit)
+            if hit:
+                delete(path)
+        connection = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=60)
+        headers = {k: v for k, v in self.headers.items()}
+        connection.request(self.command, self.path, body=body, headers=headers)
+        response = connection.getresponse()
+        payload = response.read()
+        self.send_response(response.status)
+        for name, value in response.getheaders():
+            if name.lower() not in ("transfer-encoding", "connection", "content-length", "date", "server"):
+                self.send_header(name, value)
+        declared = response.getheader("Content-Length")
+        self.send_header("Content-Length", declared if self.command == "HEAD" and declared else str(len(payload)))
+        self.end_headers()
+        entry["status"] = response.status
+        if self.command == "GET" and response.status == 200 and len(payload) > 1 and take(drops, path):
+            self.wfile.write(payload[: len(payload) // 2])
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+            self.close_connection = True
+            entry.update(sent=len(payload) // 2, dropped=True)
+            return log(entry)
+        if self.command != "HEAD":
+            self.wfile.write(payload)
+            entry["sent"] = len(payload)
+        log(entry)
+
+    do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = forward
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
+threading.Thread(target=server.serve_forever, daemon=True).start()
+print(json.dumps({"endpoint": f"http://127.0.0.1:{server.server_address[1]}"}), flush=True)
+sys.stdin.read()
+server.shutdown()
