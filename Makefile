@@ -94,9 +94,10 @@ test-serve: debug
 	cd Server && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
 
 # `frost cache --batch` over one 200-image catalog from a local folder and from a local S3 server
-# (moto): Frost's own CPU and peak memory compared, and a no-op rerun's requests counted (docs/storage.md).
+# (moto): Frost's own CPU and peak memory compared, and a no-op rerun's requests counted; LARGE=16000
+# also caches one 16000² JPEG from a folder and from the bucket, and compares their peak memory (docs/storage.md).
 s3-bench: build references
-	$(REFERENCES)/bin/python Benchmarks/s3_bench.py $(FROST) $(or $(ROUNDS),3)
+	$(REFERENCES)/bin/python Benchmarks/s3_bench.py $(FROST) $(or $(ROUNDS),3) $(or $(LARGE),0)
 
 # deploy/frost-cache-indexed-job.yaml's command line run for every index against a local S3 server
 # (moto), two at a time, one index killed with SIGKILL and retried; the union of the shards must

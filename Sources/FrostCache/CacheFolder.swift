@@ -55,9 +55,7 @@ enum CacheFolder {
             throw CodecError(.io, "cannot create the cache folder \(folder): \(String(cString: strerror(errno)))")
         }
         let made = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let mask = umask(0)
-        umask(mask)
-        chmod(made, 0o777 & ~mask)
+        chmod(made, 0o777 & ~LocalStore.creationMask)
         return made
     }
 

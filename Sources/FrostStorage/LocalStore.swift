@@ -74,6 +74,14 @@ package enum LocalStore {
         try readAll(0, sizeHint: 1 << 20, maxBytes: maxBytes)
     }
 
+    /// The process's umask, read once: reading it means setting it (umask(0), then back), and two
+    /// threads doing that at once could leave it 0 for good (every later file world-writable).
+    package static let creationMask: mode_t = {
+        let mask = umask(0)
+        umask(mask)
+        return mask
+    }()
+
     /// The message a file that is not a regular one is refused with.
     package static let notRegular = "is not a regular file"
 
@@ -151,9 +159,7 @@ public final class AtomicFile: FileSink {
         guard fd >= 0 else { throw LocalStore.ioError("cannot create a file in \(folder)") }
         temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         // mkstemp creates 0600; give the file the permissions a plain create would (0666 & ~umask).
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
+        fchmod(fd, 0o666 & ~LocalStore.creationMask)
     }
 
     deinit {

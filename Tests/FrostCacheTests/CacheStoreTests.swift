@@ -248,6 +248,10 @@ import Testing
         #expect(manifest.source.isSource(source))
         #expect(manifest.source.identity?.hasPrefix("inode:") == true && manifest.source.identity?.contains("/mtime:") == true)
         #expect(CacheStore.completeManifest(folder.path, options: options) == manifest)
+        // The folder swapped in is readable by others, as a plain mkdir makes it (a web server
+        // serves it), not mkdtemp's 0700.
+        let mode = try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as! Int
+        #expect(mode & 0o005 == 0o005, "mode \(String(mode, radix: 8))")
         try FileIO.writeAtomically([1, 2, 3], to: folder.file("level-01.png"))
         #expect(CacheStore.completeManifest(folder.path, options: options) == nil)
         #expect(ObjectInfo.fileIdentity(inode: 12, seconds: 1_700_000_000, nanoseconds: 5_000) == "inode:12/mtime:1700000000.000005000")
