@@ -19,7 +19,7 @@ OUT     := out
 # profiles the colour tests convert from.
 APT_PACKAGES := libcurl4-openssl-dev libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libavif-dev libheif-dev libgif-dev libimagequant-dev liblcms2-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium icc-profiles-free colord-data libgs-common
 
-.PHONY: s3-bench cluster-sim deps build debug docs examples requests references check test test-asan test-tsan test-serve serve-build deploy-check fuzz fuzz-build run gallery man bench compare compare-deps serve-bench serve-soak serve-overload clean
+.PHONY: s3-bench cluster-sim deps build debug docs examples requests references check test test-asan test-tsan test-serve serve-build deploy-check image-check fuzz fuzz-build run gallery man bench compare compare-deps serve-bench serve-soak serve-overload clean
 
 VENV      := Benchmarks/.venv
 VENV_SIMD := Benchmarks/.venv-simd
@@ -78,9 +78,15 @@ test: check
 	$(MAKE) --no-print-directory examples
 	$(MAKE) --no-print-directory test-serve
 	$(MAKE) --no-print-directory deploy-check
+	$(MAKE) --no-print-directory image-check
 	$(MAKE) --no-print-directory test-asan
 	$(MAKE) --no-print-directory test-tsan TSAN_SUITES='$(CONCURRENCY_SUITES)'
 	FUZZ_SMOKE=1 $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
+
+# deploy/Containerfile's build stage on what its COPY lines copy, in an empty folder: both
+# products' builds planned (about a minute; IMAGE_CHECK=full builds them, ~20 minutes): deploy/image-check.sh.
+image-check: deps
+	deploy/image-check.sh
 
 # `frost serve` (Server/, its own package: Hummingbird, SwiftNIO, AsyncHTTPClient, swift-prometheus):
 # built once in debug and tested against the servers its tests start on loopback ports.
@@ -88,9 +94,10 @@ test-serve: debug
 	cd Server && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
 
 # `frost cache --batch` over one 200-image catalog from a local folder and from a local S3 server
-# (moto): Frost's own CPU and peak memory compared, and a no-op rerun's requests counted (docs/storage.md).
+# (moto): Frost's own CPU and peak memory compared, and a no-op rerun's requests counted; LARGE=16000
+# also caches one 16000² JPEG from a folder and from the bucket, and compares their peak memory (docs/storage.md).
 s3-bench: build references
-	$(REFERENCES)/bin/python Benchmarks/s3_bench.py $(FROST) $(or $(ROUNDS),3)
+	$(REFERENCES)/bin/python Benchmarks/s3_bench.py $(FROST) $(or $(ROUNDS),3) $(or $(LARGE),0)
 
 # deploy/frost-cache-indexed-job.yaml's command line run for every index against a local S3 server
 # (moto), two at a time, one index killed with SIGKILL and retried; the union of the shards must

@@ -24,10 +24,11 @@ let package = Package(
         .library(name: "FrostService", targets: ["FrostService"]),
         .executable(name: "frost", targets: ["frost"]),
     ],
+    // Exact versions: the container image and CI build what was tested (Package.resolved is not kept).
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         // `make docs`: the Frost module's DocC catalog as a static site.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         // The only code that touches libpng / libjpeg / libdeflate / libwebp / libavif / libheif / giflib / libimagequant;
@@ -54,7 +55,7 @@ let package = Package(
         // Files: whole reads, atomic writes, images and animations by path, many-file batches.
         .target(name: "FrostFiles", dependencies: ["FrostCore", "FrostCodecs", "FrostStorage"]),
         .target(name: "FrostEffects", dependencies: ["FrostCore", "CFrostSystem"]),
-        .target(name: "FrostCache", dependencies: ["FrostCore", "FrostColor", "FrostEffects", "FrostCodecs", "FrostFiles", "CFrostSystem"]),
+        .target(name: "FrostCache", dependencies: ["FrostCore", "FrostColor", "FrostEffects", "FrostCodecs", "FrostFiles", "FrostStream", "CFrostSystem"]),
         .target(name: "FrostCrossfade", dependencies: ["FrostCore", "FrostEffects", "FrostCache"]),
         // What a client needs to show a cache or a picture still loading: the web page, BlurHash, ThumbHash.
         .target(name: "FrostClients", dependencies: ["FrostCore", "FrostColor", "FrostEffects", "FrostCache", "FrostCrossfade"]),

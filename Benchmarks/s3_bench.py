@@ -6,8 +6,11 @@ Frost's own CPU (user + system of the frost process alone: the server is another
 resident memory come from wait4's rusage; each run is repeated ROUNDS times, local and S3 alternating,
 and the medians are compared: the S3 run's CPU should be within 1.15x of the local run's and its peak
 memory within the local run's + 64 MiB; the rerun should make at most one request per cache and read
-no source byte.
-Usage: python Benchmarks/s3_bench.py FROST_BINARY [ROUNDS]
+no source byte. With LARGE_SIDE, one LARGE_SIDE x LARGE_SIDE JPEG is also cached alone, from a
+folder into a folder and from the bucket into the bucket (downloaded into TMPDIR and streamed from
+there, its levels staged and uploaded): the two peaks of resident memory, which should be within
+64 MiB of each other (docs/storage.md).
+Usage: python Benchmarks/s3_bench.py FROST_BINARY [ROUNDS] [LARGE_SIDE]
 """
 import json
 import os
@@ -23,6 +26,7 @@ import boto3
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 frost = os.path.abspath(sys.argv[1])
 rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+large_side = int(sys.argv[3]) if len(sys.argv) > 3 else 0
 work = os.path.join(ROOT, "out/s3-bench")
 catalog = os.path.join(work, "catalog")
 
@@ -94,6 +98,19 @@ try:
     print(f"no-op rerun: {err.strip().splitlines()[-1]}; {len(requests)} requests for 200 caches "
           f"({manifests} manifest GETs, {len(requests) - manifests} others), {sum(q['sent'] for q in sources)} source bytes, "
           f"{wall:.2f} s, cpu {cpu:.2f} s")
+
+    if large_side:
+        big = os.path.join(work, f"big-{large_side}.jpg")
+        if not os.path.exists(big):
+            subprocess.run([frost, "resize", os.path.join(ROOT, "SampleImages/UNIS_EV0.jpg"), "-o", big, "--width", str(large_side),
+                            "--height", str(large_side), "--fit", "fill", "--quality", "85"], check=True, stdout=subprocess.DEVNULL)
+        s3.upload_file(big, "bench", "large/big.jpg")
+        out = tempfile.mkdtemp(dir=work)
+        cpu_l, rss_l, wall_l, _ = timed(["cache", big, "-o", os.path.join(out, "big.frost")], env)
+        shutil.rmtree(out)
+        cpu_r, rss_r, wall_r, _ = timed(["cache", "s3://bench/large/big.jpg", "-o", "s3://bench/large/big.frost"], env)
+        print(f"{large_side}x{large_side} JPEG: folder to folder peak {rss_l / 1048576:.2f} GiB, cpu {cpu_l:.1f} s, wall {wall_l:.1f} s; "
+              f"bucket to bucket peak {rss_r / 1048576:.2f} GiB (+{(rss_r - rss_l) / 1024:.0f} MiB), cpu {cpu_r:.1f} s, wall {wall_r:.1f} s")
 finally:
     server.stdin.close()
     server.wait()

@@ -2,11 +2,13 @@
 
 Against a local S3 server (moto with every signature checked: Tests/References/s3_server.py), in a
 versioned bucket named as the Job names it, holding a catalog: every index's exact command line
-(the container's `sh -c` argument, JOB_COMPLETION_INDEX set, the Secret's keys in the environment)
-runs as a process, two at a time; one index is killed with SIGKILL after its first input and run
-again, as the Job's retry would. Then it checks that
-  - every index succeeded and wrote its report (one line per input of its shard, disjoint shards
-    whose union is the catalog);
+(the container's `sh -c` argument, JOB_COMPLETION_INDEX set, the Secret's keys in the environment,
+a /tmp of its own as the pod's emptyDir) runs as a process, two at a time; one index is killed
+with SIGKILL once its first cache is in the bucket and run again, as the Job's retry would. Then it
+checks that
+  - every index succeeded and wrote its report (one line per input of its shard with exactly the
+    keys source, output, status, error, bytes, time and maybe note; disjoint shards whose union is
+    the catalog; the retry's removal of what the killed run left, if anything, on lines of its own);
   - the caches equal, key for key and byte for byte (ETag), one run of the same command without
     --shard into another prefix;
   - no key was written by two indices: each key has one version, except the keys of the cache the
@@ -16,7 +18,7 @@ Usage: python deploy/cluster_sim.py FROST_BINARY
 import json
 import os
 import re
-import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -72,9 +74,15 @@ try:
     os.symlink(frost, os.path.join(bin_dir, "frost"))
     env["PATH"] = bin_dir + ":" + env["PATH"]
 
+    pod_tmp, killed_tmp = [], None
+
     def start(index):
-        return subprocess.Popen(["/bin/sh", "-c", command], env=dict(env, JOB_COMPLETION_INDEX=str(index)),
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        """One pod: the command line with its index, and a /tmp of its own (the Job's emptyDir)."""
+        pod_tmp.append(tempfile.mkdtemp(prefix=f"cluster-sim-{index}-"))
+        process = subprocess.Popen(["/bin/sh", "-c", command], env=dict(env, JOB_COMPLETION_INDEX=str(index), TMPDIR=pod_tmp[-1]),
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        process.tmp = pod_tmp[-1]
+        return process
 
     def shard(key):
         """FileBatch.shard's FNV-1a (64-bit) of the key relative to the prefix, modulo N."""
@@ -83,7 +91,16 @@ try:
             h = ((h ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
         return h % n
 
-    # The index with the most inputs is killed: after its first, others are still being built.
+    def first_cache(index):
+        """Waits for the index's first manifest in the bucket (the Job runs --quiet: no line per input)."""
+        while True:
+            listed = s3.list_objects_v2(Bucket=bucket, Prefix=caches_key).get("Contents", [])
+            if any(o["Key"].endswith(".frost/manifest.json")
+                   and shard(o["Key"][len(caches_key):-len(".frost/manifest.json")]) == index for o in listed):
+                return
+            time.sleep(0.05)
+
+    # The index with the most inputs is killed: after its first cache, others are still being built.
     sizes = [sum(1 for url in catalog if shard(url.split(catalog_key, 1)[1]) == k) for k in range(n)]
     victim = max(range(n), key=lambda k: sizes[k])
     killed = False
@@ -94,12 +111,12 @@ try:
         running = {index: start(index) for index in batch}
         if victim in running and not killed:
             process = running[victim]
-            line = process.stderr.readline()          # "[1/M] built …": its first input is done
-            check(line.startswith("[1/"), f"index {victim} printed {line!r} first")
+            first_cache(victim)
+            check(process.poll() is None, f"index {victim} ended before its kill")
             process.send_signal(signal.SIGKILL)
             process.wait()
-            killed = True
-            print(f"cluster-sim: index {victim} ({sizes[victim]} inputs) killed with SIGKILL after its first input; its retry starts")
+            killed, killed_tmp = True, process.tmp
+            print(f"cluster-sim: index {victim} ({sizes[victim]} inputs) killed with SIGKILL after its first cache; its retry starts")
             running[victim] = start(victim)
         for index, process in running.items():
             out, err = process.communicate()
@@ -114,9 +131,13 @@ try:
         name = re.search(r'--report "?(s3://[^"\s]+)', command).group(1).replace("${JOB_COMPLETION_INDEX}", str(index))
         body = s3.get_object(Bucket=bucket, Key=name[len(f"s3://{bucket}/"):])["Body"].read().decode()
         lines = [json.loads(line) for line in body.splitlines()]
-        check(all(set(line) == {"source", "output", "status", "error"} for line in lines), f"report {index}'s keys")
-        check(all(line["status"] in ("built", "skipped") for line in lines), f"report {index}: {lines}")
-        seen += [line["source"] for line in lines]
+        keys = {"source", "output", "status", "error", "bytes", "time"}
+        check(all(set(line) - {"note"} == keys for line in lines), f"report {index}'s keys: {lines}")
+        # What the killed run left (a cache prefix without its manifest) is removed by its retry.
+        inputs = [line for line in lines if line["status"] != "removed"]
+        check(index == victim or len(inputs) == len(lines), f"report {index} removed what no run left: {lines}")
+        check(all(line["status"] in ("built", "skipped") and line["bytes"] > 0 for line in inputs), f"report {index}: {lines}")
+        seen += [line["source"] for line in inputs]
     check(sorted(seen) == sorted(catalog), f"the reports' sources are not the catalog once each: {sorted(seen)}")
 
     # One run of the same command without --shard, into another prefix.
@@ -157,6 +178,11 @@ try:
     check(all(any(k.startswith(c) for c in victim_caches) for k in twice), f"keys written twice outside the killed index's shard: {twice}")
     print(f"cluster-sim: {len(union)} objects in {len(catalog)} caches; union of {n} shards == one run; "
           f"{len(twice)} keys rewritten by the killed index's retry, every other key written once")
+    # A download or a staged cache outlives only a killed process (its pod's /tmp goes with the pod).
+    for folder in pod_tmp:
+        left = os.listdir(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+        check(left == [] or folder == killed_tmp, f"{folder} kept {left}")
 finally:
     server.stdin.close()
     server.wait()

@@ -11,6 +11,14 @@ public struct BlurCacheSpec: Sendable, Equatable {
         case twitter
         /// Secret's viewer: one level, radius 12 points, white 0.8 α0.4, saturation 1.8.
         case secret
+
+        /// The preset's numbers (linear spacing of ImageEffects radii, as the apps rendered).
+        public var spec: BlurCacheSpec {
+            switch self {
+            case .twitter: BlurCacheSpec(levels: 10, maxRadius: 30, spacing: .linear, tint: Color(white: 1, alpha: 0.2), saturation: 1.5, preset: self)
+            case .secret: BlurCacheSpec(levels: 1, maxRadius: 12, spacing: .linear, tint: Color(white: 0.8, alpha: 0.4), saturation: 1.8, preset: self)
+            }
+        }
     }
 
     /// Levels above the source.
@@ -95,24 +103,25 @@ public struct BlurCacheSpec: Sendable, Equatable {
     /// points). Levels are stored reduced where their blur allows unless `compact` is false.
     /// The spec must be valid (`validate()`).
     public func plan(scale: Double = 1, sigmaScale: Double = 1, compact: Bool = true) -> CachePlan {
-        switch preset {
-        case .twitter: return .twitter(scale: scale, compact: compact)
-        case .secret: return .secret(scale: scale, compact: compact)
-        case nil:
-            return CachePlan(count: levels, maxSigma: maxRadius == nil ? (maxSigma ?? Self.defaultMaxSigma) * sigmaScale : nil,
-                             maxRadius: maxRadius, spacing: spacing, tint: tint, saturation: saturation, ramp: ramp,
-                             scale: scale, compact: compact)
-        }
+        let spec = effective
+        return CachePlan(count: spec.levels, maxSigma: spec.maxRadius == nil ? (spec.maxSigma ?? Self.defaultMaxSigma) * sigmaScale : nil,
+                         maxRadius: spec.maxRadius, spacing: spec.spacing, tint: spec.tint, saturation: spec.saturation, ramp: spec.ramp,
+                         scale: scale, compact: compact)
     }
+
+    /// The numbers rendered: a preset's own (what its manifest records), else these.
+    public var effective: BlurCacheSpec { preset?.spec ?? self }
 
     /// The top level's ImageEffects radius in points, for a plan rendered by ImageEffects
     /// (a preset's, or `maxRadius`): its boxes must fit the kernel's limit at the pixel scale.
-    public var topRadius: Double? {
-        switch preset {
-        case .twitter: CachePlan.twitter().levels.last!.radius
-        case .secret: CachePlan.secret().levels.last!.radius
-        case nil: maxRadius
-        }
+    public var topRadius: Double? { effective.maxRadius }
+
+    /// Two specifications are the same when they render the same levels: a preset with whatever
+    /// numbers beside it (it ignores them) is its own numbers.
+    public static func == (a: BlurCacheSpec, b: BlurCacheSpec) -> Bool {
+        let (x, y) = (a.effective, b.effective)
+        return x.levels == y.levels && x.maxSigma == y.maxSigma && x.maxRadius == y.maxRadius && x.spacing == y.spacing
+            && x.tint == y.tint && x.saturation == y.saturation && x.ramp == y.ramp && x.preset == y.preset
     }
 
     /// 250, 0.3: a limit as written.

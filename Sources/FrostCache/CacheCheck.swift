@@ -33,7 +33,7 @@ public struct CacheCheck: Sendable {
     public init(folder: String) throws {
         manifest = try CacheStore.readManifest(folder)
         let manifest = manifest
-        levels = manifest.levels.enumerated().map { i, entry in
+        levels = manifest.levels.map { entry in
             var bytes: Int?, format: ImageFormat?
             let problem: String? = {
                 do {
@@ -42,7 +42,7 @@ public struct CacheCheck: Sendable {
                     try CacheStore.verifyHash(data, entry)
                     let info = try ImageInfo(bytes: data)
                     format = info.format
-                    return Self.mismatch(entry, info, plan: manifest.plan.levels[i], format: manifest.parameters.format)
+                    return Self.mismatch(entry, info, plan: manifest.plan.levels[entry.index], format: manifest.parameters.format)
                 } catch {
                     let message = (error as? CodecError)?.message ?? "\(error)"
                     return message.contains(entry.file) ? message : "\(entry.file): \(message)"

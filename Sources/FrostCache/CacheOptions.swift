@@ -22,6 +22,15 @@ public struct CacheOptions: Sendable, Equatable {
     public var webpQuality: Int?
     /// The space the levels are rendered in (nil: the source's own, its profile kept).
     public var color: CacheColor?
+    /// What a source's transparency is flattened onto before its levels are made (nil: kept,
+    /// but in JPEG levels, which hold no alpha: flattened onto white).
+    public var background: Color?
+    /// Whether level 0, the source itself, is stored (an app that has the source needs only the
+    /// blurred levels: a version 3 cache).
+    public var sourceLevel = true
+    /// Level files named after their content (`level-03-<first 8 hex digits of its SHA-256>.webp`),
+    /// so that a rebuilt level never has an old level's address: a CDN may keep them for ever.
+    public var contentNames = false
 
     /// Options for a cache of `blur`'s levels, stored compactly as PNG by default.
     public init(blur: BlurCacheSpec = BlurCacheSpec(), scale: Double = 1, compact: Bool = true, format: ImageFormat = .png,
@@ -48,6 +57,22 @@ public struct CacheOptions: Sendable, Equatable {
     /// The levels' plan.
     public var plan: CachePlan { blur.plan(scale: scale, compact: compact) }
 
+    /// Levels for apps and browsers (`frost cache --web`): lossy WebP at `quality`, without the
+    /// source level (the app has the source), named after their content.
+    public static func web(_ blur: BlurCacheSpec = BlurCacheSpec(), scale: Double = 1, quality: Int = webQuality) -> CacheOptions {
+        var options = CacheOptions(blur: blur, scale: scale, format: .webp, webpQuality: quality)
+        options.sourceLevel = false
+        options.contentNames = true
+        return options
+    }
+
+    /// `--web`'s WebP quality: a tenth of PNG's bytes at about one level from the lossless levels
+    /// (docs/cache-format.md, "Level file formats").
+    public static let webQuality = 80
+
+    /// The colour transparency goes onto, nil when the levels keep it.
+    public var flattening: Color? { background ?? (format == .jpeg ? EncodeOptions.defaultBackground : nil) }
+
     /// Level files: PNG at deflate level 1 (Up filter: Frost's run-length deflate), JPEG at
     /// `quality` (4:4:4 from 90 up), or WebP, lossless at effort 1 or lossy at `webpQuality`. On
     /// the default plan's 4096² photo levels the PNG deflates 2.0-3.2x faster than libdeflate's
@@ -57,10 +82,13 @@ public struct CacheOptions: Sendable, Equatable {
 }
 
 /// The manifest's `parameters`: one flat object, as caches have always recorded it (`colorspace`
-/// and `intent` only when the levels were converted, so every other manifest stays as it was).
+/// and `intent` only when the levels were converted, `background`, `sourceLevel` and
+/// `contentNames` only when given, so every other manifest stays as it was). A preset's numbers
+/// are recorded as it renders them.
 extension CacheOptions: Codable {
     private enum CodingKeys: String, CodingKey {
-        case levels, maxSigma, maxRadius, spacing, tint, saturation, ramp, scale, preset, compact, format, quality, webpQuality, colorspace, intent
+        case levels, maxSigma, maxRadius, spacing, tint, saturation, ramp, scale, preset, compact, format, quality, webpQuality, colorspace, intent,
+             background, sourceLevel, contentNames
     }
 
     public init(from decoder: any Decoder) throws {
@@ -79,10 +107,14 @@ extension CacheOptions: Codable {
             }
             color = CacheColor(name: name, intent: intent)
         }
+        background = try c.decodeIfPresent(Color.self, forKey: .background)
+        sourceLevel = try c.decodeIfPresent(Bool.self, forKey: .sourceLevel) ?? true
+        contentNames = try c.decodeIfPresent(Bool.self, forKey: .contentNames) ?? false
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
+        let blur = blur.effective
         try c.encode(blur.levels, forKey: .levels)
         try c.encodeIfPresent(blur.maxSigma, forKey: .maxSigma)
         try c.encodeIfPresent(blur.maxRadius, forKey: .maxRadius)
@@ -100,5 +132,8 @@ extension CacheOptions: Codable {
             try c.encode(color.name, forKey: .colorspace)
             try c.encode(CacheColor.intentNames[color.intent], forKey: .intent)
         }
+        try c.encodeIfPresent(background, forKey: .background)
+        if !sourceLevel { try c.encode(false, forKey: .sourceLevel) }
+        if contentNames { try c.encode(true, forKey: .contentNames) }
     }
 }

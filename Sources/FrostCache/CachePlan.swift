@@ -121,14 +121,12 @@ public struct CachePlan: Sendable, Equatable, Codable {
 
     /// Twitter's profile header: 11 banners, ImageEffects radius 30·i/10, white α0.2, saturation 1.5.
     public static func twitter(scale: Double = 1, compact: Bool = true) -> CachePlan {
-        CachePlan(count: 10, maxRadius: 30, spacing: .linear, tint: Color(white: 1, alpha: 0.2), saturation: 1.5,
-                  scale: scale, compact: compact)
+        BlurCacheSpec.Preset.twitter.spec.plan(scale: scale, compact: compact)
     }
 
     /// Secret's viewer: one blurred snapshot, radius 12, white 0.8 α0.4, saturation 1.8.
     public static func secret(scale: Double = 1, compact: Bool = true) -> CachePlan {
-        CachePlan(count: 1, maxRadius: 12, spacing: .linear, tint: Color(white: 0.8, alpha: 0.4), saturation: 1.8,
-                  scale: scale, compact: compact)
+        BlurCacheSpec.Preset.secret.spec.plan(scale: scale, compact: compact)
     }
 
     /// The top level's σ in pixels.

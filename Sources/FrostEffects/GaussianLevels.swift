@@ -116,7 +116,7 @@ public struct GaussianLevels: Sendable {
     }
 
     /// The widest kernel reach among the levels rendered at factor f.
-    private func maximumPadding(at f: Int) -> Int {
+    func maximumPadding(at f: Int) -> Int {
         sigmas.filter { $0 >= 0.3 && GaussianPlan.storageFactor(sigma: $0) == f }.map { sigma in
             let working = (sigma * sigma - Double(f * f - 1) / 12).squareRoot() / Double(f)
             return GaussianPlan.kernelWeights(sigma: working).count - 1

@@ -20,28 +20,34 @@ enum Resample {
     /// the bytes and had to be converted to 8.7 by every kernel reading it.
     ///
     /// `rows` picks the reduced rows to make (all by default): a strip, which reads source rows
-    /// f·(j − m) … f·(j − m) + f − 1 of each of its rows j.
+    /// f·(j − m) … f·(j − m) + f − 1 of each of its rows j. They go `into` a plane that holds
+    /// them (a new one of just those rows by default): a whole reduction made strip by strip
+    /// as its source is read (`ReducedLevels`).
+    @discardableResult
     static func boxReduce<Source: RowSource<UInt8>>(_ src: Source, factor f: Int, margin m: Int, threads: Int,
-                                                    rows: Range<Int>? = nil) -> PlaneStorage<UInt16> {
+                                                    rows: Range<Int>? = nil, into: PlaneStorage<UInt16>? = nil) -> PlaneStorage<UInt16> {
         precondition(f >= 1 && m >= 0)
         return f <= UInt16.columnSumWindow
-            ? boxReduce(src, factor: f, margin: m, threads: threads, rows: rows, sums: UInt16.self)
-            : boxReduce(src, factor: f, margin: m, threads: threads, rows: rows, sums: UInt32.self)
+            ? boxReduce(src, factor: f, margin: m, threads: threads, rows: rows, into: into, sums: UInt16.self)
+            : boxReduce(src, factor: f, margin: m, threads: threads, rows: rows, into: into, sums: UInt32.self)
     }
 
     /// The reduced plane's height for an image `height` rows tall (`boxReduce`).
     static func reducedCount(_ count: Int, factor f: Int, margin m: Int) -> Int { (count + f - 1) / f + 2 * m }
 
     private static func boxReduce<Source: RowSource<UInt8>, Sum: ColumnSum>(_ src: Source, factor f: Int, margin m: Int, threads: Int,
-                                                                           rows made: Range<Int>?, sums _: Sum.Type) -> PlaneStorage<UInt16> {
+                                                                           rows chosen: Range<Int>?, into: PlaneStorage<UInt16>?,
+                                                                           sums _: Sum.Type) -> PlaneStorage<UInt16> {
         let rw = reducedCount(src.width, factor: f, margin: m), rh = reducedCount(src.height, factor: f, margin: m)
-        let out = PlaneStorage<UInt16>(width: rw, height: rh, rows: made)
-        let first = out.rows.lowerBound
+        let made = chosen ?? 0..<rh
+        let out = into ?? PlaneStorage<UInt16>(width: rw, height: rh, rows: made)
+        precondition(out.width == rw && out.height == rh && (made.isEmpty || out.rows.lowerBound <= made.lowerBound && made.upperBound <= out.rows.upperBound))
+        let first = made.lowerBound
         let dst = out.plane
         let scale = 128 / Float(f * f)
         let n = src.width * 4
         let inside = f * f * 255 < 1 << 23 ? m..<(m + src.width / f) : m..<m
-        RowBands.run(out.rows.count, threads: threads) { band in
+        RowBands.run(made.count, threads: threads) { band in
             let rows = (band.lowerBound + first)..<(band.upperBound + first)
             let sums = UnsafeMutablePointer<Sum>.allocate(capacity: n + 16)
             let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: n)

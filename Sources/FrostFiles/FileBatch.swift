@@ -77,12 +77,14 @@ public enum FileBatch {
     /// The images under a folder, recursively (.png/.jpg/.jpeg/.webp/.avif/.heic/.heif/.gif in any case). Symbolic links
     /// are not followed out of it: a link whose target lies outside the folder is an input refused
     /// with that reason; a link to a file inside it is read; a link to a folder inside it is not
-    /// entered (its images are listed where they really are). Nor is `excluded`, if it lies inside.
-    public static func inputs(inFolder folder: String, excluding excluded: String? = nil) throws -> [Input] {
+    /// entered (its images are listed where they really are). Nor is `excluded`, if it lies inside,
+    /// nor a folder `skipping` accepts (given its path: a blur cache, whose levels are not inputs).
+    public static func inputs(inFolder folder: String, excluding excluded: String? = nil,
+                              skipping: (String) -> Bool = { _ in false }) throws -> [Input] {
         let root = FileIO.realPath(folder) ?? folder
         let skipped = excluded.flatMap(FileIO.realPath)
         var found: [Input] = []
-        for entry in try walk(folder, skipping: { path in skipped != nil && FileIO.realPath(path) == skipped }) {
+        for entry in try walk(folder, skipping: { path in skipping(path) || skipped != nil && FileIO.realPath(path) == skipped }) {
             let path = FileIO.joined(folder, entry.relative)
             guard entry.isLink else {
                 found.append(Input(relative: entry.relative, path: path))
@@ -107,16 +109,28 @@ public enum FileBatch {
 
     /// An object (`s3://b/photos/a.jpg`) or the images under a prefix (`s3://b/photos/`, or
     /// `s3://b/photos` when no object has that key), listed with ListObjectsV2: as a folder walk,
-    /// objects without an image's extension are skipped, and so are keys under `excluded`.
-    static func inputs(at address: ObjectAddress, excluding excluded: String? = nil) throws -> [Input] {
+    /// objects without an image's extension are skipped, and so are keys under `excluded` and
+    /// under a "folder" `skipping` accepts (given its `s3://` path: a blur cache's prefix).
+    static func inputs(at address: ObjectAddress, excluding excluded: String? = nil,
+                       skipping: (String) -> Bool = { _ in false }) throws -> [Input] {
         if !address.isFolder, let info = try Storage.info(address.description) {
             return [Input(relative: Storage.lastComponent(address.description), path: address.description, listed: info)]
         }
         let folder = address.isFolder ? address : ObjectAddress(bucket: address.bucket, key: address.key + "/")
-        let skipped = excluded.flatMap(ObjectAddress.init).map { $0.isFolder ? $0.key : $0.key + "/" }
+        let skipped = excluded.flatMap(ObjectAddress.init).flatMap { $0.bucket == folder.bucket ? ($0.isFolder ? $0.key : $0.key + "/") : nil }
+        var skippedFolders: [Substring: Bool] = [:]
         let found = try Storage.objects(under: folder).filter { entry in
-            ImageFormat(pathExtension: entry.relative) != nil
-                && !(skipped.map { (folder.key + entry.relative).hasPrefix($0) && ObjectAddress(excluded!)?.bucket == folder.bucket } ?? false)
+            guard ImageFormat(pathExtension: entry.relative) != nil, !(skipped.map { (folder.key + entry.relative).hasPrefix($0) } ?? false) else { return false }
+            // Each folder on the way, as a folder walk would meet it.
+            var end = entry.relative.startIndex
+            while let slash = entry.relative[end...].firstIndex(of: "/") {
+                let part = entry.relative[..<slash]
+                let skip = skippedFolders[part] ?? skipping(folder.description + part)
+                skippedFolders[part] = skip
+                if skip { return false }
+                end = entry.relative.index(after: slash)
+            }
+            return true
         }
         if found.isEmpty, !address.isFolder { throw CodecError(.io, "no such object, nor images under \(folder) (404)") }
         return found.map { Input(relative: $0.relative, path: folder.description + $0.relative, listed: $0.info) }
@@ -141,19 +155,28 @@ public enum FileBatch {
     /// A list longer than this (a million paths or so) is refused before it is read.
     public static let maximumListBytes = 64 << 20
 
-    /// A folder's images (`inputs(inFolder:)`) or, for a file, the list it is (`cache --batch`,
-    /// whose option names a folder or a list).
-    public static func inputs(from source: String) throws -> [Input] {
+    /// A folder's (or a bucket prefix's) images (`inputs(inFolder:excluding:skipping:)`) or, for a
+    /// file (an object), the list it is (`cache --batch`, whose option names a folder or a list).
+    public static func inputs(from source: String, excluding excluded: String? = nil,
+                              skipping: (String) -> Bool = { _ in false }) throws -> [Input] {
+        try gather(from: source, excluding: excluded, skipping: skipping).inputs
+    }
+
+    /// The same, and the folder the inputs' relative paths are relative to: the folder or prefix
+    /// itself, or the list's folder (where a batch looks for the source of a cache it has no input for).
+    public static func gather(from source: String, excluding excluded: String? = nil,
+                              skipping: (String) -> Bool = { _ in false }) throws -> (inputs: [Input], root: String) {
         if let address = ObjectAddress(source) {
             // A list object is read as a list; anything else names a prefix.
-            if !address.isFolder, try Storage.info(source) != nil { return try inputs(fromList: source) }
-            return try inputs(at: address)
+            if !address.isFolder, try Storage.info(source) != nil { return (try inputs(fromList: source), Storage.parent(of: source)) }
+            return (try inputs(at: address, excluding: excluded, skipping: skipping), source)
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder) else {
             throw CodecError(.io, "cannot open: No such file or directory")
         }
-        return isFolder.boolValue ? try inputs(inFolder: source) : try inputs(fromList: source)
+        return isFolder.boolValue ? (try inputs(inFolder: source, excluding: excluded, skipping: skipping), source)
+            : (try inputs(fromList: source), Storage.parent(of: source))
     }
 
     /// The images under a folder, recursively (.png/.jpg/.jpeg/.webp/.avif/.heic/.heif/.gif in any case), as paths relative
@@ -197,8 +220,11 @@ public enum FileBatch {
     /// input lands in exactly one shard, the same one on every machine and run; inputs with one
     /// key (two that would write one output) land in the same shard.
     public static func shard(_ inputs: [Input], index k: Int, of n: Int, key: (Input) -> String = \.relative) -> [Input] {
-        inputs.filter { Int(fnv1a(key($0)) % UInt64(n)) == k }
+        inputs.filter { shard(of: key($0), count: n) == k }
     }
+
+    /// The shard (of `n`) an input with this key falls in.
+    public static func shard(of key: String, count n: Int) -> Int { Int(fnv1a(key) % UInt64(n)) }
 
     static func fnv1a(_ s: String) -> UInt64 {
         s.utf8.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }

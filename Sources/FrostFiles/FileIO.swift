@@ -27,6 +27,12 @@ public enum FileIO {
         return (fd, Int(st.st_size))
     }
 
+    /// Whether `path` is a folder (or a link to one).
+    public static func isFolder(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+    }
+
     /// Up to `count` bytes from the start of a file or object (to sniff its format).
     public static func readPrefix(_ path: String, count: Int) throws -> [UInt8] {
         try Storage.readPrefix(path, count: count)
@@ -38,9 +44,10 @@ public enum FileIO {
     }
 
     /// `path` as seen from `folder`: itself when absolute or an object's URL (or with no folder),
-    /// else joined to it. Tested as bytes, as `confined` reads paths.
+    /// else joined to it (`joined`: one slash between, as a prefix `s3://b/photos/` needs). Tested
+    /// as bytes, as `confined` reads paths.
     public static func resolve(_ path: String, relativeTo folder: String) -> String {
-        path.utf8.first == UInt8(ascii: "/") || ObjectAddress.isObject(path) || folder.isEmpty ? path : folder + "/" + path
+        path.utf8.first == UInt8(ascii: "/") || ObjectAddress.isObject(path) || folder.isEmpty ? path : joined(folder, path)
     }
 
     /// Everything on standard input (`-` as an input).

@@ -10,10 +10,12 @@ struct HTTPResponse: Sendable {
 }
 
 /// Why an exchange gave no response: the connection failed or dropped (`transport`, which a
-/// retry may cure), or the body passed its limit.
+/// retry may cure), the body passed its limit, or the receiver of a streamed body stopped it
+/// (it could not write: the receiver knows why).
 enum HTTPFailure: Error {
     case transport(String)
     case bodyTooLarge(Int?)
+    case receiverStopped
 }
 
 /// libcurl connections kept for reuse (each keeps its connection and TLS session to the host open
@@ -26,20 +28,27 @@ final class HTTPConnections: Sendable {
     }
 
     /// Sends one request and gathers the response, the body refused past `maxBody` bytes (from
-    /// its Content-Length when it has one, before any of it arrives).
+    /// its Content-Length when it has one, before any of it arrives). With `receive`, a successful
+    /// (2xx) response's body is handed to it piece by piece as it arrives instead of gathered (a
+    /// download into a file: never whole in memory); `receive` returns false to stop.
     func perform(method: String, url: String, headers: [(name: String, value: String)], body: UnsafeRawBufferPointer?,
-                 timeout: Double, connectTimeout: Double, caFile: String?, maxBody: Int) throws(HTTPFailure) -> HTTPResponse {
+                 timeout: Double, connectTimeout: Double, caFile: String?, maxBody: Int,
+                 receive: ((UnsafeRawBufferPointer) -> Bool)? = nil) throws(HTTPFailure) -> HTTPResponse {
         guard let connection = idle.withLock({ $0.popLast() }) ?? frost_http_connection_new() else {
             throw .transport("cannot start libcurl")
         }
         final class Gathered {
             var headers: [String: String] = [:]
+            var status = 0
             var body: [UInt8] = []
+            var received = 0
             var tooLarge: Int?? = nil
+            var receiverStopped = false
             let maxBody: Int
-            init(maxBody: Int) { self.maxBody = maxBody }
+            let receive: ((UnsafeRawBufferPointer) -> Bool)?
+            init(maxBody: Int, receive: ((UnsafeRawBufferPointer) -> Bool)?) { (self.maxBody, self.receive) = (maxBody, receive) }
         }
-        let gathered = Gathered(maxBody: maxBody)
+        let gathered = Gathered(maxBody: maxBody, receive: receive)
         let lines = headers.map { "\($0.name): \($0.value)" }
         var result = frost_http_result()
         withCStrings(lines) { pointers in
@@ -62,20 +71,29 @@ final class HTTPConnections: Sendable {
                             request.on_header = { context, line, length in
                                 let gathered = Unmanaged<Gathered>.fromOpaque(context!).takeUnretainedValue()
                                 let text = String(decoding: UnsafeRawBufferPointer(start: line, count: length), as: UTF8.self)
-                                if text.hasPrefix("HTTP/") { gathered.headers = [:]; return 0 }   // a new response (after a redirect or 100)
+                                if text.hasPrefix("HTTP/") {   // a new response (after a redirect or 100)
+                                    gathered.headers = [:]
+                                    gathered.status = Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0
+                                    return 0
+                                }
                                 guard let colon = text.firstIndex(of: ":") else { return 0 }
                                 let name = text[..<colon].lowercased()
                                 let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
                                 gathered.headers[name] = value
                                 if name == "content-length", let size = Int(value) {
                                     if size > gathered.maxBody { gathered.tooLarge = .some(size); return 1 }
-                                    gathered.body.reserveCapacity(size)
+                                    if gathered.receive == nil { gathered.body.reserveCapacity(size) }
                                 }
                                 return 0
                             }
                             request.on_body = { context, bytes, length in
                                 let gathered = Unmanaged<Gathered>.fromOpaque(context!).takeUnretainedValue()
-                                if gathered.body.count + length > gathered.maxBody { gathered.tooLarge = .some(nil); return 1 }
+                                if gathered.received + length > gathered.maxBody { gathered.tooLarge = .some(nil); return 1 }
+                                gathered.received += length
+                                if let receive = gathered.receive, (200..<300).contains(gathered.status) {
+                                    guard receive(UnsafeRawBufferPointer(start: bytes, count: length)) else { gathered.receiverStopped = true; return 1 }
+                                    return 0
+                                }
                                 gathered.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
                                 return 0
                             }
@@ -87,6 +105,7 @@ final class HTTPConnections: Sendable {
         }
         idle.withLock { $0.append(connection) }
         if let size = gathered.tooLarge { throw .bodyTooLarge(size) }
+        if gathered.receiverStopped { throw .receiverStopped }
         guard result.curl_code == 0 else {
             let text = withUnsafeBytes(of: result.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             throw .transport(text)

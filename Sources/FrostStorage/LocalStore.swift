@@ -45,8 +45,20 @@ package enum LocalStore {
     /// `inode:<ino>/mtime:<sec>.<nsec>`: the manifest's identity of a local source (a rewrite or a
     /// replacement changes one or the other).
     static func info(_ st: stat) -> ObjectInfo {
-        let nanoseconds = String(st.st_mtim.tv_nsec)
-        return ObjectInfo(size: Int(st.st_size), identity: "inode:\(st.st_ino)/mtime:\(st.st_mtim.tv_sec).\(String(repeating: "0", count: max(0, 9 - nanoseconds.count)) + nanoseconds)")
+        ObjectInfo(size: Int(st.st_size), identity: ObjectInfo.fileIdentity(inode: UInt64(st.st_ino), seconds: Int(st.st_mtim.tv_sec),
+                                                                             nanoseconds: Int(st.st_mtim.tv_nsec)))
+    }
+
+    /// The file's bytes handed to `body` a piece at a time (`chunk` bytes but the last), refused
+    /// past `maxBytes` before anything is read: a large file hashed, copied or uploaded in little memory.
+    package static func readPieces(_ path: String, maxBytes: Int = .max, chunk: Int = 1 << 20, _ body: ([UInt8]) throws -> Void) throws {
+        let (fd, _) = try openInput(path, maxBytes: maxBytes)
+        defer { close(fd) }
+        while true {
+            let piece = try read(fd, upTo: chunk)
+            if !piece.isEmpty { try body(piece) }
+            if piece.count < chunk { return }
+        }
     }
 
     /// Up to `count` bytes from the start of a file (to sniff its format).
@@ -61,6 +73,14 @@ package enum LocalStore {
     package static func readStandardInput(maxBytes: Int = .max) throws -> [UInt8] {
         try readAll(0, sizeHint: 1 << 20, maxBytes: maxBytes)
     }
+
+    /// The process's umask, read once: reading it means setting it (umask(0), then back), and two
+    /// threads doing that at once could leave it 0 for good (every later file world-writable).
+    package static let creationMask: mode_t = {
+        let mask = umask(0)
+        umask(mask)
+        return mask
+    }()
 
     /// The message a file that is not a regular one is refused with.
     package static let notRegular = "is not a regular file"
@@ -139,9 +159,7 @@ public final class AtomicFile: FileSink {
         guard fd >= 0 else { throw LocalStore.ioError("cannot create a file in \(folder)") }
         temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         // mkstemp creates 0600; give the file the permissions a plain create would (0666 & ~umask).
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
+        fchmod(fd, 0o666 & ~LocalStore.creationMask)
     }
 
     deinit {

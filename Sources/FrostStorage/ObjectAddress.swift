@@ -47,6 +47,14 @@ public struct ObjectInfo: Sendable, Equatable {
     public static func etagIdentity(_ etag: String) -> String {
         "etag:" + etag.trimmingCharacters(in: ["\""])
     }
+
+    /// A local file's identity, `inode:<ino>/mtime:<sec>.<nsec>` (nanoseconds in nine digits): a
+    /// rewritten file has another modification time, a replaced one (a new file renamed over it,
+    /// as editors and sync tools write) another inode.
+    public static func fileIdentity(inode: UInt64, seconds: Int, nanoseconds: Int) -> String {
+        let fraction = String(nanoseconds)
+        return "inode:\(inode)/mtime:\(seconds).\(String(repeating: "0", count: max(0, 9 - fraction.count)))\(fraction)"
+    }
 }
 
 private extension String {

@@ -57,6 +57,34 @@ public final class S3Client: Sendable {
         return (response.body, info)
     }
 
+    /// The object written into the open file `fd` as it arrives (never whole in memory), refused
+    /// past `maxBytes` before its body is read; what it is. A retried download truncates the file
+    /// and starts again.
+    public func download(_ address: ObjectAddress, into fd: Int32, maxBytes: Int = .max) throws -> ObjectInfo {
+        final class Failure { var errno: Int32 = 0 }
+        let failure = Failure()
+        let response: HTTPResponse
+        do {
+            response = try send("GET", address, maxBody: maxBytes, restart: {
+                guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw LocalStore.ioError("cannot write the download") }
+            }, receive: { piece in
+                var written = 0
+                while written < piece.count {
+                    let n = Glibc.write(fd, piece.baseAddress! + written, piece.count - written)
+                    if n < 0 && errno == EINTR { continue }
+                    guard n > 0 else { failure.errno = errno; return false }
+                    written += n
+                }
+                return true
+            })
+        } catch where failure.errno != 0 {
+            errno = failure.errno
+            throw LocalStore.ioError("cannot write the download")
+        }
+        try check(response, address)
+        return try info(response, address)
+    }
+
     /// The object's bytes, nil when there is no such key (a missing bucket is an error).
     public func getIfPresent(_ address: ObjectAddress) throws -> (bytes: [UInt8], info: ObjectInfo)? {
         let response = try send("GET", address)
@@ -141,7 +169,15 @@ public final class S3Client: Sendable {
     /// Every object whose key begins with `prefix` (ListObjectsV2, `pageSize` a page, followed
     /// through its continuation tokens), in key order; with a `delimiter`, only those directly under it.
     public func list(bucket: String, prefix: String, delimiter: String? = nil, pageSize: Int = 1000) throws -> [Listed] {
-        var found: [Listed] = [], token: String?
+        var found: [Listed] = []
+        try list(bucket: bucket, prefix: prefix, delimiter: delimiter, pageSize: pageSize) { found += $0 }
+        return found
+    }
+
+    /// The same, each page handed to `page` as it arrives: a listing of millions of keys kept
+    /// only as far as the caller keeps it.
+    public func list(bucket: String, prefix: String, delimiter: String? = nil, pageSize: Int = 1000, page each: ([Listed]) throws -> Void) throws {
+        var token: String?
         let address = ObjectAddress(bucket: bucket, key: prefix)
         repeat {
             var query = [("list-type", "2"), ("prefix", prefix), ("encoding-type", "url"), ("max-keys", "\(pageSize)")]
@@ -150,27 +186,30 @@ public final class S3Client: Sendable {
             let response = try send("GET", ObjectAddress(bucket: bucket, key: ""), query: query)
             try check(response, address)
             let page = XMLText(response.body)
-            for entry in page.all("Contents") {
-                guard let key = entry.value("Key")?.removingPercentEncoding, let size = entry.value("Size").flatMap(Int.init) else { continue }
-                found.append(Listed(key: key, info: ObjectInfo(size: size, identity: ObjectInfo.etagIdentity(entry.value("ETag") ?? ""))))
-            }
+            try each(page.all("Contents").compactMap { entry in
+                guard let key = entry.value("Key")?.removingPercentEncoding, let size = entry.value("Size").flatMap(Int.init) else { return nil }
+                return Listed(key: key, info: ObjectInfo(size: size, identity: ObjectInfo.etagIdentity(entry.value("ETag") ?? "")))
+            })
             token = page.value("IsTruncated") == "true" ? page.value("NextContinuationToken") : nil
         } while token != nil
-        return found
     }
 
     // MARK: Requests
 
     /// Signs and sends one request to the object's (or bucket's) URL, retrying as the type says.
+    /// `receive` takes a successful response's body as it arrives (`HTTPConnections.perform`);
+    /// `restart` is called before each retry, so that it can start again.
     private func send(_ method: String, _ address: ObjectAddress, query: [(String, String)] = [], headers: [(String, String)] = [],
                       body: UnsafeRawBufferPointer? = nil, payloadHash: String = SigV4Signer.emptyPayloadHash,
-                      idempotent: Bool = true, maxBody: Int = .max) throws -> HTTPResponse {
+                      idempotent: Bool = true, maxBody: Int = .max, restart: (() throws -> Void)? = nil,
+                      receive: ((UnsafeRawBufferPointer) -> Bool)? = nil) throws -> HTTPResponse {
         let (scheme, host, path) = configuration.location(bucket: address.bucket, key: address.key)
         let queryText = SigV4Signer.canonicalQuery(query.map { (name: $0.0, value: $0.1) })
         let url = "\(scheme)://\(host)\(SigV4Signer.encode(path, keepingSlashes: true))" + (queryText.isEmpty ? "" : "?" + queryText)
         var attempt = 0
         while true {
             attempt += 1
+            if attempt > 1 { try restart?() }
             let signer = SigV4Signer(credentials: try credentials.current(self, address), region: configuration.region, service: "s3")
             let request = SigV4Signer.Request(method: method, path: path, query: query.map { (name: $0.0, value: $0.1) },
                                               headers: [("host", host)] + headers.map { (name: $0.0, value: $0.1) }, payloadHash: payloadHash)
@@ -179,7 +218,8 @@ public final class S3Client: Sendable {
             let again = idempotent && attempt < configuration.maxAttempts
             do {
                 let response = try connections.perform(method: method, url: url, headers: sent, body: body, timeout: configuration.requestTimeout,
-                                                       connectTimeout: configuration.connectTimeout, caFile: configuration.caBundle, maxBody: maxBody)
+                                                       connectTimeout: configuration.connectTimeout, caFile: configuration.caBundle, maxBody: maxBody,
+                                                       receive: receive)
                 if again, Self.isRetryable(response) {
                     Self.backoff(attempt)
                     continue
@@ -191,6 +231,8 @@ public final class S3Client: Sendable {
                     continue
                 }
                 throw CodecError(.io, "\(idempotent && attempt > 1 ? "gave up after \(attempt) attempts: " : "")\(why)", file: address.description)
+            } catch .receiverStopped {
+                throw CodecError(.io, "cannot write what arrives", file: address.description)
             } catch .bodyTooLarge(let size) {
                 throw CodecError(.tooLarge, "object is \(size.map { "\($0) bytes" } ?? "larger than that"), more than the limit of \(maxBody) bytes (see --max-file-size)",
                                  file: address.description)

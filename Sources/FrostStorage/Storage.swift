@@ -23,6 +23,44 @@ public enum Storage {
         return try S3Client.shared.get(address, maxBytes: maxBytes)
     }
 
+    /// A file or object as a local file, to be read as files are (by rows, in pieces), with what
+    /// it is (size and identity), refused past `maxBytes` before anything is read: a local file is
+    /// itself (opened and its status taken, nothing read); an object is downloaded into a
+    /// temporary file (`TMPDIR`) as it arrives, never whole in memory, and the file is removed when
+    /// the copy is dropped. `listed`: what a listing said of the object, which saves its HEAD.
+    public static func localCopy(_ path: String, maxBytes: Int = .max, listed: ObjectInfo? = nil) throws -> LocalCopy {
+        guard let address = ObjectAddress(path) else {
+            let (fd, st) = try LocalStore.openInput(path, maxBytes: maxBytes)
+            close(fd)
+            return LocalCopy(path: path, info: LocalStore.info(st), isTemporary: false)
+        }
+        if maxBytes < .max {
+            guard let info = try listed ?? S3Client.shared.head(address) else {
+                throw CodecError(.io, "no such object (404 NoSuchKey)", file: path)
+            }
+            if info.size > maxBytes { throw LocalStore.tooLarge(maxBytes, size: info.size) }
+        }
+        var template = Array((NSTemporaryDirectory() + "frost-download-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw LocalStore.ioError("cannot create a temporary file in \(NSTemporaryDirectory())") }
+        defer { close(fd) }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        do {
+            return LocalCopy(path: temporary, info: try S3Client.shared.download(address, into: fd, maxBytes: maxBytes), isTemporary: true)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Copies the local file at `file` to `path` (an object: uploaded as it is read, in parts
+    /// past 16 MiB), which appears whole or not at all.
+    public static func copy(file: String, to path: String) throws {
+        let sink = try writer(path)
+        try LocalStore.readPieces(file, chunk: 4 << 20) { try sink.append($0) }
+        try sink.commit()
+    }
+
     /// The bytes of a file or object, nil when there is none (one GET for an object).
     public static func readIfPresent(_ path: String) throws -> [UInt8]? {
         guard let address = ObjectAddress(path) else { return LocalStore.info(path) == nil ? nil : try LocalStore.read(path).bytes }
@@ -86,8 +124,17 @@ public enum Storage {
 
     /// Every object under a prefix with its key relative to it, in key order.
     public static func objects(under address: ObjectAddress) throws -> [(relative: String, info: ObjectInfo)] {
+        var found: [(relative: String, info: ObjectInfo)] = []
+        try objects(under: address) { found += $0 }
+        return found
+    }
+
+    /// The same, a page (up to 1000) at a time as the listing arrives, for listings too long to hold.
+    public static func objects(under address: ObjectAddress, page: ([(relative: String, info: ObjectInfo)]) throws -> Void) throws {
         let prefix = address.isFolder ? address.key : address.key + "/"
-        return try S3Client.shared.list(bucket: address.bucket, prefix: prefix).map { (String($0.key.dropFirst(prefix.count)), $0.info) }
+        try S3Client.shared.list(bucket: address.bucket, prefix: prefix) { listed in
+            try page(listed.map { (String($0.key.dropFirst(prefix.count)), $0.info) })
+        }
     }
 
     /// The folder holding `path` (`s3://b/a/list.txt` → `s3://b/a`), "" for a bare local name.
@@ -103,5 +150,24 @@ public enum Storage {
     public static func lastComponent(_ path: String) -> String {
         if let address = ObjectAddress(path) { return String(address.key.split(separator: "/").last ?? "") }
         return (path as NSString).lastPathComponent
+    }
+}
+
+/// A file or object as a local file (`Storage.localCopy`): the file itself, or a temporary
+/// download of the object, removed when the copy is dropped.
+public final class LocalCopy: Sendable {
+    /// The local file to read.
+    public let path: String
+    /// What the file or object was when it was read: its size and identity.
+    public let info: ObjectInfo
+    /// Whether `path` is a download this copy removes.
+    public let isTemporary: Bool
+
+    init(path: String, info: ObjectInfo, isTemporary: Bool) {
+        (self.path, self.info, self.isTemporary) = (path, info, isTemporary)
+    }
+
+    deinit {
+        if isTemporary { unlink(path) }
     }
 }

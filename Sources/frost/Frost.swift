@@ -112,7 +112,8 @@ struct Frost: ParsableCommand {
 
         Exit status: 0 when every input was written, 1 when some input failed (each reported as \
         'frost: <file>: <reason>' while the others finish), 64 when the command line cannot be \
-        understood (nothing is read then).
+        understood (nothing is read then). cache --batch tells them apart: 3 when it finished with \
+        some inputs failed, 1 when it could not run (frost cache --help).
         """,
         version: version,
         subcommands: [Info.self, Convert.self, FilterVerb<BlurStep>.self, FilterVerb<EffectStep>.self, FilterVerb<AdjustStep>.self,

@@ -44,6 +44,9 @@ struct Page: ParsableCommand {
     func run() throws {
         let manifest = try attempt(folder) {
             let loaded = try CacheStore.load(folder, only: { _ in [] })   // every level file verified, none decoded
+            guard loaded.manifest.level(0) != nil else {
+                throw CodecError(.unsupported, "the cache has no level 0, the source (built with --no-source-level): the page shows the source there, which only the app has")
+            }
             return loaded.manifest
         }
         let base = output == "-" ? FileManager.default.currentDirectoryPath : (absolute(output) as NSString).deletingLastPathComponent

@@ -1,17 +1,40 @@
 import ArgumentParser
+import Dispatch
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A one-line progress bar on stderr while stderr is a terminal (nothing otherwise).
+/// A one-line progress bar on stderr while stderr is a terminal (nothing otherwise), with what
+/// is left to do estimated from the pace so far.
 struct ProgressBar {
     let total: Int
-    let isShown = isatty(2) != 0
+    /// What the bar counts (`shard 3/8`), before it.
+    let label: String
+    let isShown: Bool
+    let started = DispatchTime.now().uptimeNanoseconds
 
-    func show(_ done: Int, _ label: String) {
+    init(total: Int, label: String = "", shown: Bool = true) {
+        self.total = total
+        self.label = label
+        isShown = shown && isatty(2) != 0
+    }
+
+    func show(_ done: Int, _ item: String) {
         guard isShown else { return }
         let width = 30, filled = total == 0 ? width : width * done / total
-        writeError("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(total) \(label)\u{1B}[K")
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let eta = done > 0 && done < total ? " ETA " + Self.duration(elapsed / Double(done) * Double(total - done)) : ""
+        writeError("\r" + (label.isEmpty ? "" : label + " ") + "[" + String(repeating: "#", count: filled)
+            + String(repeating: " ", count: width - filled) + "] \(done)/\(total)\(eta) \(item)\u{1B}[K")
+    }
+
+    /// 42s, 3m07s, 2h05m.
+    static func duration(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        if s < 60 { return "\(s)s" }
+        if s < 3600 { return String(format: "%dm%02ds", s / 60, s % 60) }
+        return String(format: "%dh%02dm", s / 3600, s % 3600 / 60)
     }
 
     /// Clears the bar's line (before an error line, and at the end).

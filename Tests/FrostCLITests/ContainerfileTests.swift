@@ -55,4 +55,23 @@ import Testing
         }
         if swiftRuntime { #expect(text.contains("--static-swift-stdlib"), "the Swift runtime must be linked in") }
     }
+
+    /// The Job runs as the image's user with volumes it can write (fsGroup, without a recursive
+    /// chown at every start; a read-only root and an emptyDir at /tmp for its downloads and
+    /// staged caches), and its failure policy does not retry a shard that finished with failed
+    /// inputs (exit 3, `frost cache --batch`'s), while it writes its report into the bucket.
+    @Test func theJobCanWriteItsVolumeAndDoesNotRetryFailedInputs() throws {
+        let job = try String(contentsOfFile: Corpus.repository + "/deploy/frost-cache-indexed-job.yaml", encoding: .utf8)
+        let image = try String(contentsOfFile: Self.containerfile, encoding: .utf8)
+        #expect(image.contains("\nUSER 65534:65534\n"))
+        for line in ["runAsUser: 65534", "runAsGroup: 65534", "fsGroup: 65534", "fsGroupChangePolicy: OnRootMismatch", "runAsNonRoot: true"] {
+            #expect(job.contains("\n        " + line + "\n"), "the pod's securityContext lacks \(line)")
+        }
+        #expect(job.contains("podFailurePolicy:") && job.contains("- action: FailIndex\n        onExitCodes: { containerName: frost, operator: In, values: [3] }"))
+        #expect(job.contains("backoffLimitPerIndex:") && job.contains("restartPolicy: Never"))
+        #expect(job.contains("--report \"s3://frost-assets/caches/reports/shard-${JOB_COMPLETION_INDEX}-of-8.jsonl\"") && job.contains("--shard \"${JOB_COMPLETION_INDEX}/8\""))
+        #expect(job.contains("readOnlyRootFilesystem: true") && job.contains("- { name: tmp, mountPath: /tmp }") && job.contains("emptyDir: { sizeLimit: "))
+        let help = try FrostRun.run(["cache", "--help"])
+        #expect(help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("3 when it finished but some inputs failed"))
+    }
 }

@@ -73,8 +73,9 @@ import Testing
         for shard in ["0/2", "1/2"] {
             let run = try Self.frost(["cache", "--batch", "s3://\(bucket)/photos/", "-o", "s3://\(bucket)/caches/", "--shard", shard, "--jobs", "2",
                                       "--levels", "3"], server, via: rerun)
-            let summary = run.stderr.split(separator: "\n").last.map(String.init) ?? ""
-            #expect(run.status == 0 && summary.hasPrefix("built 0, skipped ") && summary.hasSuffix(", failed 0"), "\(run.stderr)")
+            // The batch's summary: `shard 0/2: built 0, skipped 2, failed 0 of 2 in 0s; 0 caches whose …`.
+            let summary = run.stderr.split(separator: "\n").last.map { String($0.dropFirst("shard \(shard): ".count)) } ?? ""
+            #expect(run.status == 0 && summary.hasPrefix("built 0, skipped ") && summary.contains(", failed 0 of "), "\(run.stderr)")
             skipped += Int(summary.dropFirst("built 0, skipped ".count).prefix { $0.isNumber }) ?? 0
         }
         #expect(skipped == Self.catalog.count)
@@ -85,6 +86,71 @@ import Testing
         #expect(perCache.count == Self.catalog.count, "one request per cache: \(perCache.map(\.path))")
         // Besides: per shard, one listing of the catalog and one check of the output's bucket.
         #expect(requests.count == Self.catalog.count + 4, "\(requests.map { "\($0.method) \($0.path)?\($0.query)" })")
+    }
+
+    /// The operator's batch (issue 68) over a bucket as on disk: exit 3 for a bad object and 1 past
+    /// --max-failures, the report (the same keys) written as an object, a cache prefix a killed
+    /// run left without its manifest removed, an orphan counted then pruned, a rebuild that leaves
+    /// only the new cache's objects, and a source put again with the same bytes kept by its hash.
+    @Test func theOperatorsBatchHoldsOverABucket() throws {
+        let server = try S3TestServer.shared()
+        let bucket = try Self.bucket(server)
+        let local = try TemporaryFolder()
+        defer { local.remove() }
+        try Data("junk".utf8).write(to: URL(fileURLWithPath: local.file("bad.png")))
+        try server.aws(["s3api", "put-object", "--bucket", bucket, "--key", "photos/bad.png", "--body", local.file("bad.png")])
+        // What a run killed mid-upload leaves: a cache prefix with a level and no manifest.
+        try server.aws(["s3api", "put-object", "--bucket", bucket, "--key", "caches/ghost.jpg.frost/level-00.png", "--body", Corpus.path("pngsuite/basn2c08.png")])
+        let batch = ["cache", "--batch", "s3://\(bucket)/photos/", "-o", "s3://\(bucket)/caches/", "--levels", "2", "--jobs", "2"]
+        var run = try Self.frost(batch + ["--report", "s3://\(bucket)/caches/reports/r.jsonl"], server)
+        #expect(run.status == 3 && run.errorLines == ["frost: s3://\(bucket)/photos/bad.png: not a PNG, JPEG, WebP, AVIF, HEIC or GIF file"], "\(run.stderr)")
+        #expect(run.stderr.contains("built 4, skipped 0, failed 1 of 5") && run.stderr.contains("removed 1 left by stopped runs"), "\(run.stderr)")
+        try server.aws(["s3", "cp", "s3://\(bucket)/caches/reports/r.jsonl", local.file("r.jsonl"), "--quiet"])
+        let lines = try String(contentsOfFile: local.file("r.jsonl"), encoding: .utf8).split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        }
+        #expect(lines.count == 6 && lines.allSatisfy { Set($0.keys).subtracting(["note"]) == ["source", "output", "status", "error", "bytes", "time"] })
+        let bad = lines.first { $0["source"] as? String == "s3://\(bucket)/photos/bad.png" }
+        #expect(bad?["status"] as? String == "failed" && bad?["bytes"] as? Int == 4 && bad?["output"] as? String == "s3://\(bucket)/caches/bad.png.frost")
+        #expect(lines.contains { $0["status"] as? String == "removed" && $0["output"] as? String == "s3://\(bucket)/caches/ghost.jpg.frost" })
+        #expect(try server.keys(bucket, prefix: "caches/ghost").isEmpty)
+        // Past --max-failures (bad.png is the second input of five): the rest not tried, exit 1.
+        run = try Self.frost(batch + ["--max-failures", "0", "--jobs", "1"], server)
+        #expect(run.status == 1 && run.stderr.contains("not tried 3"), "\(run.stderr)")
+
+        // A source gone: its cache counted, then pruned (its objects deleted); the rest skipped.
+        try server.aws(["s3", "rm", "s3://\(bucket)/photos/hopper.jpg", "--quiet"])
+        try server.aws(["s3", "rm", "s3://\(bucket)/photos/bad.png", "--quiet"])
+        run = try Self.frost(batch, server)
+        #expect(run.status == 0 && run.stderr.contains("skipped 3") && run.stderr.contains("1 caches whose source is gone"), "\(run.stderr)")
+        run = try Self.frost(batch + ["--prune"], server)
+        #expect(run.status == 0 && run.stderr.contains("pruned 1 caches"), "\(run.stderr)")
+        #expect(try server.keys(bucket, prefix: "caches/hopper.jpg.frost").isEmpty)
+
+        // A rebuild with fewer levels: the new cache's objects, and none of the old one's.
+        run = try Self.frost(["cache", "--batch", "s3://\(bucket)/photos/", "-o", "s3://\(bucket)/caches/", "--levels", "1"], server)
+        #expect(run.status == 0 && run.stderr.contains("built 3"), "\(run.stderr)")
+        #expect(try server.keys(bucket, prefix: "caches/rocket.jpg.frost/") == ["level-00.png", "level-01.png", "manifest.json"].map { "caches/rocket.jpg.frost/" + $0 })
+
+        // The same bytes put again as a one-part multipart upload (another ETag, `…-1`): downloaded
+        // and hashed, kept, and its manifest restamped with the new ETag.
+        let key = ["--bucket", bucket, "--key", "photos/rocket.jpg"]
+        let upload = try server.aws(["s3api", "create-multipart-upload"] + key + ["--query", "UploadId", "--output", "text"])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let part = try server.aws(["s3api", "upload-part"] + key + ["--part-number", "1", "--upload-id", upload, "--body", Corpus.path("photos/rocket.jpg"),
+                                                                   "--query", "ETag", "--output", "text"]).stdout.trimmingCharacters(in: CharacterSet(charactersIn: "\"\n"))
+        try server.aws(["s3api", "complete-multipart-upload"] + key + ["--upload-id", upload,
+                                                                      "--multipart-upload", #"{"Parts":[{"ETag":"\#(part)","PartNumber":1}]}"#])
+        run = try Self.frost(["cache", "--batch", "s3://\(bucket)/photos/", "-o", "s3://\(bucket)/caches/", "--levels", "1",
+                              "--report", local.file("again.jsonl")], server)
+        #expect(run.status == 0 && run.stderr.contains("built 0, skipped 3"), "\(run.stderr)")
+        let again = try String(contentsOfFile: local.file("again.jsonl"), encoding: .utf8).split(separator: "\n")
+        #expect(again.contains { $0.contains("photos/rocket.jpg\"") && $0.contains("restamped") }, "\(again)")
+        let etag = try server.aws(["s3api", "head-object"] + key + ["--query", "ETag", "--output", "text"])
+            .stdout.trimmingCharacters(in: CharacterSet(charactersIn: "\"\n"))
+        #expect(etag.hasSuffix("-1"))
+        try server.aws(["s3", "cp", "s3://\(bucket)/caches/rocket.jpg.frost/manifest.json", local.file("m.json"), "--quiet"])
+        #expect(try String(contentsOfFile: local.file("m.json"), encoding: .utf8).contains("\"identity\" : \"etag:\(etag)\""))
     }
 
     /// The filters, placeholder and info take objects and prefixes as they take files and folders,

@@ -90,9 +90,9 @@ import Testing
         #expect(loaded.manifest.version == 1 && loaded.manifest.levels.allSatisfy { $0.placement == nil })
         #expect(loaded.manifest.levels.map(\.geometry) == manifest.levels.map(\.geometry))
         #expect(!CacheStore.isComplete(folder.path, sourceSHA256: manifest.source.sha256, options: options))
-        old["version"] = 3
+        old["version"] = 4
         try JSONSerialization.data(withJSONObject: old).write(to: URL(fileURLWithPath: path))
-        #expect(throws: CodecError(.unsupported, "cache version 3 is not supported (this frost reads 1 and 2)")) {
+        #expect(throws: CodecError(.unsupported, "cache version 4 is not supported (this frost reads 1 to 3)")) {
             try CacheStore.load(folder.path)
         }
     }
@@ -191,14 +191,83 @@ import Testing
         if copied { #expect(loaded.levels[0] == decoded.premultiplied()) }
     }
 
-    @Test func jpegLevelsRefuseAlpha() throws {
+    /// JPEG levels of a transparent source are its levels drawn over a background (white, or
+    /// `background`): the manifest says so, and the pixels are the flattened source's levels.
+    @Test func jpegLevelsFlattenTransparencyAndSaySo() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        #expect(throws: CodecError.self) {
-            try CacheStore.build(sourcePath: Corpus.repository + "/SampleImages/coffee-cutout.png", into: folder.path,
-                                 options: CacheOptions(levels: 1, format: .jpeg), threads: 1)
+        let cutout = Corpus.repository + "/SampleImages/coffee-cutout.png"
+        let white = try CacheStore.build(sourcePath: cutout, into: folder.file("white"), options: CacheOptions(levels: 1, format: .jpeg), threads: 1)
+        #expect(white.flattenedOnto == Color.white && white.levels.map(\.file) == ["level-00.jpg", "level-01.jpg"])
+        var black = CacheOptions(levels: 1, format: .png)
+        black.background = Color(white: 0, alpha: 1)
+        let onBlack = try CacheStore.build(sourcePath: cutout, into: folder.file("black"), options: black, threads: 1)
+        #expect(onBlack.flattenedOnto == Color(white: 0, alpha: 1) && onBlack.parameters.background == Color(white: 0, alpha: 1))
+        let level0 = try #require(try CacheStore.load(folder.file("black")).levels[0])
+        let expected = try Image(contentsOfFile: cutout).flattened(onto: Color(white: 0, alpha: 1))
+        #expect(level0.pixels == expected.premultiplied().pixels)
+        let opaque = try CacheStore.build(sourcePath: Self.source, into: folder.file("opaque"), options: CacheOptions(levels: 2, format: .jpeg, quality: 80), threads: 1)
+        #expect(opaque.flattenedOnto == nil)
+    }
+
+    /// Without its source level a cache is version 3: its levels begin at 1, it loads (level 0
+    /// nil, refused when asked for), and level files named by content change with it.
+    @Test func aCacheWithoutItsSourceLevelIsVersionThree() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let web = CacheOptions.web(BlurCacheSpec(levels: 3, maxSigma: 12))
+        let manifest = try CacheStore.build(sourcePath: Self.source, into: folder.file("c"), options: web, threads: 1)
+        #expect(manifest.version == 3 && manifest.levels.map(\.index) == [1, 2, 3] && manifest.parameters.format == .webp)
+        for level in manifest.levels {
+            #expect(level.file == String(format: "level-%02d-", level.index) + level.sha256.prefix(8) + ".webp")
+            #expect(level.bytes == (try FileIO.read(folder.file("c/" + level.file))).count)
         }
-        try CacheStore.build(sourcePath: Self.source, into: folder.path, options: CacheOptions(levels: 2, format: .jpeg, quality: 80), threads: 1)
-        #expect(try CacheStore.load(folder.path).manifest.levels[0].file == "level-00.jpg")
+        let loaded = try CacheStore.load(folder.file("c"), only: { _ in [1, 3] })
+        #expect(loaded.levels[0] == nil && loaded.levels[1] != nil && loaded.fileBytes[0] == 0)
+        #expect(throws: CodecError.self) { try CacheStore.load(folder.file("c")) }
+        #expect(try CacheCheck(folder: folder.file("c")).isSound)
+        #expect(CacheStore.completeManifest(folder.file("c"), options: web) != nil)
+        // Another quality: other bytes, other names; the old names are gone with the old cache.
+        var other = web
+        other.webpQuality = 60
+        let rebuilt = try CacheStore.build(sourcePath: Self.source, into: folder.file("c"), options: other, threads: 1)
+        #expect(Set(rebuilt.levels.map(\.file)).isDisjoint(with: manifest.levels.map(\.file)))
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.file("c"))
+        #expect(folder.contents() == ["c"] && Set(files) == Set(rebuilt.levels.map(\.file) + ["manifest.json"]))
+    }
+
+    /// A complete cache is told from its manifest and a stat of each level: a level of another
+    /// size, or missing, makes it incomplete; the source's stamp is recorded.
+    @Test func completenessIsToldWithoutReadingTheLevels() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let options = CacheOptions(levels: 2, maxSigma: 6)
+        let manifest = try CacheStore.build(sourcePath: Self.source, into: folder.path, options: options, threads: 1)
+        let source = try #require(try Storage.info(Self.source))
+        #expect(manifest.source.identity == source.identity)
+        #expect(manifest.source.isSource(source))
+        #expect(manifest.source.identity?.hasPrefix("inode:") == true && manifest.source.identity?.contains("/mtime:") == true)
+        #expect(CacheStore.completeManifest(folder.path, options: options) == manifest)
+        // The folder swapped in is readable by others, as a plain mkdir makes it (a web server
+        // serves it), not mkdtemp's 0700.
+        let mode = try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as! Int
+        #expect(mode & 0o005 == 0o005, "mode \(String(mode, radix: 8))")
+        try FileIO.writeAtomically([1, 2, 3], to: folder.file("level-01.png"))
+        #expect(CacheStore.completeManifest(folder.path, options: options) == nil)
+        #expect(ObjectInfo.fileIdentity(inode: 12, seconds: 1_700_000_000, nanoseconds: 5_000) == "inode:12/mtime:1700000000.000005000")
+    }
+
+    /// A preset's manifest records the numbers it renders with (Twitter's: linear radii with
+    /// saturation 1.5), and reads back as the same options.
+    @Test func aPresetsManifestRecordsWhatItRenders() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let options = CacheOptions(preset: .twitter, format: .jpeg)
+        try CacheStore.build(sourcePath: Self.source, into: folder.path, options: options, threads: 1)
+        let json = try JSONSerialization.jsonObject(with: Data(try FileIO.read(folder.file("manifest.json")))) as! [String: Any]
+        let parameters = json["parameters"] as! [String: Any]
+        #expect(parameters["spacing"] as? String == "linear" && parameters["saturation"] as? Double == 1.5)
+        #expect(parameters["maxRadius"] as? Double == 30 && parameters["levels"] as? Int == 10 && parameters["preset"] as? String == "twitter")
+        #expect(CacheStore.completeManifest(folder.path, options: options) != nil)
     }
 }

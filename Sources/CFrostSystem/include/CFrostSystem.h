@@ -15,6 +15,11 @@
 // reuse. The frost tool and the benchmarks opt in at start-up; the libraries never do it for you.
 void frost_keep_freed_buffers(size_t retained_bytes);
 
+// Swaps two paths atomically (renameat2 with RENAME_EXCHANGE): a cache rebuilt beside the one
+// being served takes its place with no moment when neither is there. 0, or -1 with errno
+// (EINVAL or ENOSYS where the file system or kernel cannot: NFS, most FUSE mounts).
+int frost_rename_exchange(const char *a, const char *b);
+
 // A buffer that one thread fills first on a critical path (the streaming ring the decoder writes
 // into): mapped 2 MiB-aligned with transparent huge pages asked for (MADV_HUGEPAGE), so that its
 // first touch takes a fault per 2 MiB instead of one per 4 KiB (a 4096-wide JPEG's ring: 2150

@@ -1,0 +1,90 @@
+import Foundation
+import FrostFiles
+
+/// What a batch's output holds besides the caches it is about to build: every cache (`<relative
+/// path>.frost` with a manifest), and what killed runs left (staging and retired folders, `.frost`
+/// folders or prefixes without a manifest). Found without reading a file: a local output by
+/// walking its folders (names and `stat`, not entering a cache), a bucket's by one listing of the
+/// prefix (ListObjectsV2, a page of 1000 keys a request). Only the entries of the inputs `owns`
+/// accepts are kept (given the relative path a cache mirrors: this shard's, `FileBatch.shard`), so
+/// that a shard acts only on its own and holds only its own.
+public struct CacheSweep: Sendable {
+    /// A cache found, and the input's relative path it mirrors (`a/b.jpg` for `a/b.jpg.frost`).
+    public struct Entry: Sendable, Equatable {
+        public let relative: String
+        public let path: String
+
+        public init(relative: String, path: String) {
+            self.relative = relative
+            self.path = path
+        }
+    }
+
+    /// Caches with a manifest.
+    public let caches: [Entry]
+    /// Staging (`X.frost.tmp-…`) and retired (`X.frost.old-…`) folders, and `.frost` folders or
+    /// prefixes without a manifest: nothing reads them, and a run removes its shard's.
+    public let leftovers: [Entry]
+    /// In a bucket, every object of the kept caches and leftovers with its size (by `s3://` path):
+    /// what a rerun checks a cache's levels against without a request of its own. Empty for a
+    /// local output, whose files are `stat`ed when they are checked.
+    public let objectSizes: [String: Int]
+
+    /// The suffix of a cache folder's name.
+    public static let suffix = ".frost"
+
+    /// The caches and leftovers under `output` (none when it does not exist yet) of the inputs
+    /// `owns` accepts. A bucket that cannot be listed (missing, refused) is an error.
+    public init(output: String, owns: (String) -> Bool = { _ in true }) throws {
+        var caches: [Entry] = [], leftovers: [Entry] = [], sizes: [String: Int] = [:]
+        if let address = ObjectAddress(output) {
+            let root = address.isFolder ? address.description : address.description + "/"
+            var files: [String: Set<String>] = [:]   // cache prefix → its names, this shard's
+            try Storage.objects(under: address) { page in
+                for (relative, info) in page {
+                    guard let slash = relative.lastIndex(of: "/") else { continue }
+                    let folder = String(relative[..<slash]), name = String(relative[relative.index(after: slash)...])
+                    guard folder.hasSuffix(Self.suffix), CacheFolder.isOwn(name), owns(String(folder.dropLast(Self.suffix.count))) else { continue }
+                    files[folder, default: []].insert(name)
+                    sizes[root + relative] = info.size
+                }
+            }
+            for (folder, names) in files.sorted(by: { $0.key < $1.key }) {
+                let entry = Entry(relative: String(folder.dropLast(Self.suffix.count)), path: root + folder)
+                if names.contains(CacheStore.manifestName) { caches.append(entry) } else { leftovers.append(entry) }
+            }
+        } else {
+            let walker = FileManager.default.enumerator(atPath: output)
+            while let relative = walker?.nextObject() as? String {
+                guard walker?.fileAttributes?[.type] as? FileAttributeType == .typeDirectory else { continue }
+                let path = FileIO.joined(output, relative)
+                if let base = CacheFolder.leftoverBase(relative), base.hasSuffix(Self.suffix) {
+                    walker?.skipDescendants()
+                    let entry = Entry(relative: String(base.dropLast(Self.suffix.count)), path: path)
+                    if owns(entry.relative) { leftovers.append(entry) }
+                } else if relative.hasSuffix(Self.suffix) {
+                    walker?.skipDescendants()
+                    let entry = Entry(relative: String(relative.dropLast(Self.suffix.count)), path: path)
+                    guard owns(entry.relative) else { continue }
+                    if FileManager.default.fileExists(atPath: path + "/" + CacheStore.manifestName) { caches.append(entry) } else { leftovers.append(entry) }
+                }
+            }
+        }
+        self.caches = caches
+        self.leftovers = leftovers
+        objectSizes = sizes
+    }
+
+    /// Whether the folder at `path` is a cache or a leftover of one, which a folder walk for
+    /// inputs does not enter (its levels are not images to cache). A prefix in a bucket is told by
+    /// its name alone (a listing has no folders to look into).
+    public static func isCacheFolder(_ path: String) -> Bool {
+        let name = Storage.lastComponent(path)
+        if let base = CacheFolder.leftoverBase(name), base.hasSuffix(suffix) { return true }
+        return name.hasSuffix(suffix) && (ObjectAddress.isObject(path) || CacheFolder.entries(path).contains(where: CacheFolder.isOwn))
+    }
+
+    /// Removes a cache or a leftover: the store's files in it (its manifest first), and the folder
+    /// when nothing else is left. True when it is gone.
+    public static func remove(_ entry: Entry) -> Bool { CacheFolder.remove(entry.path) }
+}
