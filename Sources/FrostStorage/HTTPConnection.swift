@@ -10,10 +10,12 @@ struct HTTPResponse: Sendable {
 }
 
 /// Why an exchange gave no response: the connection failed or dropped (`transport`, which a
-/// retry may cure), or the body passed its limit.
+/// retry may cure), the body passed its limit, or the thread's stop flag was raised (`stopped`:
+/// nobody wants the answer any more).
 enum HTTPFailure: Error {
     case transport(String)
     case bodyTooLarge(Int?)
+    case stopped
 }
 
 /// libcurl connections kept for reuse (each keeps its connection and TLS session to the host open
@@ -26,7 +28,8 @@ final class HTTPConnections: Sendable {
     }
 
     /// Sends one request and gathers the response, the body refused past `maxBody` bytes (from
-    /// its Content-Length when it has one, before any of it arrives).
+    /// its Content-Length when it has one, before any of it arrives). A raised stop flag on this
+    /// thread ends it within a second, whatever it waits for.
     func perform(method: String, url: String, headers: [(name: String, value: String)], body: UnsafeRawBufferPointer?,
                  timeout: Double, connectTimeout: Double, caFile: String?, maxBody: Int) throws(HTTPFailure) -> HTTPResponse {
         guard let connection = idle.withLock({ $0.popLast() }) ?? frost_http_connection_new() else {
@@ -79,6 +82,8 @@ final class HTTPConnections: Sendable {
                                 gathered.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
                                 return 0
                             }
+                            // The stop flag of the thread the transfer runs on (`StopFlag.during`).
+                            request.on_progress = { _ in StopFlag.current ? 1 : 0 }
                             result = frost_http_perform(connection, &request)
                         }
                     }
@@ -87,6 +92,7 @@ final class HTTPConnections: Sendable {
         }
         idle.withLock { $0.append(connection) }
         if let size = gathered.tooLarge { throw .bodyTooLarge(size) }
+        if result.stopped != 0 { throw .stopped }
         guard result.curl_code == 0 else {
             let text = withUnsafeBytes(of: result.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             throw .transport(text)
