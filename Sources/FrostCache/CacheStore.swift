@@ -121,14 +121,20 @@ public enum CacheStore {
     /// Reads and verifies a cache: the manifest's format and version, every level file inside the
     /// folder, its SHA-256 and its size. `only` picks, from the plan, the levels to decode (a
     /// single frame needs one or two: decoding all eleven was most of a `frost fade`); the others
-    /// are verified all the same, their size from the file's header.
+    /// are verified all the same, their size from the file's header — unless `readingAll` is
+    /// false (a cache in a bucket, a request a level: the others are not read, their `fileBytes` 0).
     public static func load(_ folder: String, decode: DecodeOptions = DecodeOptions(),
-                            only wanted: ((CachePlan) -> [Int])? = nil) throws -> Loaded {
+                            only wanted: ((CachePlan) -> [Int])? = nil, readingAll: Bool = true) throws -> Loaded {
         let manifest = try readManifest(folder)
         let decoded = Set(wanted?(manifest.plan) ?? Array(manifest.levels.indices))
         let options = DecodeOptions(maxPixels: decode.maxPixels, autoOrient: false)
         var images: [Image?] = [], sizes: [Int] = []
         for (i, level) in manifest.levels.enumerated() {
+            guard readingAll || decoded.contains(i) else {
+                images.append(nil)
+                sizes.append(0)
+                continue
+            }
             let bytes = try levelBytes(folder, level)
             sizes.append(bytes.count)
             let image = decoded.contains(i) ? try Image(decoding: bytes, options: options) : nil
@@ -143,13 +149,14 @@ public enum CacheStore {
     }
 
     /// True when `folder` holds a complete cache made from these source bytes with these options
-    /// (every level file present and matching its hash) in the current format: what a batch
-    /// resume skips (an older cache is rebuilt).
-    public static func isComplete(_ folder: String, sourceSHA256: String, options: CacheOptions) -> Bool {
+    /// (every level file present and matching its hash, unless `checkingLevels` is false: the
+    /// manifest alone, written last, says so for a cache in a bucket) in the current format: what
+    /// a batch resume skips (an older cache is rebuilt).
+    public static func isComplete(_ folder: String, sourceSHA256: String, options: CacheOptions, checkingLevels: Bool = true) -> Bool {
         guard let manifest = try? readManifest(folder), manifest.version == CacheManifest.currentVersion,
               manifest.source.sha256 == sourceSHA256,
               manifest.parameters == options, manifest.plan == options.plan else { return false }
-        return manifest.levels.allSatisfy { (try? levelBytes(folder, $0)) != nil }
+        return !checkingLevels || manifest.levels.allSatisfy { (try? levelBytes(folder, $0)) != nil }
     }
 
     /// True when `folder` holds a cache made, in the current format with these options, from the

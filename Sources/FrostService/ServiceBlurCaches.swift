@@ -15,9 +15,18 @@ import Glibc
 /// needs it and kept. Two requests for a cache not yet built build it once: the second waits for
 /// the first. Past `maxBytes` the least recently used caches go first, down to 90% of it — never
 /// one being built or read; the index is rebuilt from the folder at start.
+///
+/// In a bucket (`s3://BUCKET/PREFIX`, shared by a service's replicas) a cache is complete when its
+/// manifest (written last: docs/storage.md, "Consistency") names this source and these options —
+/// one GET, no level read; a frame reads its one or two levels (each checked against its SHA-256
+/// in the manifest), a cache's file the manifest that names it. A cache another replica built is
+/// used as it is. Nothing is counted at start nor evicted: the bucket's lifecycle rule removes old
+/// caches, and a cache it removed since this process last checked it is built again.
 public final class ServiceBlurCaches: Sendable {
     public let folder: String
     public let maxBytes: Int
+    /// Whether the caches are kept in a bucket.
+    public let isInBucket: Bool
 
     private struct Entry {
         var size = 0
@@ -37,11 +46,19 @@ public final class ServiceBlurCaches: Sendable {
     private let state = Mutex(State())
 
     /// Caches kept under `folder` (made if missing), those already there counted; what an
-    /// interrupted eviction left is removed.
+    /// interrupted eviction left is removed. In a bucket (`s3://BUCKET/PREFIX`, read with the
+    /// process's S3 client) the bucket is checked (a missing bucket or refused credentials fail
+    /// here, at start) and nothing is counted.
     public init(folder: String, maxBytes: Int = .max) throws {
-        try FileIO.makeFolder(folder)
         self.folder = folder
         self.maxBytes = maxBytes
+        if let prefix = ObjectAddress(folder) {
+            try S3Client.shared.checkAccess(prefix)
+            isInBucket = true
+            return
+        }
+        isInBucket = false
+        try FileIO.makeFolder(folder)
         var found = State()
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             let path = folder + "/" + name
@@ -58,9 +75,9 @@ public final class ServiceBlurCaches: Sendable {
         evict()
     }
 
-    /// Bytes held and caches kept, for `/metrics`.
+    /// Bytes held and caches kept, for `/metrics` (none counted in a bucket).
     public var statistics: (bytes: Int, caches: Int) {
-        state.withLock { ($0.total, $0.entries.count) }
+        isInBucket ? (0, 0) : state.withLock { ($0.total, $0.entries.count) }
     }
 
     /// A cache's name: the SHA-256 of the source's and the options' (those a URL sets: levels, σ,
@@ -72,35 +89,52 @@ public final class ServiceBlurCaches: Sendable {
     }
 
     /// The cache of the picture `bytes` hold with `options`, built if it is not kept yet: its key.
+    /// In a bucket its manifest is looked at every time (its client reads its files next).
     @discardableResult
     public func prepare(_ bytes: [UInt8], options: CacheOptions, limits: DecodeOptions, threads: Int?) throws -> String {
-        try withCache(bytes, options, limits, threads) { key in key }
+        if isInBucket { forget(Self.key(sourceSHA256: SHA256.hex(bytes), options: options)) }
+        return try withCache(bytes, options, limits, threads) { key in key }
     }
 
     /// The frame `fade` asks for of the picture `bytes` hold, at full size, premultiplied.
     public func frame(_ bytes: [UInt8], _ fade: ProcessingOptions.Fade, limits: DecodeOptions, threads: Int?) throws -> Image {
         try withCache(bytes, CacheOptions(levels: fade.levels, maxSigma: fade.maxSigma), limits, threads) { key in
-            let loaded = try CacheStore.load(folder + "/" + key, decode: limits, only: { $0.levelsNeeded(at: fade.fraction, mode: fade.mode) })
+            // From a bucket, only the levels the frame blends are read (each checked by its hash).
+            let loaded = try CacheStore.load(folder + "/" + key, decode: limits, only: { $0.levelsNeeded(at: fade.fraction, mode: fade.mode) },
+                                             readingAll: !isInBucket)
             return CrossfadeCache(loaded).frame(at: fade.fraction, mode: fade.mode, threads: threads)
         }
     }
 
     /// `body` with the key of the cache of `bytes` with `options`, built first unless kept, and
-    /// held (not evicted) while it runs.
+    /// held (not evicted) while it runs. In a bucket, a cache that `body` finds gone (removed by
+    /// the lifecycle rule since this process checked it) is built again, once.
     private func withCache<T>(_ bytes: [UInt8], _ options: CacheOptions, _ limits: DecodeOptions, _ threads: Int?,
                               _ body: (String) throws -> T) throws -> T {
         let sha = SHA256.hex(bytes)
         let key = Self.key(sourceSHA256: sha, options: options)
         return try use(key) {
             try ensure(key, bytes: bytes, sha: sha, options: options, limits: limits, threads: threads)
-            return try body(key)
+            do {
+                return try body(key)
+            } catch let error as CodecError where isInBucket && error.kind != .stopped {
+                forget(key)
+                try ensure(key, bytes: bytes, sha: sha, options: options, limits: limits, threads: threads)
+                return try body(key)
+            }
         }
+    }
+
+    /// Forgets that this process checked the cache `key` complete: the next use checks it again.
+    private func forget(_ key: String) {
+        state.withLock { $0.entries[key]?.verified = false }
     }
 
     /// A kept cache's file, `manifest.json` or a level the manifest names, with its SHA-256 (a
     /// level's from the manifest); nil when there is no such cache or file.
     public func file(_ key: String, _ name: String) -> (bytes: [UInt8], sha256: String)? {
-        guard ResultCache.isKey(key), state.withLock({ $0.entries[key] != nil }) else { return nil }
+        // A bucket's caches are not indexed (another replica may have built it): the manifest says.
+        guard ResultCache.isKey(key), isInBucket || state.withLock({ $0.entries[key] != nil }) else { return nil }
         let cache = folder + "/" + key
         guard let manifest = try? CacheStore.readManifest(cache) else { return nil }
         let sha: String
@@ -143,13 +177,13 @@ public final class ServiceBlurCaches: Sendable {
         try lock.withLock {
             if state.withLock({ $0.entries[key]?.verified == true }) { return }
             let cache = folder + "/" + key
-            if !CacheStore.isComplete(cache, sourceSHA256: sha, options: options) {
+            if !CacheStore.isComplete(cache, sourceSHA256: sha, options: options, checkingLevels: !isInBucket) {
                 var decode = limits
                 decode.frame = 0
                 decode.requiresEveryFrame = false
                 try CacheStore.build(source: bytes, named: "source", sha256: sha, into: cache, options: options, decode: decode, threads: threads)
             }
-            let size = Self.folderBytes(cache)
+            let size = isInBucket ? 0 : Self.folderBytes(cache)   // a bucket's caches are not counted
             state.withLock { state in
                 state.total += size - (state.entries[key]?.size ?? 0)
                 state.entries[key, default: Entry()].size = size
@@ -160,7 +194,7 @@ public final class ServiceBlurCaches: Sendable {
 
     /// Marks `key` just used: in the index, and in its folder's time for the order after a restart.
     private func touch(_ key: String) {
-        utimes(folder + "/" + key, nil)
+        if !isInBucket { utimes(folder + "/" + key, nil) }
         state.withLock { state in
             state.clock += 1
             state.entries[key]?.used = state.clock
