@@ -89,8 +89,9 @@ public struct ImageService: Sendable {
         let object = request.location.isObject
         guard settings.resultCache != nil || (object && ifNoneMatch != nil), let origin = try? origin(request.location) else { return nil }
         let key = key(origin, request, format(request, accept: accept)), headers = headers(request, nil)
-        if let cache = settings.resultCache, let hit = answer(from: cache, key, request, ifNoneMatch: ifNoneMatch, headers: headers) { return hit }
+        // An object's ETag is known from its identity: a 304 needs no result either.
         if object, let ifNoneMatch, Self.matches(ifNoneMatch, Self.knownETag(key)) { return Self.notModified(Self.knownETag(key), headers) }
+        if let cache = settings.resultCache, let hit = answer(from: cache, key, request, ifNoneMatch: ifNoneMatch, headers: headers) { return hit }
         return nil
     }
 
