@@ -38,7 +38,14 @@ public struct SHA256: Sendable {
 
     /// Bytes as lowercase hex, two digits each.
     public static func hexString(_ bytes: [UInt8]) -> String {
-        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            for (i, b) in bytes.enumerated() {
+                out[2 * i] = digits[Int(b >> 4)]
+                out[2 * i + 1] = digits[Int(b & 15)]
+            }
+            return bytes.count * 2
+        }
     }
 
     /// Hashes `bytes` after what came before.

@@ -60,11 +60,18 @@ public struct ImageService: Sendable {
     public struct Request: Sendable {
         public let path: ServicePath
         public let options: ProcessingOptions
+        /// `options.identity`, made once.
+        let optionsIdentity: String
         /// Where its source is, checked once (a remote host's check resolves its name).
         public let location: SourceLocation
     }
 
     public let settings: Settings
+    /// Processing paths parsed and checked before, by path: a repeated URL (a hot image, a CDN
+    /// revalidating) skips its parse, its HMAC and its options' identity (most of a result-cache
+    /// hit's own time, perf). Only what the path alone decides is kept (a signature verifies or not
+    /// for good); the source's location is checked anew every time.
+    private let parsedPaths = MemoryLRU<(path: ServicePath, options: ProcessingOptions, identity: String)>(maxBytes: 4 << 20)
 
     public init(_ settings: Settings) {
         self.settings = settings
@@ -74,10 +81,19 @@ public struct ImageService: Sendable {
     /// without reading its source (403 for signatures and hosts, checked first; 400 for grammar
     /// and options; 404 for an expired URL).
     public func request(_ path: String) throws(ServiceError) -> Request {
+        if let known = parsedPaths.get(path) {
+            // Expiry is the one check that depends on the time, not on the path: made again.
+            if let stamp = known.options.expires, stamp > 0, stamp < ProcessingOptions.currentTime {
+                throw ServiceError(404, "exp: the URL expired at \(stamp)")
+            }
+            return Request(path: known.path, options: known.options, optionsIdentity: known.identity, location: try location(of: known.path.source))
+        }
         let parsed = try signedPath(path)
         let options = try ProcessingOptions(parsed.options, presets: settings.presets)
         if options.fade != nil, settings.blurCaches == nil { throw .badRequest("fade: this server keeps no blur caches (start it with --cache)") }
-        return Request(path: parsed, options: options, location: try location(of: parsed.source))
+        let request = Request(path: parsed, options: options, optionsIdentity: options.identity, location: try location(of: parsed.source))
+        parsedPaths.put(path, (parsed, options, request.optionsIdentity), size: 2 * path.utf8.count + request.optionsIdentity.utf8.count + 1024)
+        return request
     }
 
     /// The answer to a processing URL's request from the result cache, when it holds it (304 when
@@ -262,7 +278,7 @@ public struct ImageService: Sendable {
 
     /// Every option's value and the output format: what makes two results of one source differ.
     private static func resultIdentity(_ request: Request, _ format: OutputFormat) -> String {
-        request.options.identity + "|" + format.identity
+        request.optionsIdentity + "|" + format.identity
     }
 
     /// An `/info` URL (the path after `/info`), checked: its signature and its options.

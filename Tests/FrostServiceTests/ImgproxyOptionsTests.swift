@@ -117,6 +117,23 @@ import Testing
         #expect(Self.status(service, ImageServiceTests.signed("/exp:1000/rs:fit:64:0/plain/local:///rocket.jpg")) == 404)
     }
 
+    /// A path answered before is not parsed again (its options come back as they were), but it
+    /// still expires when its time comes, and a path whose signature failed is refused every time.
+    @Test func aRepeatedPathIsParsedOnceAndStillExpires() throws {
+        let folder = try Self.root()
+        defer { folder.remove() }
+        let service = Self.service(folder)
+        let path = ImageServiceTests.signed("/exp:\(ProcessingOptions.currentTime + 1)/rs:fit:64:0/plain/local:///rocket.jpg")
+        let first = try service.request(path), again = try service.request(path)
+        #expect(first.options.identity == again.options.identity && first.path == again.path && first.location == again.location)
+        let width = try Self.get(service, "/rs:fit:64:0/plain/local:///rocket.jpg")
+        #expect(try service.respond(to: again).body == width.body)
+        Thread.sleep(forTimeInterval: 2.1)
+        #expect(Self.status(service, path) == 404, "expired since it was parsed")
+        let forged = "/AAAA" + path.drop { $0 != "/" }.dropFirst().drop { $0 != "/" }
+        #expect(Self.status(service, forged) == 403 && Self.status(service, forged) == 403)
+    }
+
     /// EXIF orientation applied by default (`ar:0` keeps the stored pixels), then `rot` and `fl`.
     @Test func orientationRotationAndFlips() throws {
         let folder = try Self.root()
