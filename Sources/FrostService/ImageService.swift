@@ -100,23 +100,30 @@ public struct ImageService: Sendable {
     /// `ifNoneMatch` names its ETag), before any source byte is read or downloaded. A local source
     /// is known by its file (path, size, modification time, inode: a changed file is a new source),
     /// an object by its version id or, without one, its ETag (a HEAD: no body is read; a matching
-    /// `ifNoneMatch` is a 304 even without a result cache), a remote one by its URL.
-    public func cached(_ request: Request, accept: String? = nil, ifNoneMatch: String? = nil) -> Response? {
+    /// `ifNoneMatch` is a 304 even without a result cache), a remote one by its URL. `inMemoryOnly`:
+    /// only what needs no storage call (the results held in memory, a source known without a HEAD).
+    public func cached(_ request: Request, accept: String? = nil, ifNoneMatch: String? = nil, inMemoryOnly: Bool = false) -> Response? {
         let object = request.location.isObject
-        guard settings.resultCache != nil || (object && ifNoneMatch != nil), let origin = try? origin(request.location) else { return nil }
+        guard settings.resultCache != nil || (object && ifNoneMatch != nil), !(inMemoryOnly && needsHead(request.location)),
+              let origin = try? origin(request.location) else { return nil }
         let key = key(origin, request, format(request, accept: accept)), headers = headers(request, nil)
         // An object's ETag is known from its identity: a 304 needs no result either.
         if object, let ifNoneMatch, Self.matches(ifNoneMatch, Self.knownETag(key)) { return Self.notModified(Self.knownETag(key), headers) }
-        if let cache = settings.resultCache, let hit = answer(from: cache, key, request, ifNoneMatch: ifNoneMatch, headers: headers) { return hit }
+        if let cache = settings.resultCache,
+           let hit = answer(from: cache, key, request, ifNoneMatch: ifNoneMatch, headers: headers, inMemoryOnly: inMemoryOnly) { return hit }
         return nil
     }
 
     /// Whether `cached` waits on storage (an object's HEAD, a result cache in a bucket): a caller
-    /// on an event loop then calls it on a thread that may wait.
+    /// on an event loop then calls it on a thread that may wait, after `inMemoryOnly` there.
     public func cachedWaits(_ request: Request, ifNoneMatch: String? = nil) -> Bool {
         if settings.resultCache?.isInBucket == true { return true }
-        guard case .object(let object) = request.location, object.version == nil else { return false }
-        return settings.resultCache != nil || ifNoneMatch != nil
+        return needsHead(request.location) && (settings.resultCache != nil || ifNoneMatch != nil)
+    }
+
+    /// Whether the source's identity takes a HEAD: an object without a version id.
+    private func needsHead(_ location: SourceLocation) -> Bool {
+        if case .object(let object) = location { object.version == nil } else { false }
     }
 
     /// The answer to a processing URL's request: the image, or 304 when `ifNoneMatch` names its ETag.
@@ -172,8 +179,9 @@ public struct ImageService: Sendable {
     }
 
     /// A kept result (304 when `ifNoneMatch` names its ETag), or nil.
-    private func answer(from cache: ResultCache, _ key: String, _ request: Request, ifNoneMatch: String?, headers: [(String, String)]) -> Response? {
-        guard let entry = cache.get(key) else { return nil }
+    private func answer(from cache: ResultCache, _ key: String, _ request: Request, ifNoneMatch: String?, headers: [(String, String)],
+                        inMemoryOnly: Bool = false) -> Response? {
+        guard let entry = cache.get(key, inMemoryOnly: inMemoryOnly) else { return nil }
         if let ifNoneMatch, Self.matches(ifNoneMatch, entry.etag) { return Self.notModified(entry.etag, headers) }
         let format = ImageFormat.writable.first { $0.contentType == entry.contentType }
         return Response(status: 200, contentType: entry.contentType, body: entry.body, etag: entry.etag,

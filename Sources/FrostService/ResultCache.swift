@@ -92,11 +92,14 @@ public final class ResultCache: Sendable {
     /// The kept result of `key`, marked as just used; nil when there is none. From memory when it
     /// is held there (its file's time, the order after a restart, is then not refreshed). In a
     /// bucket, one GET; a bucket that fails to answer is a miss (the request is made afresh).
-    public func get(_ key: String) -> Entry? {
+    /// `inMemoryOnly`: nil past the memory layer, and not counted as a miss (the lookup goes on
+    /// where it may wait).
+    public func get(_ key: String, inMemoryOnly: Bool = false) -> Entry? {
         if let entry = memory.get(key) {
             counts.withLock { $0.hits += 1 }
             return entry
         }
+        if inMemoryOnly { return nil }
         let bytes: [UInt8]? = if let bucket {
             Self.isKey(key) ? (try? bucket.client.getIfPresent(object(key, in: bucket.prefix)))?.bytes : nil
         } else {

@@ -150,7 +150,38 @@ import Testing
         #expect(try server.keys(bucket) == ["results/" + key])
         #expect(other.get(key) == entry && other.statistics.hits == 1 && other.statistics.misses == 1)
         #expect(one.get(key) == entry && one.statistics.memoryHits == 1, "the writer keeps it in memory too")
+        #expect(other.get(ResultCache.key(source: "t", result: "r"), inMemoryOnly: true) == nil && other.statistics.misses == 1,
+                "past the memory layer only when asked, a miss not counted")
         let missing = #expect(throws: CodecError.self) { try ResultCache(folder: "s3://no-such-bucket-frost/r", maxBytes: 1 << 20, client: server.client()) }
         #expect(missing?.message.contains("NoSuchBucket") == true)
+    }
+
+    /// Two services sharing a result cache in a bucket: the second answers the first's result
+    /// from the bucket, then from memory without a storage call; an object's identity needs a
+    /// HEAD unless a version id names it.
+    @Test func servicesShareResultsThroughTheBucket() throws {
+        let server = try S3TestServer.shared()
+        let bucket = try server.makeBucket()
+        let folder = try ImageServiceTests.root()
+        defer { folder.remove() }
+        func replica() throws -> ImageService {
+            var settings = Self.service(folder, ObjectSources(buckets: [bucket], client: server.client())).settings
+            settings.resultCache = try ResultCache(folder: "s3://\(bucket)/results", maxBytes: 1 << 30, memoryBytes: 1 << 20, client: server.client())
+            return ImageService(settings)
+        }
+        let (one, other) = (try replica(), try replica())
+        let url = ImageServiceTests.signed("/rs:fit:200:0/plain/local:///photos/rocket.jpg@webp")
+        let made = try ImageServiceTests.get(one, url)
+        let request = try other.request(url)
+        #expect(other.cachedWaits(request) && other.cached(request, inMemoryOnly: true) == nil)
+        #expect(other.cached(request)?.body == made.body)
+        #expect(other.cached(request, inMemoryOnly: true)?.body == made.body, "now held in memory")
+        #expect(other.cached(request, ifNoneMatch: made.etag, inMemoryOnly: true)?.status == 304)
+
+        try server.aws(["s3", "cp", folder.file("root/photos/rocket.jpg"), "s3://\(bucket)/rocket.jpg", "--quiet"])
+        let object = try other.request(ImageServiceTests.signed("/rs:fit:200:0/plain/s3://\(bucket)/rocket.jpg@webp"))
+        _ = try other.respond(to: object)
+        #expect(other.cached(object, inMemoryOnly: true) == nil, "its ETag takes a HEAD")
+        #expect(other.cached(object)?.body == made.body)
     }
 }

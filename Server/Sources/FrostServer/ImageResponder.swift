@@ -104,12 +104,20 @@ struct ImageResponder: HTTPResponder {
         }
         let parsed = try service.request(path)
         let accept = request.headers[.accept], ifNoneMatch = request.headers[.ifNoneMatch]
-        if let hit = try await waiting(service.cachedWaits(parsed, ifNoneMatch: ifNoneMatch), deadline, client, {
-            service.cached(parsed, accept: accept, ifNoneMatch: ifNoneMatch)
-        }) { return hit }
+        if let hit = try await cached(parsed, accept, ifNoneMatch, deadline, client) { return hit }
         return try await fetchAndWork(parsed.location, deadline, client) {
             try service.respond(to: parsed, source: $0?.bytes, object: $0?.object, accept: accept, ifNoneMatch: ifNoneMatch, lookedUp: true, cancellation: $1)
         }
+    }
+
+    /// The result cache's answer (or a 304 an object's identity gives): here, or — when that waits
+    /// on object storage — from memory here, else on a storage thread.
+    private func cached(_ parsed: ImageService.Request, _ accept: String?, _ ifNoneMatch: String?, _ deadline: ContinuousClock.Instant,
+                        _ client: ClientWatch?) async throws -> ImageService.Response? {
+        let service = self.service
+        guard service.cachedWaits(parsed, ifNoneMatch: ifNoneMatch) else { return service.cached(parsed, accept: accept, ifNoneMatch: ifNoneMatch) }
+        if let hit = service.cached(parsed, accept: accept, ifNoneMatch: ifNoneMatch, inMemoryOnly: true) { return hit }
+        return try await waiting(true, deadline, client) { service.cached(parsed, accept: accept, ifNoneMatch: ifNoneMatch) }
     }
 
     /// `body`'s answer: at once, or — when it `waits` on object storage — on a storage thread,
