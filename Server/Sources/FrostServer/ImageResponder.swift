@@ -75,6 +75,9 @@ struct ImageResponder: HTTPResponder {
             if failure.status == 499 { metrics.cancelled.increment() }
             (status, size) = (failure.status, 0)
             metrics.error(failure.status)
+            // Why, for the operator: a source or its store failing as a warning, a refusal at
+            // LOG_LEVEL=debug (S3's messages name no secret).
+            if failure.status >= 500 { logger.warning("\(id) \(failure.message)") } else { logger.debug("\(id) \(failure.message)") }
             response = Self.text(failure.status, failure.message + "\n", head: head,
                                  extra: failure.status == 429 ? [(.retryAfter, "1")] : [])
         }
