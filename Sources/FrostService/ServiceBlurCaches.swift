@@ -18,10 +18,11 @@ import Glibc
 ///
 /// In a bucket (`s3://BUCKET/PREFIX`, shared by a service's replicas) a cache is complete when its
 /// manifest (written last: docs/storage.md, "Consistency") names this source and these options —
-/// one GET, no level read; a frame reads its one or two levels (each checked against its SHA-256
-/// in the manifest), a cache's file the manifest that names it. A cache another replica built is
-/// used as it is. Nothing is counted at start nor evicted: the bucket's lifecycle rule removes old
-/// caches, and a cache it removed since this process last checked it is built again.
+/// one GET, no level read, every time (another replica, or the lifecycle rule, may have changed
+/// the bucket since); a frame reads the manifest and its one or two levels (each checked against
+/// its SHA-256), and only when that fails is the cache checked and built; a cache's file is read
+/// with the manifest that names it. Nothing is counted at start, kept in the index after use, or
+/// evicted: the bucket's lifecycle rule removes old caches.
 public final class ServiceBlurCaches: Sendable {
     public let folder: String
     public let maxBytes: Int
@@ -89,16 +90,14 @@ public final class ServiceBlurCaches: Sendable {
     }
 
     /// The cache of the picture `bytes` hold with `options`, built if it is not kept yet: its key.
-    /// In a bucket its manifest is looked at every time (its client reads its files next).
     @discardableResult
     public func prepare(_ bytes: [UInt8], options: CacheOptions, limits: DecodeOptions, threads: Int?) throws -> String {
-        if isInBucket { forget(Self.key(sourceSHA256: SHA256.hex(bytes), options: options)) }
-        return try withCache(bytes, options, limits, threads) { key in key }
+        try withCache(bytes, options, limits, threads, readFirst: false) { key in key }
     }
 
     /// The frame `fade` asks for of the picture `bytes` hold, at full size, premultiplied.
     public func frame(_ bytes: [UInt8], _ fade: ProcessingOptions.Fade, limits: DecodeOptions, threads: Int?) throws -> Image {
-        try withCache(bytes, CacheOptions(levels: fade.levels, maxSigma: fade.maxSigma), limits, threads) { key in
+        try withCache(bytes, CacheOptions(levels: fade.levels, maxSigma: fade.maxSigma), limits, threads, readFirst: isInBucket) { key in
             // From a bucket, only the levels the frame blends are read (each checked by its hash).
             let loaded = try CacheStore.load(folder + "/" + key, decode: limits, only: { $0.levelsNeeded(at: fade.fraction, mode: fade.mode) },
                                              readingAll: !isInBucket)
@@ -107,27 +106,18 @@ public final class ServiceBlurCaches: Sendable {
     }
 
     /// `body` with the key of the cache of `bytes` with `options`, built first unless kept, and
-    /// held (not evicted) while it runs. In a bucket, a cache that `body` finds gone (removed by
-    /// the lifecycle rule since this process checked it) is built again, once.
-    private func withCache<T>(_ bytes: [UInt8], _ options: CacheOptions, _ limits: DecodeOptions, _ threads: Int?,
+    /// held (not evicted) while it runs. `readFirst` (a frame from a bucket): `body` is tried
+    /// first, which reads what it needs (the manifest, its levels); only when it fails (no cache
+    /// yet, or one the lifecycle rule removed) is the cache checked, built, and `body` run again.
+    private func withCache<T>(_ bytes: [UInt8], _ options: CacheOptions, _ limits: DecodeOptions, _ threads: Int?, readFirst: Bool,
                               _ body: (String) throws -> T) throws -> T {
         let sha = SHA256.hex(bytes)
         let key = Self.key(sourceSHA256: sha, options: options)
         return try use(key) {
+            if readFirst, let done = try? body(key) { return done }
             try ensure(key, bytes: bytes, sha: sha, options: options, limits: limits, threads: threads)
-            do {
-                return try body(key)
-            } catch let error as CodecError where isInBucket && error.kind != .stopped {
-                forget(key)
-                try ensure(key, bytes: bytes, sha: sha, options: options, limits: limits, threads: threads)
-                return try body(key)
-            }
+            return try body(key)
         }
-    }
-
-    /// Forgets that this process checked the cache `key` complete: the next use checks it again.
-    private func forget(_ key: String) {
-        state.withLock { $0.entries[key]?.verified = false }
     }
 
     /// A kept cache's file, `manifest.json` or a level the manifest names, with its SHA-256 (a
@@ -165,7 +155,9 @@ public final class ServiceBlurCaches: Sendable {
         return try body()
     }
 
-    /// Builds the cache `key` unless it is kept complete; one build at a time per key.
+    /// Builds the cache `key` unless it is kept complete; one build at a time per key. In a bucket
+    /// its manifest is read every time (nothing is remembered as verified), and a request told to
+    /// stop builds nothing (its writes would be refused half-way).
     private func ensure(_ key: String, bytes: [UInt8], sha: String, options: CacheOptions, limits: DecodeOptions, threads: Int?) throws {
         if state.withLock({ $0.entries[key]?.verified == true }) { return }
         let lock = state.withLock { state in
@@ -178,12 +170,14 @@ public final class ServiceBlurCaches: Sendable {
             if state.withLock({ $0.entries[key]?.verified == true }) { return }
             let cache = folder + "/" + key
             if !CacheStore.isComplete(cache, sourceSHA256: sha, options: options, checkingLevels: !isInBucket) {
+                if isInBucket, StopFlag.current { throw CodecError(.stopped, "the request was abandoned") }
                 var decode = limits
                 decode.frame = 0
                 decode.requiresEveryFrame = false
                 try CacheStore.build(source: bytes, named: "source", sha256: sha, into: cache, options: options, decode: decode, threads: threads)
             }
-            let size = isInBucket ? 0 : Self.folderBytes(cache)   // a bucket's caches are not counted
+            if isInBucket { return }   // not counted, not remembered: the entry goes with its last user
+            let size = Self.folderBytes(cache)
             state.withLock { state in
                 state.total += size - (state.entries[key]?.size ?? 0)
                 state.entries[key, default: Entry()].size = size
