@@ -89,9 +89,10 @@ image-check: deps
 	deploy/image-check.sh
 
 # `frost serve` (Server/, its own package: Hummingbird, SwiftNIO, AsyncHTTPClient, swift-prometheus):
-# built once in debug and tested against the servers its tests start on loopback ports.
-test-serve: debug
-	cd Server && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+# built once in debug and tested against the servers its tests start on loopback ports, and the
+# S3 server (moto, from the references venv) its s3:// tests start as the engine's S3 tests do.
+test-serve: debug references
+	cd Server && $(SWIFT) build --build-tests && FROST_REFERENCE_PYTHON=$(CURDIR)/$(REFERENCES)/bin/python $(SWIFT) test --skip-build
 
 # `frost cache --batch` over one 200-image catalog from a local folder and from a local S3 server
 # (moto): Frost's own CPU and peak memory compared, and a no-op rerun's requests counted; LARGE=16000

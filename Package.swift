@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "FrostMotion", targets: ["FrostMotion"]),
         .library(name: "FrostStream", targets: ["FrostStream"]),
         .library(name: "FrostService", targets: ["FrostService"]),
+        // For Server/'s tests: the corpus, the CLI runner and the S3 test server, as the engine's tests have them.
+        .library(name: "FrostTestSupport", targets: ["FrostTestSupport"]),
         .executable(name: "frost", targets: ["frost"]),
     ],
     // Exact versions: the container image and CI build what was tested (Package.resolved is not kept).

@@ -63,6 +63,11 @@ for target in "$@"; do
       printf '/sig/w:50/plain/http://127.0.0.1:99999/a.jpg@png' > "$work/seeds/remote-port"
       printf '/sig/w:50/plain/http://u:p@[::ffff:127.0.0.1]:8080/a%%20b.jpg?x=1#f@png' > "$work/seeds/remote-v6"
       printf '/sig/w:50/plain/https://LOCALHOST:65535/a.jpg' > "$work/seeds/remote-name"
+      # Objects: a version id, a key with an escaped ? and %, a bucket not allowed, the base64 form.
+      printf '/sig/rs:fit:300:0/plain/s3://photos/2024/a%%20b.jpg%%3F3HL4kqtJlcpXroDTDmJ+rmSpXd3dIbrHY@webp' > "$work/seeds/s3-version"
+      printf '/sig/w:50/plain/s3://photos/a%%253Fb%%2525.jpg' > "$work/seeds/s3-escaped"
+      printf '/sig/w:50/plain/s3://other.bucket_1/a.jpg?v#f' > "$work/seeds/s3-other"
+      printf '/_/w:50/czM6Ly9waG90b3MvYS5qcGc.png' > "$work/seeds/s3-base64"
       dict=Fuzz/dictionaries/service.dict ;;
     png-round-trip)
       head -c 4096 /dev/urandom > "$work/seeds/random"

@@ -49,6 +49,7 @@ let package = Package(
             .product(name: "FrostService", package: frost),
             .product(name: "FrostCore", package: frost),
             .product(name: "FrostCodecs", package: frost),
+            .product(name: "FrostStorage", package: frost),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -63,11 +64,13 @@ let package = Package(
         ]),
         .executableTarget(name: "frost-serve", dependencies: [
             "FrostServer",
+            .product(name: "FrostStorage", package: frost),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "FrostServerTests", dependencies: [
             "FrostServer",
             .product(name: "FrostService", package: frost),
+            .product(name: "FrostTestSupport", package: frost),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
     ],

@@ -57,6 +57,16 @@ static size_t on_body(char *data, size_t size, size_t count, void *user) {
     return n;
 }
 
+static int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow) {
+    (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+    struct transfer *t = user;
+    if (t->request->on_progress(t->request->context)) {
+        t->stopped = 1;
+        return 1;
+    }
+    return 0;
+}
+
 static size_t on_read(char *buffer, size_t size, size_t count, void *user) {
     struct transfer *t = user;
     size_t n = t->request->body_length - t->sent;
@@ -100,6 +110,11 @@ frost_http_result frost_http_perform(frost_http_connection *connection, const fr
     curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, &t);
     curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, result.error);
+    if (request->on_progress) {
+        curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, on_progress);
+        curl_easy_setopt(easy, CURLOPT_XFERINFODATA, &t);
+        curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
+    }
 
     if (strcmp(request->method, "HEAD") == 0) {
         curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);

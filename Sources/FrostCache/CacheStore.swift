@@ -157,10 +157,12 @@ public enum CacheStore {
     /// Reads and verifies a cache: the manifest's format and version, every level file inside the
     /// folder, its SHA-256 and its size. `only` picks, from the plan, the levels to decode (a
     /// single frame needs one or two: decoding all eleven was most of a `frost fade`); the others
-    /// are verified all the same, their size from the file's header. `Loaded.levels` follows the
-    /// plan: a cache without its source level has nil there, and refuses to decode it.
+    /// are verified all the same, their size from the file's header — unless `readingAll` is
+    /// false (a cache in a bucket, a request a level: the others are not read, their `fileBytes` 0).
+    /// `Loaded.levels` follows the plan: a cache without its source level has nil there, and
+    /// refuses to decode it.
     public static func load(_ folder: String, decode: DecodeOptions = DecodeOptions(),
-                            only wanted: ((CachePlan) -> [Int])? = nil) throws -> Loaded {
+                            only wanted: ((CachePlan) -> [Int])? = nil, readingAll: Bool = true) throws -> Loaded {
         let manifest = try readManifest(folder)
         let decoded = Set(wanted?(manifest.plan) ?? Array(manifest.plan.levels.indices))
         let options = DecodeOptions(maxPixels: decode.maxPixels, autoOrient: false)
@@ -170,6 +172,11 @@ public enum CacheStore {
                 if decoded.contains(i) {
                     throw CodecError(.unsupported, "the cache has no level \(i), the source (built with --no-source-level): show the source itself there")
                 }
+                images.append(nil)
+                sizes.append(0)
+                continue
+            }
+            guard readingAll || decoded.contains(i) else {
                 images.append(nil)
                 sizes.append(0)
                 continue
@@ -188,10 +195,11 @@ public enum CacheStore {
     }
 
     /// True when `folder` holds a complete cache made from these source bytes with these options
-    /// (every level file present and matching its hash) in the format this build writes.
-    public static func isComplete(_ folder: String, sourceSHA256: String, options: CacheOptions) -> Bool {
+    /// (every level file present and matching its hash, unless `checkingLevels` is false: the
+    /// manifest alone, written last, says so for a cache in a bucket) in the format this build writes.
+    public static func isComplete(_ folder: String, sourceSHA256: String, options: CacheOptions, checkingLevels: Bool = true) -> Bool {
         guard let manifest = manifest(folder, madeWith: options), manifest.source.sha256 == sourceSHA256 else { return false }
-        return levelsVerify(folder, manifest)
+        return !checkingLevels || levelsVerify(folder, manifest)
     }
 
     /// The manifest of a cache in `folder` made with these options in the format this build

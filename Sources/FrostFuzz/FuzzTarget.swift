@@ -113,6 +113,20 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 check(error)
             }
         }
+        // An object's URL: refused with a 4xx, or an object whose URL reads back the same, in the
+        // allowed bucket or refused (nothing is fetched: no S3 is configured).
+        if path.source.hasPrefix(ObjectAddress.scheme) {
+            do {
+                let object = try ObjectSources.parse(path.source)
+                let again = try ObjectSources.parse(object.url)
+                precondition(again == object, "\(path.source.debugDescription) does not read back: \(object.url.debugDescription)")
+                precondition(ObjectSources.isBucketName(object.address.bucket) && !object.address.key.isEmpty, "\(object)")
+                let located = try service.location(of: path.source)
+                precondition(located == .object(object) && object.address.bucket == "photos", "\(located)")
+            } catch {
+                check(error)
+            }
+        }
         // The same path as an /info and a /cache URL, and as a cache file's name.
         do { _ = try service.infoRequest(text) } catch { check(error) }
         do { _ = try service.cacheRequest(text) } catch { check(error) }
@@ -130,11 +144,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Remote hosts allowed for `serviceURL`: loopback only, so that no name is looked up but localhost.
     private static let remote = RemoteSources(hosts: ["127.0.0.1", "localhost", "::1"])
 
-    /// A service reading `serviceRoot`, unsigned, keeping blur caches (none is built: only URLs are parsed).
+    /// A service reading `serviceRoot` and the bucket `photos`, unsigned, keeping blur caches
+    /// (none is built: only URLs are parsed).
     private static let service: ImageService = {
         var settings = ImageService.Settings()
         settings.allowUnsigned = true
         settings.local = serviceRoot
+        settings.objects = ObjectSources(buckets: ["photos"])
         settings.blurCaches = try? ServiceBlurCaches(folder: serviceRoot.root + "/../blur")
         return ImageService(settings)
     }()

@@ -59,7 +59,7 @@ extension ImageService {
     /// runs to its end: other requests may be waiting for it).
     public func cache(_ request: CacheRequest, source: [UInt8]? = nil, cancellation: Cancellation? = nil) throws(ServiceError) -> Response {
         guard let caches = settings.blurCaches else { throw ServiceError(404, "this server keeps no blur caches") }
-        let bytes = if let source { source } else { try localBytes(request.location) }
+        let bytes = if let source { source } else { try storedBytes(request.location) }
         try cancellation?.check()
         let key: String
         do {

@@ -3,6 +3,7 @@ import FrostClients
 import FrostCodecs
 import FrostColor
 import FrostCore
+import FrostFiles
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -24,6 +25,8 @@ public struct ImageService: Sendable {
         public var local: LocalSource?
         /// Which `http(s)://` hosts sources may come from (none by default).
         public var remote = RemoteSources()
+        /// Which buckets `s3://` sources may come from (none by default).
+        public var objects = ObjectSources()
         /// `pr:NAME` presets (and `default`, applied to every URL first).
         public var presets: [String: [ServicePath.Option]] = [:]
         /// The decoder's limits and the threads a request uses.
@@ -96,36 +99,70 @@ public struct ImageService: Sendable {
     /// The answer to a processing URL's request from the result cache, when it holds it (304 when
     /// `ifNoneMatch` names its ETag), before any source byte is read or downloaded. A local source
     /// is known by its file (path, size, modification time, inode: a changed file is a new source),
-    /// a remote one by its URL.
-    public func cached(_ request: Request, accept: String? = nil, ifNoneMatch: String? = nil) -> Response? {
-        guard let cache = settings.resultCache, let origin = try? origin(request.location) else { return nil }
-        return answer(from: cache, key(origin, request, format(request, accept: accept)), request, ifNoneMatch: ifNoneMatch, headers: headers(request, nil))
+    /// an object by its version id or, without one, its ETag (a HEAD: no body is read; a matching
+    /// `ifNoneMatch` is a 304 even without a result cache), a remote one by its URL. `inMemoryOnly`:
+    /// only what needs no storage call (the results held in memory, a source known without a HEAD).
+    public func cached(_ request: Request, accept: String? = nil, ifNoneMatch: String? = nil, inMemoryOnly: Bool = false) -> Response? {
+        let object = request.location.isObject
+        guard settings.resultCache != nil || (object && ifNoneMatch != nil), !(inMemoryOnly && needsHead(request.location)),
+              let origin = try? origin(request.location) else { return nil }
+        let key = key(origin, request, format(request, accept: accept)), headers = headers(request, nil)
+        // An object's ETag is known from its identity: a 304 needs no result either.
+        if object, let ifNoneMatch, Self.matches(ifNoneMatch, Self.knownETag(key)) { return Self.notModified(Self.knownETag(key), headers) }
+        if let cache = settings.resultCache,
+           let hit = answer(from: cache, key, request, ifNoneMatch: ifNoneMatch, headers: headers, inMemoryOnly: inMemoryOnly) { return hit }
+        return nil
+    }
+
+    /// Whether `cached` waits on storage (an object's HEAD, a result cache in a bucket): a caller
+    /// on an event loop then calls it on a thread that may wait, after `inMemoryOnly` there.
+    public func cachedWaits(_ request: Request, ifNoneMatch: String? = nil) -> Bool {
+        if settings.resultCache?.isInBucket == true { return true }
+        return needsHead(request.location) && (settings.resultCache != nil || ifNoneMatch != nil)
+    }
+
+    /// Whether the source's identity takes a HEAD: an object without a version id.
+    private func needsHead(_ location: SourceLocation) -> Bool {
+        if case .object(let object) = location { object.version == nil } else { false }
     }
 
     /// The answer to a processing URL's request: the image, or 304 when `ifNoneMatch` names its ETag.
-    /// `source`: the source's bytes when the caller fetched them (a remote source); nil reads a
-    /// `local://` one. The result cache answers first unless `lookedUp` (the caller asked it
-    /// already); a result made is kept in it. `cancellation` stops the work between its steps.
-    public func respond(to request: Request, source: [UInt8]? = nil, accept: String? = nil,
+    /// `source`: the source's bytes when the caller fetched them (a remote source, an object), with
+    /// `object`, what an object's GET said of it; nil reads a `local://` file or an object here.
+    /// The result cache answers first unless `lookedUp` (the caller asked it already); a result made
+    /// is kept in it. `cancellation` stops the work between its steps.
+    public func respond(to request: Request, source: [UInt8]? = nil, object: ObjectInfo? = nil, accept: String? = nil,
                         ifNoneMatch: String? = nil, lookedUp: Bool = false, cancellation: Cancellation? = nil) throws(ServiceError) -> Response {
         let negotiated = format(request, accept: accept)
         let headers = headers(request, nil)
-        let origin = try origin(request.location)   // before the read: a file changed meanwhile is not kept under its old identity
-        let key = key(origin, request, negotiated)
-        if !lookedUp, let cache = settings.resultCache, let hit = answer(from: cache, key, request, ifNoneMatch: ifNoneMatch, headers: headers) { return hit }
-        // A local file's identity (path, size, time, inode) names its content: its ETag needs no
-        // read (hashing the bytes was 5% of a request, perf). A remote source's URL does not.
-        let known: String? = origin.path == nil ? nil : "\"" + key.prefix(32) + "\""
-        if let known, let ifNoneMatch, Self.matches(ifNoneMatch, known) { return Self.notModified(known, headers) }
-        let bytes: [UInt8]
-        if let source {
-            bytes = source
-        } else if let path = origin.path, case .local(let url) = request.location, let local = settings.local {
-            bytes = try local.read(resolved: path, named: url, maxBytes: settings.processor.limits.maxFileBytes)
-        } else {
+        // Before the read: a file changed meanwhile is not kept under its old identity. An object
+        // read here is known by its GET's answer (no HEAD) unless a result cache is asked first.
+        let readsObject = source == nil && request.location.isObject && (lookedUp || settings.resultCache == nil) && ifNoneMatch == nil
+        let early = readsObject ? nil : try origin(request.location, object: object)
+        if !lookedUp, let early, let cache = settings.resultCache,
+           let hit = answer(from: cache, key(early, request, negotiated), request, ifNoneMatch: ifNoneMatch, headers: headers) { return hit }
+        // A local file's identity (path, size, time, inode) and an object's (version, ETag) name
+        // its content: its ETag needs no read (hashing the bytes was 5% of a request, perf). A
+        // remote source's URL does not.
+        if let early, early.namesContent, let ifNoneMatch, case let known = Self.knownETag(key(early, request, negotiated)),
+           Self.matches(ifNoneMatch, known) { return Self.notModified(known, headers) }
+        let bytes: [UInt8], origin: Origin
+        switch (early, source, request.location) {
+        case (let early?, let source?, _):
+            (bytes, origin) = (source, early)
+        case (let early?, nil, .local(let url)):
+            guard let path = early.path, let local = settings.local else { throw ServiceError(403, "local:// sources are off (no root)") }
+            (bytes, origin) = (try local.read(resolved: path, named: url, maxBytes: settings.processor.limits.maxFileBytes), early)
+        case (_, nil, .object(let located)):
+            let read = try (cancellation?.flag ?? StopFlag()).during { () throws(ServiceError) in
+                try settings.objects.get(located, maxBytes: settings.processor.limits.maxFileBytes)
+            }
+            (bytes, origin) = (read.bytes, try self.origin(request.location, object: read.info))   // the bytes' own identity
+        default:
             throw ServiceError(403, "a remote source is fetched by the server, not read here")
         }
-        let etag = known ?? Self.etag(source: bytes, identity: Self.resultIdentity(request, negotiated))
+        let key = key(origin, request, negotiated)
+        let etag = origin.namesContent ? Self.knownETag(key) : Self.etag(source: bytes, identity: Self.resultIdentity(request, negotiated))
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag) { return Self.notModified(etag, headers) }
         if let unprocessed = try unprocessed(request, bytes, etag) { return unprocessed }
         let processor = settings.processor
@@ -133,8 +170,8 @@ public struct ImageService: Sendable {
             { try caches.frame(bytes, fade, limits: processor.limits, threads: processor.threads) }
         } else { nil }
         try cancellation?.check()
-        // The decoded-source cache knows a local file by its identity, a downloaded one by its bytes' hash.
-        let source = settings.sourceCache.map { (cache: $0, identity: origin.path == nil ? SHA256.hex(bytes) : origin.identity) }
+        // The decoded-source cache knows a local file and an object by their identities, a downloaded one by its bytes' hash.
+        let source = settings.sourceCache.map { (cache: $0, identity: origin.namesContent ? origin.identity : SHA256.hex(bytes)) }
         let result = try processor.process(bytes, options: request.options, format: negotiated, frame: frame, source: source,
                                            cancellation: cancellation)
         settings.resultCache?.put(key, ResultCache.Entry(contentType: result.contentType, etag: etag, body: result.bytes))
@@ -142,8 +179,9 @@ public struct ImageService: Sendable {
     }
 
     /// A kept result (304 when `ifNoneMatch` names its ETag), or nil.
-    private func answer(from cache: ResultCache, _ key: String, _ request: Request, ifNoneMatch: String?, headers: [(String, String)]) -> Response? {
-        guard let entry = cache.get(key) else { return nil }
+    private func answer(from cache: ResultCache, _ key: String, _ request: Request, ifNoneMatch: String?, headers: [(String, String)],
+                        inMemoryOnly: Bool = false) -> Response? {
+        guard let entry = cache.get(key, inMemoryOnly: inMemoryOnly) else { return nil }
         if let ifNoneMatch, Self.matches(ifNoneMatch, entry.etag) { return Self.notModified(entry.etag, headers) }
         let format = ImageFormat.writable.first { $0.contentType == entry.contentType }
         return Response(status: 200, contentType: entry.contentType, body: entry.body, etag: entry.etag,
@@ -153,6 +191,10 @@ public struct ImageService: Sendable {
     static func notModified(_ etag: String, _ headers: [(String, String)]) -> Response {
         Response(status: 304, contentType: "", body: [], etag: etag, headers: headers)
     }
+
+    /// The ETag of a result whose source's identity names its content (a local file, an object):
+    /// its cache key's first 32 hex digits, quoted.
+    static func knownETag(_ key: String) -> String { "\"" + key.prefix(32) + "\"" }
 
     /// How the result's format is chosen: the extension's (which imgproxy applies after the
     /// options), the options', or among those the client accepts (`OutputFormat`).
@@ -206,16 +248,21 @@ public struct ImageService: Sendable {
     }
 
     /// A source as the result cache and the ETag know it: a local file resolved under the root with
-    /// its identity (path, size, modification time, inode), or a remote URL.
+    /// its identity (path, size, modification time, inode), an object by its URL and version id or
+    /// ETag, or a remote URL.
     private struct Origin {
         let identity: String
-        /// The local file, links resolved (nil: remote).
-        let path: String?
+        /// The local file, links resolved (nil: an object or remote).
+        var path: String? = nil
+        /// Whether the identity names the content (a local file's, an object's), so that the ETag
+        /// needs no read; a remote URL does not.
+        var namesContent = true
     }
 
     /// The origin of a checked location: a local file missing or outside the root is refused as
-    /// reading it would be (404, 403).
-    private func origin(_ location: SourceLocation) throws(ServiceError) -> Origin {
+    /// reading it would be (404, 403). An object of a version id is that version (versions never
+    /// change); without one it is its ETag, as `object` (a GET's answer) gives it or a HEAD finds.
+    private func origin(_ location: SourceLocation, object: ObjectInfo? = nil) throws(ServiceError) -> Origin {
         switch location {
         case .local(let url):
             guard let local = settings.local else { throw ServiceError(403, "local:// sources are off (no root)") }
@@ -223,8 +270,12 @@ public struct ImageService: Sendable {
             var st = stat()
             guard stat(path, &st) == 0 else { throw ServiceError(404, "no such file: \(url.dropFirst("local://".count))") }
             return Origin(identity: "\(path)|\(st.st_size)|\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)|\(st.st_ino)", path: path)
+        case .object(let located):
+            if located.version != nil { return Origin(identity: located.url) }
+            let info = if let object { object } else { try settings.objects.head(located) }
+            return Origin(identity: located.url + "|" + info.identity)
         case .remote(let url, _, _):
-            return Origin(identity: url, path: nil)
+            return Origin(identity: url, namesContent: false)
         }
     }
 
@@ -277,7 +328,7 @@ public struct ImageService: Sendable {
     /// asked (`blurhash:X:Y`, `thumbhash:1`), its placeholders. `source` as for `respond`.
     public func info(_ request: InfoRequest, source: [UInt8]? = nil) throws(ServiceError) -> Response {
         let (parsed, blurhash, thumbhash) = (request.path, request.blurhash, request.thumbhash)
-        let bytes = if let source { source } else { try localBytes(request.location) }
+        let bytes = if let source { source } else { try storedBytes(request.location) }
         var fields: [(String, String)]
         do {
             let info = try ImageInfo(bytes: bytes)
@@ -319,33 +370,43 @@ public struct ImageService: Sendable {
         return try ServicePath(signature: signature, signed: signed)
     }
 
-    /// Where a source is: a file under the root, or a URL the caller fetches (its host allowed,
-    /// the URL rebuilt from its checked parts), connecting to `address` for `host` (the address
-    /// `RemoteSources.check` checked).
+    /// Where a source is: a file under the root, an object in an allowed bucket, or a URL the
+    /// caller fetches (its host allowed, the URL rebuilt from its checked parts), connecting to
+    /// `address` for `host` (the address `RemoteSources.check` checked).
     public enum SourceLocation: Sendable, Equatable {
         case local(String)
+        case object(ObjectSources.Object)
         case remote(String, host: String, address: String)
+
+        var isObject: Bool { if case .object = self { true } else { false } }
     }
 
-    /// Where `source` is, refused (403) when it is a URL whose host is not allowed, or a kind
-    /// of source the service does not read (400).
+    /// Where `source` is, refused (403) when it is a URL whose host or bucket is not allowed, or a
+    /// kind of source the service does not read (400).
     public func location(of source: String) throws(ServiceError) -> SourceLocation {
         if source.hasPrefix("local://") {
             guard settings.local != nil else { throw ServiceError(403, "local:// sources are off (no root)") }
             return .local(source)
         }
+        if source.hasPrefix(ObjectAddress.scheme) { return .object(try settings.objects.check(source)) }
         if source.hasPrefix("http://") || source.hasPrefix("https://") {
             let checked = try settings.remote.check(source)
             return .remote(checked.url, host: checked.host, address: checked.address)
         }
-        throw ServiceError(400, "a source is local:///PATH, http:// or https://")
+        throw ServiceError(400, "a source is local:///PATH, s3://BUCKET/KEY, http:// or https://")
     }
 
-    func localBytes(_ location: SourceLocation) throws(ServiceError) -> [UInt8] {
-        guard case .local(let url) = location, let local = settings.local else {
+    /// The bytes of a source the service reads itself: a file under the root, an object.
+    func storedBytes(_ location: SourceLocation) throws(ServiceError) -> [UInt8] {
+        switch location {
+        case .local(let url):
+            guard let local = settings.local else { throw ServiceError(403, "local:// sources are off (no root)") }
+            return try local.read(url, maxBytes: settings.processor.limits.maxFileBytes)
+        case .object(let located):
+            return try settings.objects.get(located, maxBytes: settings.processor.limits.maxFileBytes).bytes
+        case .remote:
             throw ServiceError(403, "a remote source is fetched by the server, not read here")
         }
-        return try local.read(url, maxBytes: settings.processor.limits.maxFileBytes)
     }
 
     /// A strong ETag: SHA-256 of the source's bytes and the result's identity, 32 hex digits, quoted.

@@ -15,6 +15,12 @@ import Glibc
 /// order of use from the files' modification times, set on every use); past `maxBytes` the least recently used go first, down to
 /// 90% of it. The hottest results are also held in memory (`memory`, up to `memoryBytes`), so a
 /// repeated URL is answered without reading a file.
+///
+/// In a bucket (`s3://BUCKET/PREFIX`, shared by a service's replicas) a result is an object under
+/// the prefix, written in one PUT (it appears whole: S3's writes are atomic) and read with one GET;
+/// a result another replica wrote is found by its key. The bucket is not scanned at start, nor
+/// trimmed: what a replica sees is only its own part of the traffic, and S3 keeps no time of last
+/// use, so the bucket's lifecycle rule removes old results (docs/serve.md, "Result cache").
 public final class ResultCache: Sendable {
     /// A kept result.
     public struct Entry: Sendable, Equatable {
@@ -25,6 +31,8 @@ public final class ResultCache: Sendable {
 
     public let folder: String
     public let maxBytes: Int
+    /// The prefix and client of a cache in a bucket; nil: a local folder.
+    private let bucket: (prefix: ObjectAddress, client: S3Client)?
     /// Results held in memory too, least recently used out.
     private let memory: MemoryLRU<Entry>
     private let index = Mutex<(entries: [String: (size: Int, used: UInt64)], total: Int, clock: UInt64)>(([:], 0, 0))
@@ -38,12 +46,21 @@ public final class ResultCache: Sendable {
     private let counts = Mutex<(hits: Int, misses: Int)>((0, 0))
 
     /// The cache in `folder` (made if missing), its files already there counted, the hottest
-    /// `memoryBytes` of results held in memory as well.
-    public init(folder: String, maxBytes: Int, memoryBytes: Int = 0) throws {
-        try FileIO.makeFolder(folder)
+    /// `memoryBytes` of results held in memory as well. In a bucket (`s3://BUCKET/PREFIX`, read
+    /// with `client`, the process's by default) the bucket is checked (a listing of nothing: a
+    /// missing bucket or refused credentials fail here, at start) and nothing is counted.
+    public init(folder: String, maxBytes: Int, memoryBytes: Int = 0, client: S3Client? = nil) throws {
         self.folder = folder
         self.maxBytes = maxBytes
         memory = MemoryLRU(maxBytes: memoryBytes)
+        if let prefix = ObjectAddress(folder) {
+            let client = client ?? .shared
+            try client.checkAccess(prefix)
+            bucket = (prefix, client)
+            return
+        }
+        bucket = nil
+        try FileIO.makeFolder(folder)
         var entries: [String: (size: Int, used: UInt64)] = [:], total = 0
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             let path = folder + "/" + name
@@ -59,24 +76,42 @@ public final class ResultCache: Sendable {
         evict()
     }
 
+    /// Whether the results are kept in a bucket (each lookup past the memory layer a request).
+    public var isInBucket: Bool { bucket != nil }
+
+    /// The object of a result in the bucket: its key under the prefix.
+    private func object(_ key: String, in prefix: ObjectAddress) -> ObjectAddress {
+        ObjectAddress(bucket: prefix.bucket, key: prefix.key.isEmpty || prefix.key.hasSuffix("/") ? prefix.key + key : prefix.key + "/" + key)
+    }
+
     /// The key of a result: SHA-256 of the source's identity and the result's.
     public static func key(source: String, result: String) -> String {
         SHA256.hex(Array((source + "\n" + result).utf8))
     }
 
     /// The kept result of `key`, marked as just used; nil when there is none. From memory when it
-    /// is held there (its file's time, the order after a restart, is then not refreshed).
-    public func get(_ key: String) -> Entry? {
+    /// is held there (its file's time, the order after a restart, is then not refreshed). In a
+    /// bucket, one GET; a bucket that fails to answer is a miss (the request is made afresh).
+    /// `inMemoryOnly`: nil past the memory layer, and not counted as a miss (the lookup goes on
+    /// where it may wait).
+    public func get(_ key: String, inMemoryOnly: Bool = false) -> Entry? {
         if let entry = memory.get(key) {
             counts.withLock { $0.hits += 1 }
             return entry
         }
-        guard Self.isKey(key), let bytes = try? FileIO.read(folder + "/" + key), let entry = Self.decode(bytes) else {
+        if inMemoryOnly { return nil }
+        let bytes: [UInt8]? = if let bucket {
+            Self.isKey(key) ? (try? bucket.client.getIfPresent(object(key, in: bucket.prefix)))?.bytes : nil
+        } else {
+            Self.isKey(key) ? try? FileIO.read(folder + "/" + key) : nil
+        }
+        guard let bytes, let entry = Self.decode(bytes) else {
             counts.withLock { $0.misses += 1 }
             return nil
         }
         counts.withLock { $0.hits += 1 }
         memory.put(key, entry, size: entry.body.count)
+        if bucket != nil { return entry }
         utimes(folder + "/" + key, nil)   // its time is its last use, for the order after a restart
         index.withLock { state in
             state.clock += 1
@@ -86,11 +121,18 @@ public final class ResultCache: Sendable {
     }
 
     /// Keeps `entry` under `key` (replacing any), then evicts past the cap. A failure to write
-    /// (a full disk) keeps nothing and is not an error of the request.
+    /// (a full disk, a bucket out of reach) keeps nothing and is not an error of the request. In a
+    /// bucket, one PUT, and no eviction (its lifecycle rule's).
     public func put(_ key: String, _ entry: Entry) {
         guard Self.isKey(key) else { return }
         let bytes = Self.encode(entry)
-        guard bytes.count <= maxBytes / 10, (try? FileIO.writeAtomically(bytes, to: folder + "/" + key)) != nil else { return }
+        guard bytes.count <= maxBytes / 10 else { return }
+        if let bucket {
+            guard (try? bytes.withUnsafeBytes({ try bucket.client.put(object(key, in: bucket.prefix), $0) })) != nil else { return }
+            memory.put(key, entry, size: entry.body.count)
+            return
+        }
+        guard (try? FileIO.writeAtomically(bytes, to: folder + "/" + key)) != nil else { return }
         memory.put(key, entry, size: entry.body.count)
         index.withLock { state in
             state.clock += 1

@@ -15,9 +15,19 @@ import Glibc
 /// needs it and kept. Two requests for a cache not yet built build it once: the second waits for
 /// the first. Past `maxBytes` the least recently used caches go first, down to 90% of it — never
 /// one being built or read; the index is rebuilt from the folder at start.
+///
+/// In a bucket (`s3://BUCKET/PREFIX`, shared by a service's replicas) a cache is complete when its
+/// manifest (written last: docs/storage.md, "Consistency") names this source and these options —
+/// one GET, no level read, every time (another replica, or the lifecycle rule, may have changed
+/// the bucket since); a frame reads the manifest and its one or two levels (each checked against
+/// its SHA-256), and only when that fails is the cache checked and built; a cache's file is read
+/// with the manifest that names it. Nothing is counted at start, kept in the index after use, or
+/// evicted: the bucket's lifecycle rule removes old caches.
 public final class ServiceBlurCaches: Sendable {
     public let folder: String
     public let maxBytes: Int
+    /// Whether the caches are kept in a bucket.
+    public let isInBucket: Bool
 
     private struct Entry {
         var size = 0
@@ -37,11 +47,19 @@ public final class ServiceBlurCaches: Sendable {
     private let state = Mutex(State())
 
     /// Caches kept under `folder` (made if missing), those already there counted; what an
-    /// interrupted eviction left is removed.
+    /// interrupted eviction left is removed. In a bucket (`s3://BUCKET/PREFIX`, read with the
+    /// process's S3 client) the bucket is checked (a missing bucket or refused credentials fail
+    /// here, at start) and nothing is counted.
     public init(folder: String, maxBytes: Int = .max) throws {
-        try FileIO.makeFolder(folder)
         self.folder = folder
         self.maxBytes = maxBytes
+        if let prefix = ObjectAddress(folder) {
+            try S3Client.shared.checkAccess(prefix)
+            isInBucket = true
+            return
+        }
+        isInBucket = false
+        try FileIO.makeFolder(folder)
         var found = State()
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             let path = folder + "/" + name
@@ -58,9 +76,9 @@ public final class ServiceBlurCaches: Sendable {
         evict()
     }
 
-    /// Bytes held and caches kept, for `/metrics`.
+    /// Bytes held and caches kept, for `/metrics` (none counted in a bucket).
     public var statistics: (bytes: Int, caches: Int) {
-        state.withLock { ($0.total, $0.entries.count) }
+        isInBucket ? (0, 0) : state.withLock { ($0.total, $0.entries.count) }
     }
 
     /// A cache's name: the SHA-256 of the source's and the options' (those a URL sets: levels, σ,
@@ -74,24 +92,29 @@ public final class ServiceBlurCaches: Sendable {
     /// The cache of the picture `bytes` hold with `options`, built if it is not kept yet: its key.
     @discardableResult
     public func prepare(_ bytes: [UInt8], options: CacheOptions, limits: DecodeOptions, threads: Int?) throws -> String {
-        try withCache(bytes, options, limits, threads) { key in key }
+        try withCache(bytes, options, limits, threads, readFirst: false) { key in key }
     }
 
     /// The frame `fade` asks for of the picture `bytes` hold, at full size, premultiplied.
     public func frame(_ bytes: [UInt8], _ fade: ProcessingOptions.Fade, limits: DecodeOptions, threads: Int?) throws -> Image {
-        try withCache(bytes, CacheOptions(levels: fade.levels, maxSigma: fade.maxSigma), limits, threads) { key in
-            let loaded = try CacheStore.load(folder + "/" + key, decode: limits, only: { $0.levelsNeeded(at: fade.fraction, mode: fade.mode) })
+        try withCache(bytes, CacheOptions(levels: fade.levels, maxSigma: fade.maxSigma), limits, threads, readFirst: isInBucket) { key in
+            // From a bucket, only the levels the frame blends are read (each checked by its hash).
+            let loaded = try CacheStore.load(folder + "/" + key, decode: limits, only: { $0.levelsNeeded(at: fade.fraction, mode: fade.mode) },
+                                             readingAll: !isInBucket)
             return CrossfadeCache(loaded).frame(at: fade.fraction, mode: fade.mode, threads: threads)
         }
     }
 
     /// `body` with the key of the cache of `bytes` with `options`, built first unless kept, and
-    /// held (not evicted) while it runs.
-    private func withCache<T>(_ bytes: [UInt8], _ options: CacheOptions, _ limits: DecodeOptions, _ threads: Int?,
+    /// held (not evicted) while it runs. `readFirst` (a frame from a bucket): `body` is tried
+    /// first, which reads what it needs (the manifest, its levels); only when it fails (no cache
+    /// yet, or one the lifecycle rule removed) is the cache checked, built, and `body` run again.
+    private func withCache<T>(_ bytes: [UInt8], _ options: CacheOptions, _ limits: DecodeOptions, _ threads: Int?, readFirst: Bool,
                               _ body: (String) throws -> T) throws -> T {
         let sha = SHA256.hex(bytes)
         let key = Self.key(sourceSHA256: sha, options: options)
         return try use(key) {
+            if readFirst, let done = try? body(key) { return done }
             try ensure(key, bytes: bytes, sha: sha, options: options, limits: limits, threads: threads)
             return try body(key)
         }
@@ -100,7 +123,8 @@ public final class ServiceBlurCaches: Sendable {
     /// A kept cache's file, `manifest.json` or a level the manifest names, with its SHA-256 (a
     /// level's from the manifest); nil when there is no such cache or file.
     public func file(_ key: String, _ name: String) -> (bytes: [UInt8], sha256: String)? {
-        guard ResultCache.isKey(key), state.withLock({ $0.entries[key] != nil }) else { return nil }
+        // A bucket's caches are not indexed (another replica may have built it): the manifest says.
+        guard ResultCache.isKey(key), isInBucket || state.withLock({ $0.entries[key] != nil }) else { return nil }
         let cache = folder + "/" + key
         guard let manifest = try? CacheStore.readManifest(cache) else { return nil }
         let sha: String
@@ -131,7 +155,9 @@ public final class ServiceBlurCaches: Sendable {
         return try body()
     }
 
-    /// Builds the cache `key` unless it is kept complete; one build at a time per key.
+    /// Builds the cache `key` unless it is kept complete; one build at a time per key. In a bucket
+    /// its manifest is read every time (nothing is remembered as verified), and a request told to
+    /// stop builds nothing (its writes would be refused half-way).
     private func ensure(_ key: String, bytes: [UInt8], sha: String, options: CacheOptions, limits: DecodeOptions, threads: Int?) throws {
         if state.withLock({ $0.entries[key]?.verified == true }) { return }
         let lock = state.withLock { state in
@@ -143,12 +169,14 @@ public final class ServiceBlurCaches: Sendable {
         try lock.withLock {
             if state.withLock({ $0.entries[key]?.verified == true }) { return }
             let cache = folder + "/" + key
-            if !CacheStore.isComplete(cache, sourceSHA256: sha, options: options) {
+            if !CacheStore.isComplete(cache, sourceSHA256: sha, options: options, checkingLevels: !isInBucket) {
+                if isInBucket, StopFlag.current { throw CodecError(.stopped, "the request was abandoned") }
                 var decode = limits
                 decode.frame = 0
                 decode.requiresEveryFrame = false
                 try CacheStore.build(source: bytes, named: "source", sha256: sha, into: cache, options: options, decode: decode, threads: threads)
             }
+            if isInBucket { return }   // not counted, not remembered: the entry goes with its last user
             let size = Self.folderBytes(cache)
             state.withLock { state in
                 state.total += size - (state.entries[key]?.size ?? 0)
@@ -160,7 +188,7 @@ public final class ServiceBlurCaches: Sendable {
 
     /// Marks `key` just used: in the index, and in its folder's time for the order after a restart.
     private func touch(_ key: String) {
-        utimes(folder + "/" + key, nil)
+        if !isInBucket { utimes(folder + "/" + key, nil) }
         state.withLock { state in
             state.clock += 1
             state.entries[key]?.used = state.clock

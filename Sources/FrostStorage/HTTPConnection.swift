@@ -10,12 +10,14 @@ struct HTTPResponse: Sendable {
 }
 
 /// Why an exchange gave no response: the connection failed or dropped (`transport`, which a
-/// retry may cure), the body passed its limit, or the receiver of a streamed body stopped it
-/// (it could not write: the receiver knows why).
+/// retry may cure), the body passed its limit, the receiver of a streamed body stopped it (it
+/// could not write: the receiver knows why), or the thread's stop flag was raised (`stopped`:
+/// nobody wants the answer any more).
 enum HTTPFailure: Error {
     case transport(String)
     case bodyTooLarge(Int?)
     case receiverStopped
+    case stopped
 }
 
 /// libcurl connections kept for reuse (each keeps its connection and TLS session to the host open
@@ -30,7 +32,8 @@ final class HTTPConnections: Sendable {
     /// Sends one request and gathers the response, the body refused past `maxBody` bytes (from
     /// its Content-Length when it has one, before any of it arrives). With `receive`, a successful
     /// (2xx) response's body is handed to it piece by piece as it arrives instead of gathered (a
-    /// download into a file: never whole in memory); `receive` returns false to stop.
+    /// download into a file: never whole in memory); `receive` returns false to stop. A raised
+    /// stop flag on this thread ends it within a second, whatever it waits for.
     func perform(method: String, url: String, headers: [(name: String, value: String)], body: UnsafeRawBufferPointer?,
                  timeout: Double, connectTimeout: Double, caFile: String?, maxBody: Int,
                  receive: ((UnsafeRawBufferPointer) -> Bool)? = nil) throws(HTTPFailure) -> HTTPResponse {
@@ -97,6 +100,8 @@ final class HTTPConnections: Sendable {
                                 gathered.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
                                 return 0
                             }
+                            // The stop flag of the thread the transfer runs on (`StopFlag.during`).
+                            request.on_progress = { _ in StopFlag.current ? 1 : 0 }
                             result = frost_http_perform(connection, &request)
                         }
                     }
@@ -105,6 +110,7 @@ final class HTTPConnections: Sendable {
         }
         idle.withLock { $0.append(connection) }
         if let size = gathered.tooLarge { throw .bodyTooLarge(size) }
+        if result.stopped != 0 { throw .stopped }
         if gathered.receiverStopped { throw .receiverStopped }
         guard result.curl_code == 0 else {
             let text = withUnsafeBytes(of: result.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }

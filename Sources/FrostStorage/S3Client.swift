@@ -33,8 +33,9 @@ public final class S3Client: Sendable {
     // MARK: Objects
 
     /// The object's size and ETag, nil when there is no such object (a missing bucket is an error).
-    public func head(_ address: ObjectAddress) throws -> ObjectInfo? {
-        let response = try send("HEAD", address)
+    /// `version`: that version of it (a version id of a versioned bucket).
+    public func head(_ address: ObjectAddress, version: String? = nil) throws -> ObjectInfo? {
+        let response = try send("HEAD", address, query: Self.versionQuery(version))
         if response.status == 404 {
             try checkAccess(address)
             return nil
@@ -44,10 +45,10 @@ public final class S3Client: Sendable {
     }
 
     /// The object's bytes (those of `range` only, when given) and what it is; refused past
-    /// `maxBytes` before its body is read.
-    public func get(_ address: ObjectAddress, range: Range<Int>? = nil, maxBytes: Int = .max) throws -> (bytes: [UInt8], info: ObjectInfo) {
+    /// `maxBytes` before its body is read. `version`: that version of it.
+    public func get(_ address: ObjectAddress, version: String? = nil, range: Range<Int>? = nil, maxBytes: Int = .max) throws -> (bytes: [UInt8], info: ObjectInfo) {
         let headers = range.map { [("range", "bytes=\($0.lowerBound)-\($0.upperBound - 1)")] } ?? []
-        let response = try send("GET", address, headers: headers, maxBody: maxBytes)
+        let response = try send("GET", address, query: Self.versionQuery(version), headers: headers, maxBody: maxBytes)
         try check(response, address)
         var info = try info(response, address)
         // A range's answer says the whole object's size after the slash: `bytes 0-99/12345`.
@@ -83,6 +84,11 @@ public final class S3Client: Sendable {
         }
         try check(response, address)
         return try info(response, address)
+    }
+
+    /// GetObject's and HeadObject's `versionId` parameter, when a version is named.
+    static func versionQuery(_ version: String?) -> [(String, String)] {
+        version.map { [("versionId", $0)] } ?? []
     }
 
     /// The object's bytes, nil when there is no such key (a missing bucket is an error).
@@ -209,6 +215,7 @@ public final class S3Client: Sendable {
         var attempt = 0
         while true {
             attempt += 1
+            if StopFlag.current { throw Self.stopped(address) }
             if attempt > 1 { try restart?() }
             let signer = SigV4Signer(credentials: try credentials.current(self, address), region: configuration.region, service: "s3")
             let request = SigV4Signer.Request(method: method, path: path, query: query.map { (name: $0.0, value: $0.1) },
@@ -236,8 +243,15 @@ public final class S3Client: Sendable {
             } catch .bodyTooLarge(let size) {
                 throw CodecError(.tooLarge, "object is \(size.map { "\($0) bytes" } ?? "larger than that"), more than the limit of \(maxBody) bytes (see --max-file-size)",
                                  file: address.description)
+            } catch .stopped {
+                throw Self.stopped(address)
             }
         }
+    }
+
+    /// A request given up because its thread's stop flag was raised (nobody wants its answer).
+    private static func stopped(_ address: ObjectAddress) -> CodecError {
+        CodecError(.stopped, "the request was abandoned", file: address.description)
     }
 
     /// 500, 502, 503, 504, or S3's SlowDown and RequestTimeout (a 400).
@@ -247,10 +261,15 @@ public final class S3Client: Sendable {
         return code == "SlowDown" || code == "RequestTimeout"
     }
 
-    /// Full jitter: a random wait up to min(20 s, 0.1 s · 2^attempt).
+    /// Full jitter: a random wait up to min(20 s, 0.1 s · 2^attempt), cut short when the
+    /// thread's stop flag is raised (the next attempt then does not start).
     static func backoff(_ attempt: Int) {
         let cap = min(20, 0.1 * pow(2, Double(attempt)))
-        usleep(UInt32(Double.random(in: 0...cap) * 1_000_000))
+        var left = Double.random(in: 0...cap)
+        while left > 0, !StopFlag.current {
+            usleep(UInt32(min(left, 0.02) * 1_000_000))
+            left -= 0.02
+        }
     }
 
     /// Throws what an error response says, in words: what is missing, or which credential failed.
@@ -262,6 +281,7 @@ public final class S3Client: Sendable {
         switch code {
         case "NoSuchBucket": reason = "the bucket \(address.bucket) does not exist"
         case "NoSuchKey": reason = "no such object"
+        case "NoSuchVersion": reason = "no such version of the object"
         case "SignatureDoesNotMatch": reason = "S3 refused the request's signature: the secret access key does not match the access key ID"
         case "InvalidAccessKeyId": reason = "S3 does not know the access key ID \((try? credentials.current(self, address).accessKeyID) ?? "")"
         case "AccessDenied": reason = "access denied"
@@ -271,6 +291,16 @@ public final class S3Client: Sendable {
         default: reason = xml.value("Message").map { "S3 said: \($0)" } ?? "S3 refused the request"
         }
         throw CodecError(response.status == 404 ? .io : .refused, "\(reason) (\(response.status)\(code.map { " \($0)" } ?? ""))", file: address.description)
+    }
+
+    /// What S3 answered to a request that failed, read back from the error this client made of it
+    /// (whose message ends "(STATUS CODE)": `(404 NoSuchKey)`, `(403 SignatureDoesNotMatch)`); nil
+    /// for a failure without an answer: a connection that failed, a limit, a stop.
+    public static func answer(in error: CodecError) -> (status: Int, code: String?)? {
+        guard error.message.hasSuffix(")"), let open = error.message.lastIndex(of: "(") else { return nil }
+        let words = error.message[error.message.index(after: open)...].dropLast().split(separator: " ")
+        guard let first = words.first, let status = Int(first), (300...599).contains(status), words.count <= 2 else { return nil }
+        return (status, words.count == 2 ? String(words[1]) : nil)
     }
 
     /// A listing of nothing: fails when the bucket is missing or the credentials are refused (a

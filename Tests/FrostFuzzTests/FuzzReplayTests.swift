@@ -72,7 +72,9 @@ import Testing
         for url in ["/_/rs:fill:300:200:1:1:sowe/g:ea:0.1/pd:2/wm:0.5:re:1:1:2/t:5/rot:90/fl:1/exar:1/plain/local:///a/b.jpg@webp",
                     "/_/w:9223372036854775807/el:1/plain/local:///a.png", "/_/z:1e308:1e308/w:9223372036854775807/el:1/plain/local:///a.png",
                     "/_/bl:1e300/sh:1e300/c:0.5:0.5:sm/mw:50/plain/local:///a.png@gif", "/_/rs:fit:65535:1:1/plain/local:///a.jpg@jpg",
-                    "/_/exp:1/plain/local:///a.png", "/_/ex:1:fp:1:0/s:9:9/dpr:1e-300/plain/local:///a.png"] {
+                    "/_/exp:1/plain/local:///a.png", "/_/ex:1:fp:1:0/s:9:9/dpr:1e-300/plain/local:///a.png",
+                    "/_/w:50/plain/s3://photos/a%253Fb.jpg%3Fv1@png", "/_/w:50/plain/s3://photos/a%zz.jpg", "/_/w:50/plain/s3://Photos/a.jpg",
+                    "/_/w:50/plain/s3://other/a.jpg", "/_/w:50/czM6Ly9waG90b3MvYS5qcGc.png"] {
             FuzzTarget.serviceURL.run(Array(url.utf8))
         }
     }

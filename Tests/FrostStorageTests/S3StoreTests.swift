@@ -9,9 +9,7 @@ import Testing
 /// CLI as the independent client, and a proxy that slows down and drops connections.
 @Suite struct S3StoreTests {
     static func client(_ server: S3TestServer, endpoint: String? = nil, secret: String? = nil, attempts: Int = 4) -> S3Client {
-        var configuration = S3Configuration.resolve(environment: server.environment(endpoint: endpoint, secret: secret).merging(["HOME": "/nonexistent"]) { $1 })
-        configuration.maxAttempts = attempts
-        return S3Client(configuration: configuration)
+        server.client(endpoint: endpoint, secret: secret, attempts: attempts)
     }
 
     static func bytes(_ count: Int, seed: UInt64) -> [UInt8] {
@@ -109,6 +107,18 @@ import Testing
         #expect(requests.filter { $0.path.hasSuffix("/slow.jpg") }.map(\.status) == [503, 503, 200])
         #expect(requests.filter { $0.path.hasSuffix("/cut.jpg") }.count == 2)
         #expect(requests.filter { $0.path.hasSuffix("/gone.jpg") }.count == 3)
+    }
+
+    /// A raised stop flag (a server's request past its deadline, or whose client went away) ends
+    /// a request waiting on an endpoint that never answers: stopped, not retried, not timed out.
+    @Test func aStopFlagEndsARequestThatWaits() throws {
+        let server = try S3TestServer.shared()
+        let silent = try SilentListener()
+        let client = server.client(endpoint: "http://127.0.0.1:\(silent.port)", attempts: 3)
+        let flag = StopFlag()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { flag.raise() }
+        let failure = #expect(throws: CodecError.self) { try flag.during { try client.get(ObjectAddress(bucket: "b", key: "k.jpg")) } }
+        #expect(failure?.kind == .stopped && client.requestCount == 1, "\(String(describing: failure))")
     }
 
     /// A pod's credentials on EKS: a web identity token exchanged at STS (moto's) for temporary

@@ -1,4 +1,8 @@
 import Foundation
+import FrostFiles
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A real S3 server on loopback for the storage tests: moto's, with authentication on
 /// (Tests/References/s3_server.py: every request's Signature Version 4 is checked against an IAM
@@ -58,11 +62,35 @@ public final class S3TestServer: @unchecked Sendable {
     }
 
     /// The variables Frost and the AWS CLI read, pointed at `endpoint` (the server, or a proxy in
-    /// front of it), with no profile files of the machine's in the way.
-    public func environment(endpoint: String? = nil, secret: String? = nil) -> [String: String] {
-        ["AWS_ENDPOINT_URL": endpoint ?? self.endpoint, "AWS_ACCESS_KEY_ID": accessKeyID,
+    /// front of it), with no profile files of the machine's in the way; the server's key unless
+    /// another (`accessKeyID`, `secret`) is given.
+    public func environment(endpoint: String? = nil, accessKeyID: String? = nil, secret: String? = nil) -> [String: String] {
+        ["AWS_ENDPOINT_URL": endpoint ?? self.endpoint, "AWS_ACCESS_KEY_ID": accessKeyID ?? self.accessKeyID,
          "AWS_SECRET_ACCESS_KEY": secret ?? secretAccessKey, "AWS_REGION": "us-east-1", "AWS_DEFAULT_REGION": "us-east-1",
          "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null", "FROST_S3_REQUEST_TIMEOUT": "30"]
+    }
+
+    /// A client of the storage module configured by `environment(…)` (and no home's files), trying
+    /// each request `attempts` times.
+    public func client(endpoint: String? = nil, accessKeyID: String? = nil, secret: String? = nil, attempts: Int = 4) -> S3Client {
+        var configuration = S3Configuration.resolve(environment: environment(endpoint: endpoint, accessKeyID: accessKeyID, secret: secret)
+            .merging(["HOME": "/nonexistent"]) { $1 })
+        configuration.maxAttempts = attempts
+        return S3Client(configuration: configuration)
+    }
+
+    /// A new IAM user of this server allowed only `actions` (`s3:ListBucket`, …): its access key
+    /// ID and secret, to see a read refused by policy.
+    public func user(allowed actions: [String]) throws -> (accessKeyID: String, secret: String) {
+        let name = "frost-user-" + UUID().uuidString.lowercased().prefix(8)
+        try aws(["iam", "create-user", "--user-name", name])
+        let policy = #"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["# + actions.map { "\"\($0)\"" }.joined(separator: ",")
+            + #"],"Resource":"*"}]}"#
+        try aws(["iam", "put-user-policy", "--user-name", name, "--policy-name", "only", "--policy-document", policy])
+        let keys = try aws(["iam", "create-access-key", "--user-name", name, "--query", "AccessKey.[AccessKeyId,SecretAccessKey]", "--output", "text"])
+        let parts = keys.stdout.split(whereSeparator: { $0 == "\t" || $0 == "\n" }).map(String.init)
+        guard parts.count == 2 else { throw S3TestError("iam create-access-key gave \(keys.stdout)") }
+        return (parts[0], parts[1])
     }
 
     /// The AWS CLI (the venv's): the independent client that puts catalogs in and reads results out.
@@ -136,4 +164,29 @@ public final class S3FaultProxy: @unchecked Sendable {
 public struct S3TestError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// A loopback TCP listener that takes connections into its backlog and never reads or answers: an
+/// endpoint that stalls (what a request's deadline and stop flag must end).
+public final class SilentListener: @unchecked Sendable {
+    public let port: Int
+    private let socket: Int32
+
+    public init() throws {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.socket = socket
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && listen(socket, 16) == 0 && getsockname(socket, $0, &length) == 0
+            }
+        }
+        guard listening else { throw S3TestError("cannot listen on loopback") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(socket) }
 }

@@ -55,20 +55,27 @@ final class WorkerThread<T: Sendable>: Sendable {
     private let state = Mutex<(result: Result<T, any Error>?, continuation: CheckedContinuation<T, any Error>?)>((nil, nil))
     private let cancellation = Cancellation()
 
-    /// Runs `work` on a new thread (never on Dispatch's pool or an event loop) and waits for it,
-    /// or for cancellation; `finished` is called on that thread when the work has returned.
-    static func run(_ work: @escaping @Sendable (Cancellation) throws -> T, finished: @escaping @Sendable () -> Void) async throws -> T {
+    /// Runs `work` on a new thread, or on one of `pool`'s (never on Dispatch's pool or an event
+    /// loop), and waits for it, or for cancellation; `finished` is called on that thread when the
+    /// work has returned.
+    static func run(on pool: NIOThreadPool? = nil, _ work: @escaping @Sendable (Cancellation) throws -> T,
+                    finished: @escaping @Sendable () -> Void) async throws -> T {
         let outcome = WorkerThread<T>()
         if Task.isCancelled {
             finished()
             throw CancellationError()
         }
-        let thread = Thread {
-            outcome.complete(Result { try work(outcome.cancellation) })
+        let job: @Sendable (Bool) -> Void = { active in
+            outcome.complete(active ? Result { try work(outcome.cancellation) } : .failure(CancellationError()))
             finished()
         }
-        thread.name = "frost-worker"
-        thread.start()
+        if let pool {
+            pool.submit { state in job(state == .active) }   // a pool shutting down runs nothing
+        } else {
+            let thread = Thread { job(true) }
+            thread.name = "frost-worker"
+            thread.start()
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let ready = outcome.state.withLock { state -> Result<T, any Error>? in

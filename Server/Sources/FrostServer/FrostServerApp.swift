@@ -51,7 +51,8 @@ public enum FrostServerApp {
         let metrics = ServerMetrics(workers: settings.workers)
         let fetch = RemoteFetch(maxBytes: service.processor.limits.maxFileBytes, timeout: settings.downloadTimeout)
         let responder = ImageResponder(service: ImageService(service), pool: WorkerPool(workers: settings.workers, queue: settings.queue),
-                                       metrics: metrics, fetch: fetch, timeout: settings.timeout, logger: logger)
+                                       metrics: metrics, fetch: fetch, storage: StorageThreads(count: settings.storageThreads),
+                                       timeout: settings.timeout, logger: logger)
         let (readRequest, keepAlive) = (TimeAmount(settings.readRequestTimeout), TimeAmount(settings.keepAliveTimeout))
         let app = Application(responder: responder,
                               server: .http1(configuration: .init(additionalChannelHandlers: [

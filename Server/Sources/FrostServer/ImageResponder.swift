@@ -1,4 +1,5 @@
 import FrostService
+import FrostStorage
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -8,7 +9,8 @@ import Synchronization
 /// Every request `frost serve` answers (docs/serve.md): `/health`, `/metrics`, `/info/…`,
 /// `/cache/…` and processing URLs, GET or HEAD. URLs are checked on the event loop (grammar, signature, options,
 /// source host: 4xx without touching the pool); a download runs before a worker is taken; the
-/// decode-process-encode runs on a worker's thread under the request's deadline.
+/// decode-process-encode runs on a worker's thread under the request's deadline. What waits on
+/// object storage (an `s3://` source, caches in a bucket) runs on a storage thread.
 struct ImageResponder: HTTPResponder {
     typealias Context = FrostRequestContext
 
@@ -16,17 +18,19 @@ struct ImageResponder: HTTPResponder {
     let pool: WorkerPool
     let metrics: ServerMetrics
     let fetch: RemoteFetch
+    let storage: StorageThreads
     let timeout: Duration
     let logger: Logger
     /// Whether each connection's client is still there.
     let clients = ClientWatches()
     private let counter = RequestCounter()
 
-    init(service: ImageService, pool: WorkerPool, metrics: ServerMetrics, fetch: RemoteFetch, timeout: Duration, logger: Logger) {
+    init(service: ImageService, pool: WorkerPool, metrics: ServerMetrics, fetch: RemoteFetch, storage: StorageThreads, timeout: Duration, logger: Logger) {
         self.service = service
         self.pool = pool
         self.metrics = metrics
         self.fetch = fetch
+        self.storage = storage
         self.timeout = timeout
         self.logger = logger
     }
@@ -71,6 +75,9 @@ struct ImageResponder: HTTPResponder {
             if failure.status == 499 { metrics.cancelled.increment() }
             (status, size) = (failure.status, 0)
             metrics.error(failure.status)
+            // Why, for the operator: a source or its store failing as a warning, a refusal at
+            // LOG_LEVEL=debug (S3's messages name no secret).
+            if failure.status >= 500 { logger.warning("\(id) \(failure.message)") } else { logger.debug("\(id) \(failure.message)") }
             response = Self.text(failure.status, failure.message + "\n", head: head,
                                  extra: failure.status == 429 ? [(.retryAfter, "1")] : [])
         }
@@ -86,27 +93,54 @@ struct ImageResponder: HTTPResponder {
         let service = self.service
         if path.hasPrefix("/info/") {
             let info = try service.infoRequest(String(path.dropFirst("/info".count)))
-            return try await fetchAndWork(info.location, deadline, client) { source, _ in try service.info(info, source: source) }
+            return try await fetchAndWork(info.location, deadline, client) { source, _ in try service.info(info, source: source?.bytes) }
         }
         if path.hasPrefix("/cache/") {
             let rest = String(path.dropFirst("/cache".count))
             // A kept cache's file is read at once: no worker, no signature (its name is its content's hash).
-            if let file = try service.cacheFile(rest, ifNoneMatch: request.headers[.ifNoneMatch]) { return file }
+            let ifNoneMatch = request.headers[.ifNoneMatch]
+            if let file = try await waiting(service.settings.blurCaches?.isInBucket == true, deadline, client, {
+                try service.cacheFile(rest, ifNoneMatch: ifNoneMatch)
+            }) { return file }
             let cache = try service.cacheRequest(rest)
-            return try await fetchAndWork(cache.location, deadline, client) { try service.cache(cache, source: $0, cancellation: $1) }
+            return try await fetchAndWork(cache.location, deadline, client) { try service.cache(cache, source: $0?.bytes, cancellation: $1) }
         }
         let parsed = try service.request(path)
         let accept = request.headers[.accept], ifNoneMatch = request.headers[.ifNoneMatch]
-        if let hit = service.cached(parsed, accept: accept, ifNoneMatch: ifNoneMatch) { return hit }
+        if let hit = try await cached(parsed, accept, ifNoneMatch, deadline, client) { return hit }
         return try await fetchAndWork(parsed.location, deadline, client) {
-            try service.respond(to: parsed, source: $0, accept: accept, ifNoneMatch: ifNoneMatch, lookedUp: true, cancellation: $1)
+            try service.respond(to: parsed, source: $0?.bytes, object: $0?.object, accept: accept, ifNoneMatch: ifNoneMatch, lookedUp: true, cancellation: $1)
         }
     }
 
-    /// The source downloaded (a remote one), then `body` on a worker with it; cancelled when the
-    /// client goes or the deadline passes (503), whatever it is waiting for.
+    /// The result cache's answer (or a 304 an object's identity gives): here, or — when that waits
+    /// on object storage — from memory here, else on a storage thread.
+    private func cached(_ parsed: ImageService.Request, _ accept: String?, _ ifNoneMatch: String?, _ deadline: ContinuousClock.Instant,
+                        _ client: ClientWatch?) async throws -> ImageService.Response? {
+        let service = self.service
+        guard service.cachedWaits(parsed, ifNoneMatch: ifNoneMatch) else { return service.cached(parsed, accept: accept, ifNoneMatch: ifNoneMatch) }
+        if let hit = service.cached(parsed, accept: accept, ifNoneMatch: ifNoneMatch, inMemoryOnly: true) { return hit }
+        return try await waiting(true, deadline, client) { service.cached(parsed, accept: accept, ifNoneMatch: ifNoneMatch) }
+    }
+
+    /// `body`'s answer: at once, or — when it `waits` on object storage — on a storage thread,
+    /// cancelled when the client goes or the deadline passes (503).
+    private func waiting<T: Sendable>(_ waits: Bool, _ deadline: ContinuousClock.Instant, _ client: ClientWatch?,
+                                      _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        guard waits else { return try body() }
+        let storage = self.storage
+        return try await Deadline.run(until: deadline) {
+            try await ClientWatches.cancelling(when: client) { try await storage.run(body) }
+        }
+    }
+
+    /// A source the server fetched: its bytes, and for an object what its GET said of it.
+    typealias Fetched = (bytes: [UInt8], object: ObjectInfo?)
+
+    /// The source downloaded (a remote one, an object), then `body` on a worker with it; cancelled
+    /// when the client goes or the deadline passes (503), whatever it is waiting for.
     private func fetchAndWork(_ location: ImageService.SourceLocation, _ deadline: ContinuousClock.Instant, _ client: ClientWatch?,
-                              _ body: @escaping @Sendable ([UInt8]?, Cancellation) throws -> ImageService.Response) async throws -> ImageService.Response {
+                              _ body: @escaping @Sendable (Fetched?, Cancellation) throws -> ImageService.Response) async throws -> ImageService.Response {
         try await Deadline.run(until: deadline) { [self] in
             try await ClientWatches.cancelling(when: client) { [self] in
                 let source = try await download(location)
@@ -115,12 +149,23 @@ struct ImageResponder: HTTPResponder {
         }
     }
 
-    /// A remote source's bytes (nil for a local one, read by the worker).
-    private func download(_ location: ImageService.SourceLocation) async throws -> [UInt8]? {
-        guard case .remote(let url, let host, let address) = location else { return nil }
+    /// A remote source's bytes, or an object's on a storage thread, within `--download-timeout`
+    /// (504 past it, as a remote download); nil for a local one, read by the worker.
+    private func download(_ location: ImageService.SourceLocation) async throws -> Fetched? {
         let start = ContinuousClock.now
-        defer { metrics.downloadSpan.record(ContinuousClock.now - start) }
-        return try await fetch.bytes(url, host: host, address: address)
+        switch location {
+        case .local: return nil
+        case .remote(let url, let host, let address):
+            defer { metrics.downloadSpan.record(ContinuousClock.now - start) }
+            return (try await fetch.bytes(url, host: host, address: address), nil)
+        case .object(let object):
+            defer { metrics.downloadSpan.record(ContinuousClock.now - start) }
+            let (objects, storage, maxBytes) = (service.settings.objects, self.storage, fetch.maxBytes)
+            let read = try await Deadline.run(until: start + fetch.timeout, timedOut: ServiceError(504, "the source's download took longer than \(fetch.timeout)")) {
+                try await storage.run { try objects.get(object, maxBytes: maxBytes) }
+            }
+            return (read.bytes, read.info)
+        }
     }
 
     /// `body` on a worker's thread, waiting in the queue for one. `body` is told when its answer

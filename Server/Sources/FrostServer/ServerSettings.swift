@@ -15,6 +15,9 @@ public struct ServerSettings: Sendable {
     public var timeout: Duration = .seconds(10)
     /// The longest a source's download may take, head and body (504 past it).
     public var downloadTimeout: Duration = .seconds(5)
+    /// Calls to object storage at once (`s3://` sources, caches in a bucket): threads that wait on
+    /// the network, not workers.
+    public var storageThreads = 32
     /// The longest a new connection may take to deliver a whole request (imgproxy's
     /// `IMGPROXY_READ_REQUEST_TIMEOUT`).
     public var readRequestTimeout: Duration = .seconds(10)

@@ -2,6 +2,7 @@ import ArgumentParser
 import FrostCodecs
 import FrostServer
 import FrostService
+import FrostStorage
 import Foundation
 
 /// `frost serve` (the `frost` command hands `serve` to this program): imgproxy's URLs over HTTP.
@@ -59,7 +60,7 @@ struct FrostServe: AsyncParsableCommand {
     @Option(help: "After SIGTERM, seconds requests in flight may take to finish (default 20). Env FROST_SHUTDOWN_TIMEOUT.")
     var shutdownTimeout: Double?
 
-    @Option(help: "A host (HOST or HOST:PORT) http(s) sources may come from; repeatable. Env FROST_ALLOW_SOURCE (comma-separated).")
+    @Option(help: "A host (HOST or HOST:PORT) http(s) sources may come from, or a bucket (s3://BUCKET) s3:// sources may; repeatable. Env FROST_ALLOW_SOURCE (comma-separated).")
     var allowSource: [String] = []
 
     @Option(help: "Largest source in pixels (default 50000000, as imgproxy). Env FROST_MAX_PIXELS.")
@@ -80,7 +81,7 @@ struct FrostServe: AsyncParsableCommand {
     @Flag(name: .customLong("auto-avif"), help: "Answer AVIF to clients that accept it when the URL names no format. Env FROST_AUTO_AVIF=1.")
     var autoAVIF = false
 
-    @Option(help: "Keep results in this folder (content-addressed, least recently used out past --cache-size; kept across restarts), and the blur caches of fade: and /cache URLs in its blur/. Env FROST_CACHE.")
+    @Option(help: "Keep results in this folder (content-addressed, least recently used out past --cache-size; kept across restarts), and the blur caches of fade: and /cache URLs in its blur/; or in a bucket, s3://BUCKET/PREFIX, shared by replicas (its lifecycle rule removes old ones). Env FROST_CACHE.")
     var cache: String?
 
     @Option(help: "The result cache's most bytes (default 1073741824). Env FROST_CACHE_SIZE.")
@@ -154,8 +155,13 @@ struct FrostServe: AsyncParsableCommand {
             guard let local = LocalSource(root: root) else { throw ValidationError("--root \(root): not a folder") }
             settings.service.local = local
         }
-        let hosts = allowSource + (env["FROST_ALLOW_SOURCE"]?.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } ?? [])
-        settings.service.remote = RemoteSources(hosts: hosts)
+        let sources = allowSource + (env["FROST_ALLOW_SOURCE"]?.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } ?? [])
+        let buckets = sources.filter { $0.hasPrefix(ObjectAddress.scheme) }.map { String($0.dropFirst(ObjectAddress.scheme.count)) }
+        if let bad = buckets.first(where: { !ObjectSources.isBucketName($0) }) {
+            throw ValidationError("--allow-source s3://\(bad): a bucket's name (3 to 63 of a-z 0-9 . - _), without a key")
+        }
+        settings.service.remote = RemoteSources(hosts: sources.filter { !$0.hasPrefix(ObjectAddress.scheme) })
+        settings.service.objects = ObjectSources(buckets: buckets)
         settings.workers = try number(workers, "WORKERS", 1...1024) ?? settings.workers
         settings.queue = try number(queue, "QUEUE", 0...1_000_000) ?? settings.queue
         func seconds(_ flag: Double?, _ name: String) throws -> Duration? {
@@ -178,9 +184,12 @@ struct FrostServe: AsyncParsableCommand {
             let size: Int = try number(cacheSize, "CACHE_SIZE", 1024...1e15) ?? 1 << 30
             let blurSize: Int = try number(blurCacheSize, "BLUR_CACHE_SIZE", 1024...1e15) ?? 1 << 30
             let memorySize: Int = try number(memoryCacheSize, "MEMORY_CACHE_SIZE", 0...1e15) ?? 128 << 20
+            if ObjectAddress(folder).map({ !ObjectSources.isBucketName($0.bucket) }) ?? false {
+                throw ValidationError("--cache \(folder): s3://BUCKET/PREFIX with a bucket's name")
+            }
             do {
                 settings.service.resultCache = try ResultCache(folder: folder, maxBytes: size, memoryBytes: memorySize)
-                settings.service.blurCaches = try ServiceBlurCaches(folder: folder + "/blur", maxBytes: blurSize)
+                settings.service.blurCaches = try ServiceBlurCaches(folder: (folder.hasSuffix("/") ? folder : folder + "/") + "blur", maxBytes: blurSize)
             } catch {
                 throw ValidationError("--cache \(folder): \(error)")
             }

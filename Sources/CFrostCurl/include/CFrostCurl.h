@@ -16,6 +16,10 @@ void frost_http_connection_free(frost_http_connection *connection);
 // callback returning nonzero stops the transfer (an object past its size limit).
 typedef int (*frost_http_header_callback)(void *context, const char *line, size_t length);
 typedef int (*frost_http_body_callback)(void *context, const uint8_t *bytes, size_t length);
+// Asked while a request runs (libcurl's progress meter: as bytes move, and at least once a second
+// while the connection waits), so a request nobody wants any more (a server's request past its
+// deadline, or whose client went away) ends within a second: nonzero stops it.
+typedef int (*frost_http_progress_callback)(void *context);
 
 typedef struct frost_http_request {
     const char *method;            // GET, HEAD, PUT, POST, DELETE
@@ -30,6 +34,7 @@ typedef struct frost_http_request {
     void *context;
     frost_http_header_callback on_header;
     frost_http_body_callback on_body;
+    frost_http_progress_callback on_progress;   // NULL: never stopped
 } frost_http_request;
 
 typedef struct frost_http_result {
