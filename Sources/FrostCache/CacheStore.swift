@@ -1,6 +1,7 @@
 import Foundation
 import FrostCodecs
 import FrostColor
+import FrostEffects
 @_spi(Kernels) import FrostCore
 import FrostFiles
 
@@ -70,12 +71,17 @@ public enum CacheStore {
     }
 
     /// The same from the source file's bytes, already read, and their SHA-256 when the caller has
-    /// it (the service hashes them for its check).
+    /// it (the service hashes them for its check). With `maxSide`, the levels are those of the
+    /// source shrunk to fit it (the service's caches: a client shows no more), decoded reduced
+    /// where the format can: memory follows the levels' size, not the source's.
     @discardableResult
     public static func build(source bytes: [UInt8], named name: String, sha256: String? = nil, identity: String? = nil, into folder: String,
-                             options: CacheOptions, decode: DecodeOptions = DecodeOptions(), threads: Int? = nil) throws -> CacheManifest {
+                             options: CacheOptions, decode: DecodeOptions = DecodeOptions(), threads: Int? = nil,
+                             maxSide: Int? = nil) throws -> CacheManifest {
         try options.blur.validate()
-        var image = try converted(try Image(decoding: bytes, options: decode), to: options.color, threads: threads)
+        let decoded = try maxSide.map { try fitted(bytes, within: $0, decode: decode, threads: threads) }
+            ?? (image: Image(decoding: bytes, options: decode), shrunk: false)
+        var image = try converted(decoded.image, to: options.color, threads: threads)
         // Blurring is linear and the background uniform, so the levels of the flattened source are
         // the transparent levels drawn over it (up to rounding): what an app shows them on.
         let flattened = options.flattening.flatMap { image.hasAlpha && image.containsTransparency ? $0 : nil }
@@ -83,7 +89,7 @@ public enum CacheStore {
         let plan = options.plan
         let levels = CacheRenderer(plan: plan, threads: threads).render(image)
         let sourceSHA256 = sha256 ?? SHA256.hex(bytes)
-        let copiesSource = try flattened == nil && sourceIsLevelFile(bytes, plan: plan, options: options, decode: decode)
+        let copiesSource = try flattened == nil && !decoded.shrunk && sourceIsLevelFile(bytes, plan: plan, options: options, decode: decode)
         return try CacheFolder.staged(folder) { staging in
             // Each level file is encoded, written and hashed on the next free thread: encoding was
             // most of a `frost cache` (zlib 68% of it, perf), one file after another.
@@ -108,6 +114,23 @@ public enum CacheStore {
             try write(manifest, in: staging)
             return manifest
         }
+    }
+
+    /// The source decoded and shrunk to fit `side` × `side` (aspect kept), its longer side `side`;
+    /// as it is when it fits. A JPEG or WebP is decoded reduced first (1/2, 1/4 or 1/8, leaving the
+    /// resize a shrink of at least 2, as `ShrinkOnLoad` plans), so the whole source is never held.
+    static func fitted(_ bytes: [UInt8], within side: Int, decode: DecodeOptions, threads: Int?) throws -> (image: Image, shrunk: Bool) {
+        let info = try ImageInfo(bytes: bytes)
+        let turned = decode.autoOrient && info.orientation >= 5
+        let (width, height) = turned ? (info.height, info.width) : (info.width, info.height)
+        let longer = max(width, height)
+        guard longer > side else { return (try Image(decoding: bytes, options: decode), false) }
+        let scale = Double(side) / Double(longer)
+        var reduced = decode
+        reduced.reduction = [8, 4, 2].first { Double(longer) / Double($0) >= 2 * Double(side) } ?? 1
+        let image = try Image(decoding: bytes, options: reduced)
+        let size = (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+        return (image.resized(width: size.0, height: size.1, threads: threads), true)
     }
 
     /// A level file's name: `level-NN.png`, or named by content `level-NN-<8 hex digits>.png`.

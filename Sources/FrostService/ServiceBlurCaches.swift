@@ -26,6 +26,10 @@ import Glibc
 public final class ServiceBlurCaches: Sendable {
     public let folder: String
     public let maxBytes: Int
+    /// The longer side a cache's levels are made at, at most (`--cache-max-side`): a larger
+    /// source is shrunk first (decoded reduced where it can), so a 50-Mpixel source costs what a
+    /// 2048-pixel one does; nil: the source's own size.
+    public let maxSide: Int?
     /// Whether the caches are kept in a bucket.
     public let isInBucket: Bool
 
@@ -49,10 +53,11 @@ public final class ServiceBlurCaches: Sendable {
     /// Caches kept under `folder` (made if missing), those already there counted; what an
     /// interrupted eviction left is removed. In a bucket (`s3://BUCKET/PREFIX`, read with the
     /// process's S3 client) the bucket is checked (a missing bucket or refused credentials fail
-    /// here, at start) and nothing is counted.
-    public init(folder: String, maxBytes: Int = .max) throws {
+    /// here, at start) and nothing is counted. `maxSide`: the levels' longer side, at most.
+    public init(folder: String, maxBytes: Int = .max, maxSide: Int? = ServiceBlurCaches.defaultMaxSide) throws {
         self.folder = folder
         self.maxBytes = maxBytes
+        self.maxSide = maxSide
         if let prefix = ObjectAddress(folder) {
             try S3Client.shared.checkAccess(prefix)
             isInBucket = true
@@ -81,11 +86,16 @@ public final class ServiceBlurCaches: Sendable {
         isInBucket ? (0, 0) : state.withLock { ($0.total, $0.entries.count) }
     }
 
+    /// The default `maxSide`: what a client shows, a 2× screen's width.
+    public static let defaultMaxSide = 2048
+
     /// A cache's name: the SHA-256 of the source's and the options' (those a URL sets: levels, σ,
-    /// level format and quality). PNG caches keep the name the first service release gave them.
-    public static func key(sourceSHA256 sha: String, options: CacheOptions) -> String {
+    /// level format and quality) and the levels' largest side. PNG caches of the source's own size
+    /// keep the name the first service release gave them.
+    public static func key(sourceSHA256 sha: String, options: CacheOptions, maxSide: Int? = nil) -> String {
         var text = "\(sha)|\(options.blur.levels)|\(options.blur.maxSigma ?? BlurCacheSpec.defaultMaxSigma)"
         if options.format != .png { text += "|\(options.format.fileExtension)|\(options.quality)|\(options.webpQuality.map(String.init) ?? "lossless")" }
+        if let maxSide { text += "|side:\(maxSide)" }
         return SHA256.hex(Array(text.utf8))
     }
 
@@ -95,7 +105,8 @@ public final class ServiceBlurCaches: Sendable {
         try withCache(bytes, options, limits, threads, readFirst: false) { key in key }
     }
 
-    /// The frame `fade` asks for of the picture `bytes` hold, at full size, premultiplied.
+    /// The frame `fade` asks for of the picture `bytes` hold, at the cache's size (the source's,
+    /// shrunk to `maxSide`), premultiplied.
     public func frame(_ bytes: [UInt8], _ fade: ProcessingOptions.Fade, limits: DecodeOptions, threads: Int?) throws -> Image {
         try withCache(bytes, CacheOptions(levels: fade.levels, maxSigma: fade.maxSigma), limits, threads, readFirst: isInBucket) { key in
             // From a bucket, only the levels the frame blends are read (each checked by its hash).
@@ -112,7 +123,7 @@ public final class ServiceBlurCaches: Sendable {
     private func withCache<T>(_ bytes: [UInt8], _ options: CacheOptions, _ limits: DecodeOptions, _ threads: Int?, readFirst: Bool,
                               _ body: (String) throws -> T) throws -> T {
         let sha = SHA256.hex(bytes)
-        let key = Self.key(sourceSHA256: sha, options: options)
+        let key = Self.key(sourceSHA256: sha, options: options, maxSide: maxSide)
         return try use(key) {
             if readFirst, let done = try? body(key) { return done }
             try ensure(key, bytes: bytes, sha: sha, options: options, limits: limits, threads: threads)
@@ -174,7 +185,8 @@ public final class ServiceBlurCaches: Sendable {
                 var decode = limits
                 decode.frame = 0
                 decode.requiresEveryFrame = false
-                try CacheStore.build(source: bytes, named: "source", sha256: sha, into: cache, options: options, decode: decode, threads: threads)
+                try CacheStore.build(source: bytes, named: "source", sha256: sha, into: cache, options: options, decode: decode, threads: threads,
+                                     maxSide: maxSide)
             }
             if isInBucket { return }   // not counted, not remembered: the entry goes with its last user
             let size = Self.folderBytes(cache)

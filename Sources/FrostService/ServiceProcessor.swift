@@ -129,7 +129,12 @@ public struct ServiceProcessor: Sendable {
         if frame == nil, [.jpeg, .webp].contains(kind), pipeline.shrinksOnLoad {
             decode.reduction = ShrinkOnLoad(steps: [pipeline.scaleStep(geometry)], width: turned.0, height: turned.1).reduction
         }
-        let decoded = try frame?() ?? source.map { source in
+        let decoded = try frame.map { frame in
+            // A frame is at its cache's size (at most --cache-max-side): a scale takes it as a
+            // reduced decode; steps that place pixels by the source's coordinates need the source's size.
+            let picture = try frame()
+            return pipeline.shrinksOnLoad ? picture : picture.resized(width: upright.0, height: upright.1, threads: threads)
+        } ?? source.map { source in
             // Kept by what shapes the pixels: the reduction and the orientation (the rest of `decode` is the server's).
             try source.cache.image("\(source.identity)|\(decode.reduction)|\(decode.autoOrient)") { try Image(decoding: bytes, options: decode) }
         } ?? Image(decoding: bytes, options: decode)

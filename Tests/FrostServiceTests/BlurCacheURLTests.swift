@@ -1,6 +1,7 @@
 import Foundation
 import FrostCache
 import FrostCodecs
+import FrostCore
 import FrostFiles
 @testable import FrostService
 import FrostTestSupport
@@ -9,9 +10,9 @@ import Testing
 /// Blur caches by URL: a signed `/cache` URL builds `frost cache`'s folder and redirects to its
 /// manifest; the folder's files are served by name; caches past the cap go least recently used first.
 @Suite struct BlurCacheURLTests {
-    static func service(_ folder: TemporaryFolder, maxBytes: Int = .max) throws -> ImageService {
+    static func service(_ folder: TemporaryFolder, maxBytes: Int = .max, maxSide: Int? = ServiceBlurCaches.defaultMaxSide) throws -> ImageService {
         var settings = ImageServiceTests.service(folder).settings
-        settings.blurCaches = try ServiceBlurCaches(folder: folder.file("blur"), maxBytes: maxBytes)
+        settings.blurCaches = try ServiceBlurCaches(folder: folder.file("blur"), maxBytes: maxBytes, maxSide: maxSide)
         return ImageService(settings)
     }
 
@@ -94,5 +95,37 @@ import Testing
         let again = try ServiceBlurCaches(folder: folder.file("blur"))
         #expect(again.statistics.caches == 1 && again.statistics.bytes == caches.statistics.bytes)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("blur")) == [second])
+    }
+
+    /// Past `--cache-max-side`, a cache holds the levels of the source shrunk to fit it (as
+    /// `frost resize --fit contain` shrinks it, reduced decode included: the same pixels), under its
+    /// own name; `fade:` frames made from it come out at the size the URL asks for, crops too.
+    @Test(arguments: [200, 100]) func largeSourcesAreCachedAtTheMaxSide(side: Int) throws {
+        let folder = try ImageServiceTests.root()
+        defer { folder.remove() }
+        let service = try Self.service(folder, maxSide: side)
+        let key = try Self.build(service, "/levels:3/ms:8/plain/local:///photos/rocket.jpg")
+        let whole = try Self.service(folder, maxSide: nil)
+        #expect(try Self.build(whole, "/levels:3/ms:8/plain/local:///photos/rocket.jpg") != key, "another cache")
+        let small = folder.file("small.png"), cli = folder.file("cli")
+        for command in [["resize", folder.file("root/photos/rocket.jpg"), "-o", small, "--width", "\(side)", "--height", "\(side)", "--fit", "contain"],
+                        ["cache", small, "-o", cli, "--levels", "3", "--max-sigma", "8"]] {
+            let run = try FrostRun.run(command)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let made = try CacheStore.readManifest(cli)
+        let served = try JSONDecoder().decode(CacheManifest.self, from: Data(try #require(try service.cacheFile("/\(key)/manifest.json")).body))
+        #expect(max(served.source.width, served.source.height) == side)
+        #expect((served.source.width, served.source.height) == (made.source.width, made.source.height))
+        for (level, mine) in zip(made.levels, served.levels) {
+            let theirs = try Image(decoding: try FileIO.read(cli + "/" + level.file))
+            let ours = try Image(decoding: try #require(try service.cacheFile("/\(key)/\(mine.file)")).body)
+            #expect(ours.pixels == theirs.pixels, "\(level.file): the levels of the shrunk source")
+        }
+        for (url, size) in [("/fade:0.5:3:8/rs:fit:300:0/plain/local:///photos/rocket.jpg@png", (300, 200)),
+                            ("/fade:0.5:3:8/c:320:200:nowe/plain/local:///photos/rocket.jpg@png", (320, 200))] {
+            let frame = try Image(decoding: try ImageServiceTests.get(service, ImageServiceTests.signed(url)).body)
+            #expect((frame.width, frame.height) == size, "\(url)")
+        }
     }
 }

@@ -96,6 +96,9 @@ struct FrostServe: AsyncParsableCommand {
     @Option(help: "The blur caches' most bytes, together (default 1073741824; least recently used out). Env FROST_BLUR_CACHE_SIZE.")
     var blurCacheSize: Int?
 
+    @Option(help: "The longer side of a blur cache's levels, at most: a larger source is shrunk first (default 2048; 0: the source's size). Env FROST_CACHE_MAX_SIDE.")
+    var cacheMaxSide: Int?
+
     @Option(help: "A preset, NAME=OPTIONS (rs:fit:300:0/q:70), used by pr:NAME; 'default' applies to every URL. Repeatable.")
     var preset: [String] = []
 
@@ -184,12 +187,14 @@ struct FrostServe: AsyncParsableCommand {
             let size: Int = try number(cacheSize, "CACHE_SIZE", 1024...1e15) ?? 1 << 30
             let blurSize: Int = try number(blurCacheSize, "BLUR_CACHE_SIZE", 1024...1e15) ?? 1 << 30
             let memorySize: Int = try number(memoryCacheSize, "MEMORY_CACHE_SIZE", 0...1e15) ?? 128 << 20
+            let maxSide: Int = try number(cacheMaxSide, "CACHE_MAX_SIDE", 0...1_000_000) ?? ServiceBlurCaches.defaultMaxSide
             if ObjectAddress(folder).map({ !ObjectSources.isBucketName($0.bucket) }) ?? false {
                 throw ValidationError("--cache \(folder): s3://BUCKET/PREFIX with a bucket's name")
             }
             do {
                 settings.service.resultCache = try ResultCache(folder: folder, maxBytes: size, memoryBytes: memorySize)
-                settings.service.blurCaches = try ServiceBlurCaches(folder: (folder.hasSuffix("/") ? folder : folder + "/") + "blur", maxBytes: blurSize)
+                settings.service.blurCaches = try ServiceBlurCaches(folder: (folder.hasSuffix("/") ? folder : folder + "/") + "blur", maxBytes: blurSize,
+                                                                     maxSide: maxSide > 0 ? maxSide : nil)
             } catch {
                 throw ValidationError("--cache \(folder): \(error)")
             }
