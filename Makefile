@@ -43,10 +43,13 @@ debug: deps
 	$(SWIFT) build
 
 # The loop before each commit: the debug build's unit, corpus and CLI tests (which run the built
-# binary) and the replay of kept fuzz findings; about seven minutes on 2 cores.
+# binary) and the replay of kept fuzz findings; about fifteen minutes on 2 cores.
 check: deps references
 	$(SWIFT) build --build-tests
-	FROST_BIN=$(CURDIR)/.build/debug/frost FROST_REFERENCE_PYTHON=$(CURDIR)/$(REFERENCES)/bin/python $(SWIFT) test
+	$(call test_env,.build) $(SWIFT) test --skip-build
+
+# What the tests read: the frost binary of the build they test (FrostRun) and the references' Python.
+test_env = FROST_BIN=$(CURDIR)/$(1)/debug/frost FROST_REFERENCE_PYTHON=$(CURDIR)/$(REFERENCES)/bin/python
 
 # The reference implementations the tests compare with (PlaceholderTests: PyPI's blurhash-python
 # and thumbhash, through Tests/References/placeholders.py), in a venv of their own; and the storage
@@ -60,8 +63,9 @@ references:
 	@$(REFERENCES)/bin/python -c "import moto.server, awscli, flask_cors" 2>/dev/null || \
 	  $(REFERENCES)/bin/pip install -q "moto[server]==5.2.1" awscli==1.45.11
 
-# The full gate (CI runs it): `make check`, then, where the CPU has
-# AVX2, the library suites once more on the release build: its kernels take CFrostSystem's AVX2
+# The full gate (CI runs it): the debug build's suites but the sanitizer's (below: the same debug
+# code under AddressSanitizer and UBSan: running them plain as well only cost CI time), then,
+# where the CPU has AVX2, the library suites once more on the release build: its kernels take CFrostSystem's AVX2
 # intrinsic paths, which the debug build (plain x86-64) never compiles, and the run-length
 # deflate's vector compares, the direct PNG read's unfiltering and the PNG writer's packing
 # (un-premultiplying, the alpha check) become AVX2 code.
@@ -69,10 +73,12 @@ LIBRARY_SUITES := FrostTests|FrostClientsTests|FrostCoreTests|ColorConversionTes
 # Then the library suites under AddressSanitizer (+ UBSan on the C code) and a fuzz smoke of
 # FUZZ_SMOKE_SECONDS per target (findings printed; the kept ones replay in FrostFuzzTests).
 FUZZ_SMOKE_SECONDS ?= 20
-test: check
+test: deps references
+	$(SWIFT) build --build-tests
+	$(call test_env,.build) $(SWIFT) test --skip-build --skip '$(SANITIZER_SUITES)'
 	@if [ "$(CPU)" != baseline ] && grep -qw avx2 /proc/cpuinfo; then \
 	  echo "$(SWIFT) test $(RELEASE) -Xswiftc -enable-testing --filter '$(LIBRARY_SUITES)'"; \
-	  $(SWIFT) test $(RELEASE) -Xswiftc -enable-testing --filter '$(LIBRARY_SUITES)'; \
+	  $(call test_env,.build) $(SWIFT) test $(RELEASE) -Xswiftc -enable-testing --filter '$(LIBRARY_SUITES)'; \
 	else echo "no AVX2 here: the release kernels' AVX2 paths were not tested"; fi
 	$(MAKE) --no-print-directory man
 	$(MAKE) --no-print-directory examples
@@ -117,9 +123,9 @@ serve-build: deps
 # Sanitizer builds of the library suites (the C codecs, the kernels, the scheduler, the renderers):
 # address + undefined behaviour, and threads. A finding stops the run (halt_on_error).
 SANITIZER_SUITES := $(LIBRARY_SUITES)|FrostCodecsTests|FrostFuzzTests|FrostServiceTests
-test-asan: deps
+test-asan: deps references
 	$(SWIFT) build --build-tests --sanitize=address -Xcc -fsanitize=undefined --scratch-path .build-asan
-	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=halt_on_error=1:detect_leaks=0 SWIFT_BACKTRACE=enable=no \
+	$(call test_env,.build-asan) UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=halt_on_error=1:detect_leaks=0 SWIFT_BACKTRACE=enable=no \
 	  $(SWIFT) test --skip-build --sanitize=address -Xcc -fsanitize=undefined --scratch-path .build-asan --filter '$(SANITIZER_SUITES)'
 
 # `make test` runs the concurrency suites under ThreadSanitizer (the front door's concurrent calls,

@@ -145,6 +145,25 @@ extension ServeTests {
         #expect(try await HTTP.get(server.base + ServeTests.signed("/w:50/plain/local:///photos/rocket.jpg")).status == 200)
     }
 
+    /// A blur cache of a 49-Mpixel source and a `fade:` frame of it (1.8 GB before) stay well
+    /// inside the pod's 2 GiB (deploy/frost-serve.yaml): at the defaults the cache is made at
+    /// --cache-max-side, and the server's peak resident memory stays under 512 MiB.
+    @Test func blurCachesOfALargeSourceStayUnder512MiB() async throws {
+        let folder = try ServeTests.root()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=7000x7000", "-frames:v", "1", folder + "/served/photos/49mp.png"])
+        let server = try ServeTests.start(folder, ["--cache", folder + "/cache", "--timeout", "120"])
+        defer { _ = server.stop() }
+        for path in ["/cache" + ServeTests.signed("/plain/local:///photos/49mp.png"),
+                     ServeTests.signed("/fade:0.5/plain/local:///photos/49mp.png@jpg")] {
+            let answer = try await HTTP.get(server.base + path)
+            #expect(answer.status == 200, "\(path): \(String(decoding: answer.body.prefix(200), as: UTF8.self))")
+        }
+        let status = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)
+        let peak = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?.split(separator: " ").dropFirst().first.flatMap { Int($0) })
+        #expect(peak * 1024 < 512 << 20, "peak resident memory \(peak / 1024) MiB")
+    }
+
     /// SIGTERM with five large responses streaming to slow readers: each ends with its last byte,
     /// and the process exits 0 (before, what the socket had not taken yet was dropped while the log
     /// said 200).
