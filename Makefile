@@ -48,8 +48,9 @@ check: deps references
 	$(SWIFT) build --build-tests
 	$(call test_env,.build) $(SWIFT) test --skip-build
 
-# What the tests read: the frost binary of the build they test (FrostRun) and the references' Python.
-test_env = FROST_BIN=$(CURDIR)/$(1)/debug/frost FROST_REFERENCE_PYTHON=$(CURDIR)/$(REFERENCES)/bin/python
+# What the tests read: the frost binary of the build they test (FrostRun: scratch path, configuration)
+# and the references' Python.
+test_env = FROST_BIN=$(CURDIR)/$(1)/$(or $(2),debug)/frost FROST_REFERENCE_PYTHON=$(CURDIR)/$(REFERENCES)/bin/python
 
 # The reference implementations the tests compare with (PlaceholderTests: PyPI's blurhash-python
 # and thumbhash, through Tests/References/placeholders.py), in a venv of their own; and the storage
@@ -78,7 +79,7 @@ test: deps references
 	$(call test_env,.build) $(SWIFT) test --skip-build --skip '$(SANITIZER_SUITES)'
 	@if [ "$(CPU)" != baseline ] && grep -qw avx2 /proc/cpuinfo; then \
 	  echo "$(SWIFT) test $(RELEASE) -Xswiftc -enable-testing --filter '$(LIBRARY_SUITES)'"; \
-	  $(call test_env,.build) $(SWIFT) test $(RELEASE) -Xswiftc -enable-testing --filter '$(LIBRARY_SUITES)'; \
+	  $(call test_env,.build,release) $(SWIFT) test $(RELEASE) -Xswiftc -enable-testing --filter '$(LIBRARY_SUITES)'; \
 	else echo "no AVX2 here: the release kernels' AVX2 paths were not tested"; fi
 	$(MAKE) --no-print-directory man
 	$(MAKE) --no-print-directory examples

@@ -69,6 +69,7 @@ let package = Package(
         ]),
         .testTarget(name: "FrostServerTests", dependencies: [
             "FrostServer",
+            .product(name: "FrostCore", package: frost),
             .product(name: "FrostService", package: frost),
             .product(name: "FrostTestSupport", package: frost),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -166,8 +166,12 @@ public struct ImageService: Sendable {
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag) { return Self.notModified(etag, headers) }
         if let unprocessed = try unprocessed(request, bytes, etag) { return unprocessed }
         let processor = settings.processor
-        let frame: (() throws -> Image)? = if let fade = request.options.fade, let caches = settings.blurCaches {
-            { try caches.frame(bytes, fade, limits: processor.limits, threads: processor.threads) }
+        let frame: ((Bool) throws -> Image)? = if let fade = request.options.fade, let caches = settings.blurCaches {
+            { autoOrient in
+                var limits = processor.limits
+                limits.autoOrient = autoOrient   // the request's `ar:`: a cache of its own when it differs
+                return try caches.frame(bytes, fade, limits: limits, threads: processor.threads)
+            }
         } else { nil }
         try cancellation?.check()
         // The decoded-source cache knows a local file and an object by their identities, a downloaded one by its bytes' hash.

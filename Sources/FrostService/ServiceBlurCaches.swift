@@ -90,12 +90,14 @@ public final class ServiceBlurCaches: Sendable {
     public static let defaultMaxSide = 2048
 
     /// A cache's name: the SHA-256 of the source's and the options' (those a URL sets: levels, σ,
-    /// level format and quality) and the levels' largest side. PNG caches of the source's own size
-    /// keep the name the first service release gave them.
-    public static func key(sourceSHA256 sha: String, options: CacheOptions, maxSide: Int? = nil) -> String {
+    /// level format and quality), the levels' largest side, and whether the source was turned by
+    /// its EXIF orientation. PNG caches of the source's own size, turned, keep the name the first
+    /// service release gave them.
+    public static func key(sourceSHA256 sha: String, options: CacheOptions, maxSide: Int? = nil, autoOrient: Bool = true) -> String {
         var text = "\(sha)|\(options.blur.levels)|\(options.blur.maxSigma ?? BlurCacheSpec.defaultMaxSigma)"
         if options.format != .png { text += "|\(options.format.fileExtension)|\(options.quality)|\(options.webpQuality.map(String.init) ?? "lossless")" }
         if let maxSide { text += "|side:\(maxSide)" }
+        if !autoOrient { text += "|as-stored" }
         return SHA256.hex(Array(text.utf8))
     }
 
@@ -119,14 +121,17 @@ public final class ServiceBlurCaches: Sendable {
     /// `body` with the key of the cache of `bytes` with `options`, built first unless kept, and
     /// held (not evicted) while it runs. `readFirst` (a frame from a bucket): `body` is tried
     /// first, which reads what it needs (the manifest, its levels); only when it fails (no cache
-    /// yet, or one the lifecycle rule removed) is the cache checked, built, and `body` run again.
+    /// yet, one the lifecycle rule removed, a level missing or damaged) is the cache checked,
+    /// its levels hashed too, built if that fails, and `body` run again.
     private func withCache<T>(_ bytes: [UInt8], _ options: CacheOptions, _ limits: DecodeOptions, _ threads: Int?, readFirst: Bool,
                               _ body: (String) throws -> T) throws -> T {
         let sha = SHA256.hex(bytes)
-        let key = Self.key(sourceSHA256: sha, options: options, maxSide: maxSide)
+        let key = Self.key(sourceSHA256: sha, options: options, maxSide: maxSide, autoOrient: limits.autoOrient)
         return try use(key) {
-            if readFirst, let done = try? body(key) { return done }
-            try ensure(key, bytes: bytes, sha: sha, options: options, limits: limits, threads: threads)
+            if readFirst {
+                do { return try body(key) } catch let error as CodecError where error.kind == .stopped { throw error } catch {}
+            }
+            try ensure(key, bytes: bytes, sha: sha, options: options, limits: limits, threads: threads, checkingLevels: !isInBucket || readFirst)
             return try body(key)
         }
     }
@@ -166,10 +171,14 @@ public final class ServiceBlurCaches: Sendable {
         return try body()
     }
 
-    /// Builds the cache `key` unless it is kept complete; one build at a time per key. In a bucket
-    /// its manifest is read every time (nothing is remembered as verified), and a request told to
-    /// stop builds nothing (its writes would be refused half-way).
-    private func ensure(_ key: String, bytes: [UInt8], sha: String, options: CacheOptions, limits: DecodeOptions, threads: Int?) throws {
+    /// Builds the cache `key` unless it is kept complete (its levels hashed too when
+    /// `checkingLevels`); one build at a time per key. In a bucket its manifest is read every time
+    /// (nothing is remembered as verified). A request told to stop builds nothing; a build once
+    /// begun runs to its end under a flag of its own, which nobody raises: other requests may be
+    /// waiting for it, and under the request's flag the kernels would skip rows into levels that
+    /// are then kept.
+    private func ensure(_ key: String, bytes: [UInt8], sha: String, options: CacheOptions, limits: DecodeOptions, threads: Int?,
+                        checkingLevels: Bool) throws {
         if state.withLock({ $0.entries[key]?.verified == true }) { return }
         let lock = state.withLock { state in
             if let lock = state.builders[key] { return lock }
@@ -180,13 +189,15 @@ public final class ServiceBlurCaches: Sendable {
         try lock.withLock {
             if state.withLock({ $0.entries[key]?.verified == true }) { return }
             let cache = folder + "/" + key
-            if !CacheStore.isComplete(cache, sourceSHA256: sha, options: options, checkingLevels: !isInBucket) {
-                if isInBucket, StopFlag.current { throw CodecError(.stopped, "the request was abandoned") }
+            if !CacheStore.isComplete(cache, sourceSHA256: sha, options: options, checkingLevels: checkingLevels) {
+                if StopFlag.current { throw CodecError(.stopped, "the request was abandoned") }
                 var decode = limits
                 decode.frame = 0
                 decode.requiresEveryFrame = false
-                try CacheStore.build(source: bytes, named: "source", sha256: sha, into: cache, options: options, decode: decode, threads: threads,
-                                     maxSide: maxSide)
+                try StopFlag().during {
+                    try CacheStore.build(source: bytes, named: "source", sha256: sha, into: cache, options: options, decode: decode, threads: threads,
+                                         maxSide: maxSide)
+                }
             }
             if isInBucket { return }   // not counted, not remembered: the entry goes with its last user
             let size = Self.folderBytes(cache)

@@ -55,14 +55,15 @@ public struct ServiceProcessor: Sendable {
     }
 
     /// `bytes` processed as `options` say and written as `format` chooses. `frame`: where the
-    /// picture comes from instead of decoding `bytes` (a blur cache's frame, at the source's size).
+    /// picture comes from instead of decoding `bytes` (a blur cache's frame, at the cache's size),
+    /// given whether the request turns the picture by its EXIF orientation.
     /// A source that is not an image, or too large, is a 422 or 413; a result an encoder cannot
     /// hold a 422; the other failures a 500. The work runs under `cancellation`'s stop flag (the
     /// codecs and kernels check it between rows and bands) and it is checked between steps.
     /// `source`: where a decode of these bytes may be kept for the next request, and the source's
     /// identity there (the pixels come out the same from a kept decode).
     public func process(_ bytes: [UInt8], options: ProcessingOptions, format: OutputFormat = OutputFormat(),
-                        frame: (() throws -> Image)? = nil, source: (cache: DecodedSources, identity: String)? = nil,
+                        frame: ((Bool) throws -> Image)? = nil, source: (cache: DecodedSources, identity: String)? = nil,
                         cancellation: Cancellation? = nil) throws(ServiceError) -> Result {
         do {
             guard let cancellation else { return try run(bytes, options, format, frame, source, nil) }
@@ -86,7 +87,7 @@ public struct ServiceProcessor: Sendable {
         }
     }
 
-    private func run(_ bytes: [UInt8], _ options: ProcessingOptions, _ choice: OutputFormat, _ frame: (() throws -> Image)?,
+    private func run(_ bytes: [UInt8], _ options: ProcessingOptions, _ choice: OutputFormat, _ frame: ((Bool) throws -> Image)?,
                      _ source: (cache: DecodedSources, identity: String)?, _ cancellation: Cancellation?) throws -> Result {
         guard let kind = ImageFormat(sniffing: bytes) else { throw ServiceError(422, "the source is not a PNG, JPEG, WebP, AVIF, HEIC or GIF file") }
         let info = try ImageInfo(bytes: bytes)
@@ -132,7 +133,7 @@ public struct ServiceProcessor: Sendable {
         let decoded = try frame.map { frame in
             // A frame is at its cache's size (at most --cache-max-side): a scale takes it as a
             // reduced decode; steps that place pixels by the source's coordinates need the source's size.
-            let picture = try frame()
+            let picture = try frame(limits.autoOrient)
             return pipeline.shrinksOnLoad ? picture : picture.resized(width: upright.0, height: upright.1, threads: threads)
         } ?? source.map { source in
             // Kept by what shapes the pixels: the reduction and the orientation (the rest of `decode` is the server's).

@@ -349,6 +349,8 @@ public final class S3Client: Sendable {
                                             body: bytes, timeout: configuration.requestTimeout, connectTimeout: configuration.connectTimeout,
                                             caFile: configuration.caBundle, maxBody: 1 << 20)
                 }
+            } catch HTTPFailure.stopped {
+                throw CodecError(.stopped, "the request was abandoned", file: "STS at \(host)")
             } catch {
                 // Asking again for a token is harmless: STS's answer is new credentials either way.
                 if attempt < configuration.maxAttempts { Self.backoff(attempt); continue }

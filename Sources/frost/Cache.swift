@@ -248,8 +248,11 @@ struct Cache: ParsableCommand {
         // A cache is an orphan when no input has its relative path and no file or object is there
         // (asked only for those: a listed catalog has them all).
         let known = Set(gathered.map(\.relative))
+        // A lookup that fails (a 503, a folder it may not read) is not "gone": only a sure absence prunes.
         let orphans = sweep.caches.filter { entry in
-            !known.contains(entry.relative) && !roots.contains { (try? Storage.info(FileIO.resolve(entry.relative, relativeTo: $0))) != nil }
+            !known.contains(entry.relative) && !roots.contains { root in
+                (try? Storage.info(FileIO.resolve(entry.relative, relativeTo: root))).map { $0 != nil } ?? true
+            }
         }
         var pruned = 0
         if prune {

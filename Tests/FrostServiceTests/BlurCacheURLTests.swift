@@ -128,4 +128,30 @@ import Testing
             #expect((frame.width, frame.height) == size, "\(url)")
         }
     }
+
+    /// A frame whose request is abandoned while its cache is being built: the build runs to its
+    /// end under a flag of its own (under the request's, the kernels skipped rows, and the
+    /// half-blurred levels were kept and served for good), so the cache kept is `frost cache`'s.
+    @Test func anAbandonedFrameLeavesAWholeCache() throws {
+        let folder = try ImageServiceTests.root()
+        defer { folder.remove() }
+        let big = folder.file("root/photos/big.png")
+        let resize = try FrostRun.run(["resize", folder.file("root/photos/rocket.jpg"), "-o", big, "--width", "1200"])
+        #expect(resize.status == 0, "\(resize.stderr)")
+        let service = try Self.service(folder)
+        let cancellation = Cancellation()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.15) { cancellation.cancel() }
+        let request = try service.request(ImageServiceTests.signed("/fade:0.5:4:20/plain/local:///photos/big.png@png"))
+        _ = try? service.respond(to: request, cancellation: cancellation)
+        let cli = try FrostRun.run(["cache", big, "-o", folder.file("cli"), "--levels", "4", "--max-sigma", "20"])
+        #expect(cli.status == 0, "\(cli.stderr)")
+        let made = try CacheStore.readManifest(folder.file("cli"))
+        let keys = try FileManager.default.contentsOfDirectory(atPath: folder.file("blur"))
+        #expect(keys.count == 1, "the build ran to its end: \(keys)")
+        for key in keys {
+            for level in made.levels {
+                #expect(try FileIO.read(folder.file("blur/\(key)/\(level.file)")) == FileIO.read(folder.file("cli/" + level.file)), "\(level.file)")
+            }
+        }
+    }
 }

@@ -145,7 +145,7 @@ import Testing
         options.blur = 4
         let bytes = try FileIO.read(folder.file("root/photos/rocket.jpg"))
         let stopped = #expect(throws: ServiceError.self) {
-            try service.settings.processor.process(bytes, options: options, frame: {
+            try service.settings.processor.process(bytes, options: options, frame: { _ in
                 during.cancel()
                 return try Image(decoding: bytes)
             }, cancellation: during)

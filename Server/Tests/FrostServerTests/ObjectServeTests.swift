@@ -1,4 +1,5 @@
 import Foundation
+import FrostCore
 import FrostService
 import FrostTestSupport
 import Testing
@@ -83,6 +84,21 @@ import Testing
         #expect(metrics.contains("result_cache_hits_total 1") && metrics.contains("result_cache_misses_total 1"), "\(metrics)")
         let versions = try s3.aws(["s3api", "list-object-versions", "--bucket", cache, "--prefix", "frost/blur/", "--query", "Versions[].Key", "--output", "text"])
         #expect(versions.stdout.split(whereSeparator: \.isWhitespace).count == 5, "the frame used the cache the first replica built: \(versions.stdout)")
+
+        // Levels damaged in the bucket (a lifecycle rule removes a cache's levels before the
+        // manifest written a day later; a hand's overwrite): the next frame builds the cache again.
+        let garbage = folder + "/garbage.png"
+        try Data("not a level".utf8).write(to: URL(fileURLWithPath: garbage))
+        let prefix = "frost/blur/" + manifestPath.dropFirst("/cache/".count).dropLast("manifest.json".count)
+        for level in levels[1...2] {
+            try s3.aws(["s3", "cp", garbage, "s3://\(cache)/\(prefix)\(level["file"] as? String ?? "?")", "--quiet"])
+        }
+        let again = try await HTTP.get(other.base + ServeTests.signed("/fade:0.5:3:12/rs:fit:120:0/plain/s3://\(source)/photos/rocket.jpg%3F\(first)@png"))
+        #expect(again.status == 200, "\(again.status) \(Self.text(again))")
+        for level in levels {
+            let file = try await HTTP.get(other.base + manifestPath.dropLast("manifest.json".count) + (level["file"] as? String ?? "?"))
+            #expect(SHA256.hex(file.body) == level["sha256"] as? String, "\(level["file"] ?? "?") rebuilt")
+        }
         #expect(other.stop() == 0)
         #expect(!other.log().contains(s3.secretAccessKey) && replica.stop() == 0 && !replica.log().contains(s3.secretAccessKey))
     }
