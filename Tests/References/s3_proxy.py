@@ -83,14 +83,17 @@ class Proxy(BaseHTTPRequestHandler):
         body = self.rfile.read(length) if length else None
         entry = {"method": self.command, "path": unquote(path), "query": self.path.partition("?")[2],
                  "range": self.headers.get("Range"), "sent": 0}
+        # Each request is logged before its response ends: the client may read the log as soon as
+        # its request returns (or fails, for a connection cut).
         if take(slowdowns, path):
             payload = b"<?xml version='1.0' encoding='UTF-8'?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>"
+            entry.update(status=503, sent=len(payload))
+            log(entry)
             self.send_response(503)
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
             self.wfile.write(payload)
-            entry.update(status=503, sent=len(payload))
-            return log(entry)
+            return
         if self.command == "GET":
             with lock:
                 hit = next((d for d in deletions if d in path), None)
@@ -103,6 +106,12 @@ class Proxy(BaseHTTPRequestHandler):
         connection.request(self.command, self.path, body=body, headers=headers)
         response = connection.getresponse()
         payload = response.read()
+        dropped = self.command == "GET" and response.status == 200 and len(payload) > 1 and take(drops, path)
+        sent = 0 if self.command == "HEAD" else len(payload) // 2 if dropped else len(payload)
+        entry.update(status=response.status, sent=sent)
+        if dropped:
+            entry["dropped"] = True
+        log(entry)
         self.send_response(response.status)
         for name, value in response.getheaders():
             if name.lower() not in ("transfer-encoding", "connection", "content-length", "date", "server"):
@@ -110,18 +119,11 @@ class Proxy(BaseHTTPRequestHandler):
         declared = response.getheader("Content-Length")
         self.send_header("Content-Length", declared if self.command == "HEAD" and declared else str(len(payload)))
         self.end_headers()
-        entry["status"] = response.status
-        if self.command == "GET" and response.status == 200 and len(payload) > 1 and take(drops, path):
-            self.wfile.write(payload[: len(payload) // 2])
+        self.wfile.write(payload[:sent])
+        if dropped:
             self.wfile.flush()
             self.connection.shutdown(socket.SHUT_RDWR)
             self.close_connection = True
-            entry.update(sent=len(payload) // 2, dropped=True)
-            return log(entry)
-        if self.command != "HEAD":
-            self.wfile.write(payload)
-            entry["sent"] = len(payload)
-        log(entry)
 
     do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = forward
 
