@@ -123,13 +123,15 @@ public final class S3FaultProxy: @unchecked Sendable {
     private let input: Pipe
     private let process: Process
 
-    /// A proxy to `server` with `rules` (`--slowdown KEY:N`, `--drop KEY:N`, `--delete-on-get KEY`).
-    public init(_ server: S3TestServer, rules: [String] = []) throws {
+    /// A proxy to `server` with `rules` (`--slowdown KEY:N`, `--drop KEY:N`, `--delete-on-get KEY`);
+    /// with `tls`, an https endpoint serving that certificate (chain) and key.
+    public init(_ server: S3TestServer, rules: [String] = [], tls: (certificate: String, key: String)? = nil) throws {
         log = NSTemporaryDirectory() + "frost-s3-proxy-\(UUID().uuidString).jsonl"
         FileManager.default.createFile(atPath: log, contents: nil)
         let line: String
+        let certificate = tls.map { ["--cert", $0.certificate, "--key", $0.key] } ?? []
         (process, input, line) = try S3TestServer.launch(Corpus.repository + "/Tests/References/s3_proxy.py",
-                                                         ["--upstream", server.endpoint, "--log", log, "--admin", server.credentialsFile] + rules)
+                                                         ["--upstream", server.endpoint, "--log", log, "--admin", server.credentialsFile] + certificate + rules)
         let fields = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
         endpoint = fields["endpoint"] as? String ?? ""
     }

@@ -10,13 +10,16 @@ path and N how many times (-1: every time):
     --delete-on-get KEY    before forwarding the first GET of KEY, delete that object (through the
                            server, with the credentials of --admin FILE: s3_server.py's JSON line)
 
-Prints {"endpoint": ...} once listening, then serves until its standard input closes.
-    python s3_proxy.py --upstream http://127.0.0.1:PORT --log FILE [rules]
+With --cert PEM --key PEM it speaks TLS (that certificate chain and key) and its endpoint is
+https: the client's certificate checks meet a real handshake. Prints {"endpoint": ...} once
+listening, then serves until its standard input closes.
+    python s3_proxy.py --upstream http://127.0.0.1:PORT --log FILE [--cert PEM --key PEM] [rules]
 """
 import argparse
 import http.client
 import json
 import socket
+import ssl
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -29,6 +32,8 @@ parser.add_argument("--slowdown", action="append", default=[])
 parser.add_argument("--drop", action="append", default=[])
 parser.add_argument("--delete-on-get", action="append", default=[])
 parser.add_argument("--admin")
+parser.add_argument("--cert")
+parser.add_argument("--key")
 args = parser.parse_args()
 
 upstream = urlsplit(args.upstream)
@@ -129,7 +134,15 @@ class Proxy(BaseHTTPRequestHandler):
 
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
+scheme = "http"
+if args.cert:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(args.cert, args.key)
+    # The handshake happens in each connection's own thread, on its first read: a client that
+    # refuses the certificate fails its thread alone, never the accepting loop.
+    server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
+    scheme = "https"
 threading.Thread(target=server.serve_forever, daemon=True).start()
-print(json.dumps({"endpoint": f"http://127.0.0.1:{server.server_address[1]}"}), flush=True)
+print(json.dumps({"endpoint": f"{scheme}://127.0.0.1:{server.server_address[1]}"}), flush=True)
 sys.stdin.read()
 server.shutdown()
