@@ -17,7 +17,7 @@ OUT     := out
 # libavif-dev and libheif-dev read and write AVIF and HEIC (Tests/Fixtures/heif/make.sh uses their tools, not installed here);
 # liblcms2-dev converts colour; libcurl4-openssl-dev carries the S3 store's requests (FrostStorage); icc-profiles-free, colord-data and libgs-common (Ghostscript's CMYK profile) hold the
 # profiles the colour tests convert from.
-APT_PACKAGES := libcurl4-openssl-dev libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libavif-dev libheif-dev libgif-dev libimagequant-dev liblcms2-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium icc-profiles-free colord-data libgs-common
+APT_PACKAGES := libcurl4-openssl-dev openssl libpng-dev libjpeg-dev libdeflate-dev libwebp-dev libavif-dev libheif-dev libgif-dev libimagequant-dev liblcms2-dev libfreetype-dev fonts-dejavu-core pkgconf ffmpeg webp chromium icc-profiles-free colord-data libgs-common
 
 .PHONY: s3-bench cluster-sim deps build debug docs examples requests references check test test-asan test-tsan test-serve serve-build deploy-check image-check fuzz fuzz-build run gallery man bench compare compare-deps serve-bench serve-soak serve-overload clean
 

@@ -146,7 +146,9 @@ frost_http_result frost_http_perform(frost_http_connection *connection, const fr
 
 int frost_http_is_transport_failure(int curl_code) {
     switch ((CURLcode)curl_code) {
+    case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_CONNECT:
+    case CURLE_SSL_CONNECT_ERROR:
     case CURLE_OPERATION_TIMEDOUT:
     case CURLE_GOT_NOTHING:
     case CURLE_SEND_ERROR:

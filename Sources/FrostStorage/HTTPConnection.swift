@@ -9,12 +9,14 @@ struct HTTPResponse: Sendable {
     var body: [UInt8]
 }
 
-/// Why an exchange gave no response: the connection failed or dropped (`transport`, which a
-/// retry may cure), the body passed its limit, the receiver of a streamed body stopped it (it
-/// could not write: the receiver knows why), or the thread's stop flag was raised (`stopped`:
-/// nobody wants the answer any more).
+/// Why an exchange gave no response: the connection failed, dropped or timed out (`transport`,
+/// which a retry may cure), it failed in a way no retry cures (`permanent`: the endpoint's TLS
+/// certificate is not trusted or names another host, the URL is malformed), the body passed its
+/// limit, the receiver of a streamed body stopped it (it could not write: the receiver knows why),
+/// or the thread's stop flag was raised (`stopped`: nobody wants the answer any more).
 enum HTTPFailure: Error {
     case transport(String)
+    case permanent(String)
     case bodyTooLarge(Int?)
     case receiverStopped
     case stopped
@@ -114,7 +116,7 @@ final class HTTPConnections: Sendable {
         if gathered.receiverStopped { throw .receiverStopped }
         guard result.curl_code == 0 else {
             let text = withUnsafeBytes(of: result.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            throw .transport(text)
+            throw frost_http_is_transport_failure(result.curl_code) != 0 ? .transport(text) : .permanent(text)
         }
         return HTTPResponse(status: result.status, headers: gathered.headers, body: gathered.body)
     }

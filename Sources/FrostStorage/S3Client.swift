@@ -8,7 +8,8 @@ import Glibc
 /// S3's REST API (GetObject, HeadObject, PutObject, the multipart upload's four calls,
 /// ListObjectsV2, DeleteObject) over libcurl, signed with Signature Version 4. Requests that can
 /// be repeated (every one but the two POSTs) are retried on 500, 502, 503, 504, SlowDown,
-/// RequestTimeout and a failed or dropped connection, after a backoff with full jitter
+/// RequestTimeout and a failed, dropped or timed-out connection (not a TLS certificate that fails
+/// verification: that fails again), after a backoff with full jitter
 /// (min(20 s, 0.1 s·2^attempt) × a random fraction: AWS's "Exponential Backoff And Jitter"); each
 /// request has a timeout. Failures are `CodecError`s whose message names what S3 said, never a
 /// secret (docs/storage.md).
@@ -238,6 +239,8 @@ public final class S3Client: Sendable {
                     continue
                 }
                 throw CodecError(.io, "\(idempotent && attempt > 1 ? "gave up after \(attempt) attempts: " : "")\(why)", file: address.description)
+            } catch .permanent(let why) {
+                throw CodecError(.io, why, file: address.description)
             } catch .receiverStopped {
                 throw CodecError(.io, "cannot write what arrives", file: address.description)
             } catch .bodyTooLarge(let size) {
@@ -351,9 +354,11 @@ public final class S3Client: Sendable {
                 }
             } catch HTTPFailure.stopped {
                 throw CodecError(.stopped, "the request was abandoned", file: "STS at \(host)")
-            } catch {
+            } catch HTTPFailure.transport where attempt < configuration.maxAttempts {
                 // Asking again for a token is harmless: STS's answer is new credentials either way.
-                if attempt < configuration.maxAttempts { Self.backoff(attempt); continue }
+                Self.backoff(attempt)
+                continue
+            } catch {
                 throw CodecError(.io, "cannot reach STS at \(host) for web identity credentials: \(error)")
             }
             if Self.isRetryable(response), attempt < configuration.maxAttempts { Self.backoff(attempt); continue }

@@ -121,6 +121,29 @@ import Testing
         #expect(failure?.kind == .stopped && client.requestCount == 1, "\(String(describing: failure))")
     }
 
+    /// FROST_S3_REQUEST_TIMEOUT bounds a whole request: against an endpoint that never answers and
+    /// one that sends its body a byte at a time (never idle, never done), each attempt ends at the
+    /// deadline and the request fails with one error naming the object, after AWS_MAX_ATTEMPTS
+    /// attempts. A stop flag raised at 20 s ends the request if no deadline does, so that a
+    /// broken deadline fails this test (stopped, not timed out) instead of hanging it.
+    @Test func aRequestPastItsTimeoutFailsAfterItsAttempts() throws {
+        let silent = try SilentListener(), dripping = try DrippingListener()
+        for port in [silent.port, dripping.port] {
+            let configuration = S3Configuration.resolve(environment: [
+                "AWS_ENDPOINT_URL": "http://127.0.0.1:\(port)", "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret",
+                "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null", "HOME": "/nonexistent",
+                "FROST_S3_REQUEST_TIMEOUT": "0.5", "AWS_MAX_ATTEMPTS": "2"])
+            #expect(configuration.requestTimeout == 0.5 && configuration.maxAttempts == 2)
+            let client = S3Client(configuration: configuration)
+            let flag = StopFlag()
+            DispatchQueue.global().asyncAfter(deadline: .now() + 20) { flag.raise() }
+            let failure = #expect(throws: CodecError.self) { try flag.during { try client.get(ObjectAddress(bucket: "b", key: "k.jpg")) } }
+            #expect(failure?.kind == .io && failure?.file == "s3://b/k.jpg", "\(String(describing: failure))")
+            #expect(failure?.message.hasPrefix("gave up after 2 attempts: Operation timed out after") == true, "\(String(describing: failure))")
+            #expect(client.requestCount == 2)
+        }
+    }
+
     /// A pod's credentials on EKS: a web identity token exchanged at STS (moto's) for temporary
     /// keys and a session token, which then sign every request.
     @Test func webIdentityCredentialsComeFromSTS() throws {

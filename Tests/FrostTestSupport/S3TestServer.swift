@@ -123,13 +123,15 @@ public final class S3FaultProxy: @unchecked Sendable {
     private let input: Pipe
     private let process: Process
 
-    /// A proxy to `server` with `rules` (`--slowdown KEY:N`, `--drop KEY:N`, `--delete-on-get KEY`).
-    public init(_ server: S3TestServer, rules: [String] = []) throws {
+    /// A proxy to `server` with `rules` (`--slowdown KEY:N`, `--drop KEY:N`, `--delete-on-get KEY`);
+    /// with `tls`, an https endpoint serving that certificate (chain) and key.
+    public init(_ server: S3TestServer, rules: [String] = [], tls: (certificate: String, key: String)? = nil) throws {
         log = NSTemporaryDirectory() + "frost-s3-proxy-\(UUID().uuidString).jsonl"
         FileManager.default.createFile(atPath: log, contents: nil)
         let line: String
+        let certificate = tls.map { ["--cert", $0.certificate, "--key", $0.key] } ?? []
         (process, input, line) = try S3TestServer.launch(Corpus.repository + "/Tests/References/s3_proxy.py",
-                                                         ["--upstream", server.endpoint, "--log", log, "--admin", server.credentialsFile] + rules)
+                                                         ["--upstream", server.endpoint, "--log", log, "--admin", server.credentialsFile] + certificate + rules)
         let fields = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
         endpoint = fields["endpoint"] as? String ?? ""
     }
@@ -173,20 +175,66 @@ public final class SilentListener: @unchecked Sendable {
     private let socket: Int32
 
     public init() throws {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.socket = socket
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, length) == 0 && listen(socket, 16) == 0 && getsockname(socket, $0, &length) == 0
-            }
-        }
-        guard listening else { throw S3TestError("cannot listen on loopback") }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (socket, port) = try listenOnLoopback()
     }
 
     deinit { close(socket) }
+}
+
+/// A loopback HTTP endpoint that answers every request at once with a 200 announcing a megabyte,
+/// then sends its body one byte each 0.1 s: never idle and never done, what only a deadline on the
+/// whole request ends (not one on idle time). Each connection is given up after 20 s, so a client
+/// without a deadline is not held forever.
+public final class DrippingListener: @unchecked Sendable {
+    public let port: Int
+    private let socket: Int32
+
+    public init() throws {
+        (socket, port) = try listenOnLoopback()
+        let socket = self.socket
+        Thread.detachNewThread {
+            while true {
+                let connection = accept(socket, nil, nil)
+                if connection < 0 && errno == EINTR { continue }
+                guard connection >= 0 else { return }   // shut down
+                Thread.detachNewThread { Self.drip(connection) }
+            }
+        }
+    }
+
+    private static func drip(_ connection: Int32) {
+        defer { close(connection) }
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\nETag: \"drip\"\r\n\r\n".utf8)
+        guard send(connection, head, head.count, Int32(MSG_NOSIGNAL)) == head.count else { return }
+        for _ in 0..<200 {
+            usleep(100_000)
+            // Fails once the client has closed the connection.
+            guard send(connection, [UInt8(ascii: ".")], 1, Int32(MSG_NOSIGNAL)) == 1 else { return }
+        }
+    }
+
+    /// Shutting the listener down wakes its blocked accept(), which then ends.
+    deinit {
+        shutdown(socket, Int32(SHUT_RDWR))
+        close(socket)
+    }
+}
+
+/// A TCP socket listening on 127.0.0.1 at a port of the system's choosing, and the port.
+private func listenOnLoopback() throws -> (socket: Int32, port: Int) {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let listening = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(socket, $0, length) == 0 && listen(socket, 16) == 0 && getsockname(socket, $0, &length) == 0
+        }
+    }
+    guard listening else {
+        close(socket)
+        throw S3TestError("cannot listen on loopback")
+    }
+    return (socket, Int(UInt16(bigEndian: address.sin_port)))
 }

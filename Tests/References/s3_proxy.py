@@ -10,13 +10,16 @@ path and N how many times (-1: every time):
     --delete-on-get KEY    before forwarding the first GET of KEY, delete that object (through the
                            server, with the credentials of --admin FILE: s3_server.py's JSON line)
 
-Prints {"endpoint": ...} once listening, then serves until its standard input closes.
-    python s3_proxy.py --upstream http://127.0.0.1:PORT --log FILE [rules]
+With --cert PEM --key PEM it speaks TLS (that certificate chain and key) and its endpoint is
+https: the client's certificate checks meet a real handshake. Prints {"endpoint": ...} once
+listening, then serves until its standard input closes.
+    python s3_proxy.py --upstream http://127.0.0.1:PORT --log FILE [--cert PEM --key PEM] [rules]
 """
 import argparse
 import http.client
 import json
 import socket
+import ssl
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -29,6 +32,8 @@ parser.add_argument("--slowdown", action="append", default=[])
 parser.add_argument("--drop", action="append", default=[])
 parser.add_argument("--delete-on-get", action="append", default=[])
 parser.add_argument("--admin")
+parser.add_argument("--cert")
+parser.add_argument("--key")
 args = parser.parse_args()
 
 upstream = urlsplit(args.upstream)
@@ -83,14 +88,17 @@ class Proxy(BaseHTTPRequestHandler):
         body = self.rfile.read(length) if length else None
         entry = {"method": self.command, "path": unquote(path), "query": self.path.partition("?")[2],
                  "range": self.headers.get("Range"), "sent": 0}
+        # Each request is logged before its response ends: the client may read the log as soon as
+        # its request returns (or fails, for a connection cut).
         if take(slowdowns, path):
             payload = b"<?xml version='1.0' encoding='UTF-8'?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>"
+            entry.update(status=503, sent=len(payload))
+            log(entry)
             self.send_response(503)
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
             self.wfile.write(payload)
-            entry.update(status=503, sent=len(payload))
-            return log(entry)
+            return
         if self.command == "GET":
             with lock:
                 hit = next((d for d in deletions if d in path), None)
@@ -103,6 +111,12 @@ class Proxy(BaseHTTPRequestHandler):
         connection.request(self.command, self.path, body=body, headers=headers)
         response = connection.getresponse()
         payload = response.read()
+        dropped = self.command == "GET" and response.status == 200 and len(payload) > 1 and take(drops, path)
+        sent = 0 if self.command == "HEAD" else len(payload) // 2 if dropped else len(payload)
+        entry.update(status=response.status, sent=sent)
+        if dropped:
+            entry["dropped"] = True
+        log(entry)
         self.send_response(response.status)
         for name, value in response.getheaders():
             if name.lower() not in ("transfer-encoding", "connection", "content-length", "date", "server"):
@@ -110,24 +124,25 @@ class Proxy(BaseHTTPRequestHandler):
         declared = response.getheader("Content-Length")
         self.send_header("Content-Length", declared if self.command == "HEAD" and declared else str(len(payload)))
         self.end_headers()
-        entry["status"] = response.status
-        if self.command == "GET" and response.status == 200 and len(payload) > 1 and take(drops, path):
-            self.wfile.write(payload[: len(payload) // 2])
+        self.wfile.write(payload[:sent])
+        if dropped:
             self.wfile.flush()
             self.connection.shutdown(socket.SHUT_RDWR)
             self.close_connection = True
-            entry.update(sent=len(payload) // 2, dropped=True)
-            return log(entry)
-        if self.command != "HEAD":
-            self.wfile.write(payload)
-            entry["sent"] = len(payload)
-        log(entry)
 
     do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = forward
 
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
+scheme = "http"
+if args.cert:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(args.cert, args.key)
+    # The handshake happens in each connection's own thread, on its first read: a client that
+    # refuses the certificate fails its thread alone, never the accepting loop.
+    server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
+    scheme = "https"
 threading.Thread(target=server.serve_forever, daemon=True).start()
-print(json.dumps({"endpoint": f"http://127.0.0.1:{server.server_address[1]}"}), flush=True)
+print(json.dumps({"endpoint": f"{scheme}://127.0.0.1:{server.server_address[1]}"}), flush=True)
 sys.stdin.read()
 server.shutdown()

@@ -47,8 +47,9 @@ typedef struct frost_http_result {
 // Performs the request on `connection` (TLS verified: peer and host name).
 frost_http_result frost_http_perform(frost_http_connection *connection, const frost_http_request *request);
 
-// curl's codes that mean the connection failed or dropped (refused, reset, cut mid-body, timed
-// out): what a retry of an idempotent request may cure.
+// curl's codes that mean the connection failed or dropped (a name not resolved, refused, reset
+// mid-handshake, cut mid-body, timed out): what a retry of an idempotent request may cure. Not a
+// certificate that fails verification (CURLE_PEER_FAILED_VERIFICATION): it fails again.
 int frost_http_is_transport_failure(int curl_code);
 
 #endif
