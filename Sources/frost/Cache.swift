@@ -249,10 +249,15 @@ struct Cache: ParsableCommand {
         // (asked only for those: a listed catalog has them all).
         let known = Set(gathered.map(\.relative))
         // A lookup that fails (a 503, a folder it may not read) is not "gone": only a sure absence prunes.
-        let orphans = sweep.caches.filter { entry in
-            !known.contains(entry.relative) && !roots.contains { root in
-                (try? Storage.info(FileIO.resolve(entry.relative, relativeTo: root))).map { $0 != nil } ?? true
+        func surelyGone(_ path: String) -> Bool {
+            guard ObjectAddress.isObject(path) else {
+                var st = stat()
+                return stat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR)
             }
+            do { return try Storage.info(path) == nil } catch { return false }
+        }
+        let orphans = sweep.caches.filter { entry in
+            !known.contains(entry.relative) && roots.allSatisfy { surelyGone(FileIO.resolve(entry.relative, relativeTo: $0)) }
         }
         var pruned = 0
         if prune {
