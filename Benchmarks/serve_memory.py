@@ -25,7 +25,9 @@ KINDS = [
     ("blur a PNG at its size", "/_/bl:10/plain/local:///big.png@jpg"),
     ("a PNG as WebP at its size", "/_/plain/local:///big.png@webp"),
     ("fade:0.5, resized", "/_/fade:0.5/rs:fit:1024:1024/plain/local:///big.png@jpg"),
+    ("fade:0.5 at the source's size", "/_/fade:0.5/plain/local:///big.png@jpg"),
     ("/cache, the defaults", "/cache/_/plain/local:///big.png"),
+    ("/cache, the defaults, of a JPEG", "/cache/_/plain/local:///big.jpg"),
     ("/cache, levels:64/ms:250", "/cache/_/levels:64/ms:250/plain/local:///big.png"),
 ]
 
@@ -41,7 +43,7 @@ def peak(pid):
 def measure(root, path):
     cache = tempfile.mkdtemp()
     proc = subprocess.Popen([serve, "--bind", "127.0.0.1:0", "--root", root, "--cache", cache, "--workers", "1",
-                             "--source-cache-size", "0", "--timeout", "300"],
+                             "--source-cache-size", "0", "--timeout", "300", "--allow-unsigned"],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         port = int(proc.stdout.readline().strip().rsplit(":", 1)[1])

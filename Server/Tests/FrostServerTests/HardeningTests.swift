@@ -155,7 +155,7 @@ extension ServeTests {
         let server = try ServeTests.start(folder, ["--cache", folder + "/cache", "--timeout", "120"])
         defer { _ = server.stop() }
         for path in ["/cache" + ServeTests.signed("/plain/local:///photos/49mp.png"),
-                     ServeTests.signed("/fade:0.5/plain/local:///photos/49mp.png@jpg")] {
+                     ServeTests.signed("/fade:0.5/rs:fit:1024:1024/plain/local:///photos/49mp.png@jpg")] {
             let answer = try await HTTP.get(server.base + path)
             #expect(answer.status == 200, "\(path): \(String(decoding: answer.body.prefix(200), as: UTF8.self))")
         }
