@@ -20,12 +20,14 @@ from serve_bench import free_port, wait_ready
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IMAGE = os.path.join(ROOT, "SampleImages", "UNIS_EV0.jpg")
 
-# URL options and the command line that writes the same bytes (imgproxy's defaults: quality 80, stripped).
+# URL options and the command line that writes the same bytes (imgproxy's defaults: quality 80, WebP
+# 79, stripped; a fill whose centred crop falls on a whole pixel, where imgproxy's rounding and
+# `--fit cover`'s agree).
 CASES = [
     ("/_/rs:fit:300:0/plain/local:///photo.jpg@jpg", ["resize", "IN", "OUT.jpg", "--width", "300", "--quality", "80", "--strip"]),
-    ("/_/rs:fit:500:500/plain/local:///photo.jpg@webp", ["resize", "IN", "OUT.webp", "--width", "500", "--height", "500", "--quality", "80", "--strip"]),
+    ("/_/rs:fit:500:500/plain/local:///photo.jpg@webp", ["resize", "IN", "OUT.webp", "--width", "500", "--height", "500", "--quality", "79", "--strip"]),
     ("/_/rs:fit:320:0/bl:8/plain/local:///photo.jpg@jpg", ["run", "IN", "OUT.jpg", "resize:width=320", "blur:sigma=8", "--quality", "80", "--strip"]),
-    ("/_/rs:fill:200:200/plain/local:///photo.jpg@jpg", ["resize", "IN", "OUT.jpg", "--width", "200", "--height", "200", "--fit", "cover", "--quality", "80", "--strip"]),
+    ("/_/rs:fill:256:144/plain/local:///photo.jpg@jpg", ["resize", "IN", "OUT.jpg", "--width", "256", "--height", "144", "--fit", "cover", "--quality", "80", "--strip"]),
 ]
 
 
