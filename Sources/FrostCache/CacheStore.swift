@@ -1,9 +1,9 @@
 import Foundation
 import FrostCodecs
 import FrostColor
-import FrostEffects
 @_spi(Kernels) import FrostCore
 import FrostFiles
+import FrostStream
 
 /// A cache folder (a local folder, or a prefix in a bucket: `Storage`): one image per level plus
 /// `manifest.json`.
@@ -116,21 +116,19 @@ public enum CacheStore {
         }
     }
 
-    /// The source decoded and shrunk to fit `side` × `side` (aspect kept), its longer side `side`;
-    /// as it is when it fits. A JPEG or WebP is decoded reduced first (1/2, 1/4 or 1/8, leaving the
-    /// resize a shrink of at least 2, as `ShrinkOnLoad` plans), so the whole source is never held.
+    /// The source decoded and shrunk to fit `side` × `side` (aspect kept), as `frost resize --fit
+    /// contain` shrinks it: a JPEG or WebP decoded reduced first where `ShrinkOnLoad` plans it, so
+    /// the whole source is never held; as it is when it fits.
     static func fitted(_ bytes: [UInt8], within side: Int, decode: DecodeOptions, threads: Int?) throws -> (image: Image, shrunk: Bool) {
         let info = try ImageInfo(bytes: bytes)
         let turned = decode.autoOrient && info.orientation >= 5
         let (width, height) = turned ? (info.height, info.width) : (info.width, info.height)
-        let longer = max(width, height)
-        guard longer > side else { return (try Image(decoding: bytes, options: decode), false) }
-        let scale = Double(side) / Double(longer)
+        guard max(width, height) > side else { return (try Image(decoding: bytes, options: decode), false) }
+        let plan = ShrinkOnLoad(steps: [.resize(width: side, height: side, fit: .contain, noEnlarge: true, padding: .clear)],
+                                width: width, height: height)
         var reduced = decode
-        reduced.reduction = [8, 4, 2].first { Double(longer) / Double($0) >= 2 * Double(side) } ?? 1
-        let image = try Image(decoding: bytes, options: reduced)
-        let size = (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
-        return (image.resized(width: size.0, height: size.1, threads: threads), true)
+        reduced.reduction = plan.reduction
+        return (try plan.steps[0].apply(to: try Image(decoding: bytes, options: reduced), limits: decode, threads: threads), true)
     }
 
     /// A level file's name: `level-NN.png`, or named by content `level-NN-<8 hex digits>.png`.
