@@ -135,7 +135,7 @@ public struct BatchBuild: Sendable {
             bytes = known.size
             var candidate: CacheManifest?
             if !force, listing == nil || listing?[destination + "/" + CacheStore.manifestName] != nil,
-               let manifest = CacheStore.completeManifest(destination, options: options, sizeOf: size) {
+               let manifest = try CacheStore.completeManifest(destination, options: options, sizeOf: size) {
                 if !verify && manifest.source.isSource(known) { return Prepared(step: .complete, bytes: bytes, since: start) }
                 if verify || manifest.source.bytes == known.size { candidate = manifest }
             }
@@ -146,10 +146,11 @@ public struct BatchBuild: Sendable {
         }
     }
 
-    /// A level file's size: from the listing of a bucket's output, else asked (a file's `stat`).
-    private func size(_ path: String) -> Int? {
+    /// A level file's size: from the listing of a bucket's output, else asked (a file's `stat`,
+    /// whose failure fails the input: only a level surely missing has the cache built again).
+    private func size(_ path: String) throws -> Int? {
         if let listing { return listing[path] }
-        return (try? Storage.info(path))?.size
+        return try Storage.info(path)?.size
     }
 
     func build(_ input: Input, _ prepared: Prepared, threads: Int) -> Outcome {

@@ -218,8 +218,9 @@ public enum CacheStore {
     /// True when `folder` holds a complete cache made from these source bytes with these options
     /// (every level file present and matching its hash, unless `checkingLevels` is false: the
     /// manifest alone, written last, says so for a cache in a bucket) in the format this build writes.
+    /// A manifest that cannot be read counts as none here (the cache is built again over it).
     public static func isComplete(_ folder: String, sourceSHA256: String, options: CacheOptions, checkingLevels: Bool = true) -> Bool {
-        guard let manifest = manifest(folder, madeWith: options), manifest.source.sha256 == sourceSHA256 else { return false }
+        guard let manifest = (try? manifest(folder, madeWith: options)) ?? nil, manifest.source.sha256 == sourceSHA256 else { return false }
         return !checkingLevels || levelsVerify(folder, manifest)
     }
 
@@ -228,21 +229,28 @@ public enum CacheStore {
     /// each level's size (`sizeOf`, given a level's path: by default `Storage.info`, a `stat` of a
     /// file; a batch over a bucket gives the sizes its listing of the output found), without
     /// reading any level. Nil otherwise (no cache, another format or version, other options, a
-    /// level missing or of another size): the cache is to be built.
+    /// level missing or of another size): the cache is to be built. A lookup or read that fails
+    /// (EIO, a 503) is thrown: it does not say the cache is incomplete.
     public static func completeManifest(_ folder: String, options: CacheOptions,
-                                        sizeOf: (String) -> Int? = { try? Storage.info($0)?.size }) -> CacheManifest? {
-        guard let manifest = manifest(folder, madeWith: options) else { return nil }
+                                        sizeOf: (String) throws -> Int? = { try Storage.info($0)?.size }) throws -> CacheManifest? {
+        guard let manifest = try manifest(folder, madeWith: options) else { return nil }
         for level in manifest.levels {
-            guard let path = try? levelPath(folder, level), let size = sizeOf(path), level.bytes.map({ $0 == size }) ?? true else { return nil }
+            guard let path = try? levelPath(folder, level), let size = try sizeOf(path), level.bytes.map({ $0 == size }) ?? true else { return nil }
         }
         return manifest
     }
 
     /// The manifest of a cache in `folder` made with these options in the format this build
-    /// writes (an older cache is rebuilt), nil otherwise.
-    private static func manifest(_ folder: String, madeWith options: CacheOptions) -> CacheManifest? {
-        guard let manifest = try? readManifest(folder),
-              manifest.version == (options.sourceLevel ? CacheManifest.currentVersion : CacheManifest.sourcelessVersion),
+    /// writes (an older cache is rebuilt), nil otherwise; a manifest that cannot be read (not one
+    /// that is not a cache's) is thrown.
+    private static func manifest(_ folder: String, madeWith options: CacheOptions) throws -> CacheManifest? {
+        let manifest: CacheManifest
+        do {
+            manifest = try readManifest(folder)
+        } catch let error as CodecError where error.kind == .corrupt || error.kind == .unsupported {
+            return nil
+        }
+        guard manifest.version == (options.sourceLevel ? CacheManifest.currentVersion : CacheManifest.sourcelessVersion),
               manifest.parameters == options, manifest.plan == options.plan else { return nil }
         return manifest
     }

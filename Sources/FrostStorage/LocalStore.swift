@@ -36,10 +36,16 @@ package enum LocalStore {
         return (fd, st)
     }
 
-    /// The size and identity of the file at `path` (links followed), nil when there is none.
-    package static func info(_ path: String) -> ObjectInfo? {
+    /// The size and identity of the file at `path` (links followed), nil when there is none (no
+    /// such name, a part of the path not a folder, or a folder there). Any other failure (EACCES,
+    /// EIO, ELOOP, ENAMETOOLONG...) is thrown: the lookup failed, which does not say it is gone.
+    package static func info(_ path: String) throws -> ObjectInfo? {
         var st = stat()
-        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFDIR ? info(st) : nil
+        guard stat(path, &st) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw CodecError(.io, "cannot look up \(path): \(String(cString: strerror(errno)))", file: path)
+        }
+        return (st.st_mode & S_IFMT) != S_IFDIR ? info(st) : nil
     }
 
     /// `inode:<ino>/mtime:<sec>.<nsec>`: the manifest's identity of a local source (a rewrite or a

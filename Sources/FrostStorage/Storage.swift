@@ -61,9 +61,10 @@ public enum Storage {
         try sink.commit()
     }
 
-    /// The bytes of a file or object, nil when there is none (one GET for an object).
+    /// The bytes of a file or object, nil when there is none (one GET for an object); a lookup
+    /// that fails (a 503, EIO) is thrown, not taken for none.
     public static func readIfPresent(_ path: String) throws -> [UInt8]? {
-        guard let address = ObjectAddress(path) else { return LocalStore.info(path) == nil ? nil : try LocalStore.read(path).bytes }
+        guard let address = ObjectAddress(path) else { return try LocalStore.info(path) == nil ? nil : try LocalStore.read(path).bytes }
         return try S3Client.shared.getIfPresent(address)?.bytes
     }
 
@@ -78,9 +79,10 @@ public enum Storage {
         return try S3Client.shared.get(address, range: 0..<count).bytes
     }
 
-    /// The size and identity of a file or object, nil when there is none.
+    /// The size and identity of a file or object, nil only when there is surely none (ENOENT or
+    /// ENOTDIR, a folder there; an object's 404); a lookup that fails otherwise is thrown.
     public static func info(_ path: String) throws -> ObjectInfo? {
-        guard let address = ObjectAddress(path) else { return LocalStore.info(path) }
+        guard let address = ObjectAddress(path) else { return try LocalStore.info(path) }
         return try S3Client.shared.head(address)
     }
 
@@ -116,7 +118,7 @@ public enum Storage {
     /// the keys one level under an object prefix.
     public static func names(in folder: String) throws -> [String] {
         guard let address = ObjectAddress(folder) else {
-            return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { LocalStore.info(folder + "/" + $0) != nil }
+            return try ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { try LocalStore.info(folder + "/" + $0) != nil }
         }
         let prefix = address.isFolder ? address.key : address.key + "/"
         return try S3Client.shared.list(bucket: address.bucket, prefix: prefix, delimiter: "/").map { String($0.key.dropFirst(prefix.count)) }

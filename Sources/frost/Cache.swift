@@ -248,12 +248,9 @@ struct Cache: ParsableCommand {
         // A cache is an orphan when no input has its relative path and no file or object is there
         // (asked only for those: a listed catalog has them all).
         let known = Set(gathered.map(\.relative))
-        // A lookup that fails (a 503, a folder it may not read) is not "gone": only a sure absence prunes.
+        // A lookup that fails (a 503, a folder it may not search) is not "gone": only a sure
+        // absence (Storage.info's nil: ENOENT, ENOTDIR, a 404) prunes.
         func surelyGone(_ path: String) -> Bool {
-            guard ObjectAddress.isObject(path) else {
-                var st = stat()
-                return stat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR)
-            }
             do { return try Storage.info(path) == nil } catch { return false }
         }
         let orphans = sweep.caches.filter { entry in

@@ -47,7 +47,7 @@ struct Info: ParsableCommand {
         let entries = names.flatMap { name in expand(name) ?? { failed = true; return [] }() }
         for file in entries {
             do {
-                if isExistingFolder(file) || isObjectFolder(file) {
+                if try isExistingFolder(file) || isObjectFolder(file) {
                     failed = try !showCache(file) || failed
                     continue
                 }
@@ -86,17 +86,18 @@ struct Info: ParsableCommand {
     }
 
     /// Whether `path` names a prefix in a bucket (`s3://b/caches/`) or a cache there.
-    private func isObjectFolder(_ path: String) -> Bool {
+    private func isObjectFolder(_ path: String) throws -> Bool {
         guard let address = ObjectAddress(path) else { return false }
         // An image's name is an object, never a cache (`x.jpg.frost`): no request to ask.
-        return address.isFolder || (ImageFormat(pathExtension: address.key) == nil && isCache(path))
+        return try address.isFolder || (ImageFormat(pathExtension: address.key) == nil && isObjectCache(path))
     }
 
     /// A file or a cache as given; a folder (or a bucket's prefix) without a manifest as the
     /// caches and images under it (a cache's own level files are its report, not entries of their own).
     private func expand(_ path: String) -> [String]? {
-        if let address = ObjectAddress(path), isObjectFolder(path), !isCache(path) {
+        if let address = ObjectAddress(path) {
             do {
+                guard try isObjectFolder(path), try !isObjectCache(path) else { return [path] }
                 let folder = address.isFolder ? address : ObjectAddress(bucket: address.bucket, key: address.key + "/")
                 let keys = try Storage.objects(under: folder).map(\.relative)
                 let caches = Set(keys.filter { $0.hasSuffix("/" + CacheStore.manifestName) }.map { String($0.dropLast(CacheStore.manifestName.count + 1)) })
@@ -127,9 +128,13 @@ struct Info: ParsableCommand {
     }
 
     private func isCache(_ folder: String) -> Bool {
-        let manifest = FileIO.joined(folder, CacheStore.manifestName)
-        guard ObjectAddress.isObject(folder) else { return FileManager.default.fileExists(atPath: manifest) }
-        return (try? Storage.info(manifest)) != nil
+        FileManager.default.fileExists(atPath: FileIO.joined(folder, CacheStore.manifestName))
+    }
+
+    /// Whether a prefix in a bucket holds a manifest; a HEAD that fails (a 503, a 403) is thrown,
+    /// not taken for "no cache" (the path would then be read as an image and fail for another reason).
+    private func isObjectCache(_ path: String) throws -> Bool {
+        try Storage.info(FileIO.joined(path, CacheStore.manifestName)) != nil
     }
 
     /// ` ("Adobe RGB (1998)", RGB)` after icc=yes: what the profile says it is; ` (ignored: why)`

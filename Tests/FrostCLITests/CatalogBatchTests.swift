@@ -157,6 +157,47 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: output).count == 2)
     }
 
+    /// Only a source surely gone prunes its cache: one whose lookup fails (its folder a symbolic
+    /// link to itself, ELOOP, which stops root too) is neither counted nor pruned; once the link
+    /// is gone (ENOENT) the cache is pruned.
+    @Test func aSourceWhoseLookupFailsIsNotPruned() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.file("out"), list = folder.file("list.txt")
+        try FileManager.default.copyItem(atPath: Corpus.path("pillow/jpeg/hopper.jpg"), toPath: folder.file("a.jpg"))
+        try "a.jpg\n".write(toFile: list, atomically: true, encoding: .utf8)
+        #expect(try FrostRun.run(["cache", "--inputs-from", list, "-o", output] + Self.options).status == 0)
+        try FileManager.default.createDirectory(atPath: output + "/sub", withIntermediateDirectories: true)
+        #expect(try FrostRun.run(["cache", folder.file("a.jpg"), "-o", output + "/sub/b.jpg.frost"] + Self.options).status == 0)
+        try FileManager.default.createSymbolicLink(atPath: folder.file("sub"), withDestinationPath: "sub")
+        let kept = try FrostRun.run(["cache", "--inputs-from", list, "-o", output, "--prune"] + Self.options)
+        #expect(kept.status == 0 && kept.stderr.contains("pruned 0 caches"), "\(kept.stderr)")
+        #expect(FileManager.default.fileExists(atPath: output + "/sub/b.jpg.frost/manifest.json"))
+        try FileManager.default.removeItem(atPath: folder.file("sub"))
+        let pruned = try FrostRun.run(["cache", "--inputs-from", list, "-o", output, "--prune"] + Self.options)
+        #expect(pruned.status == 0 && pruned.stderr.contains("pruned 1 caches"), "\(pruned.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output + "/sub/b.jpg.frost"))
+    }
+
+    /// A cache whose level cannot be looked up (a symbolic link loop) fails its input with a line
+    /// naming the level (exit 3), the others still done; it is not taken for missing and built over.
+    @Test func aLevelWhoseLookupFailsFailsItsInput() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("in"), output = folder.file("out")
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        for name in ["a.jpg", "b.jpg"] { try FileManager.default.copyItem(atPath: Corpus.path("pillow/jpeg/hopper.jpg"), toPath: input + "/" + name) }
+        #expect(try FrostRun.run(["cache", "--batch", input, "-o", output] + Self.options).status == 0)
+        let level = output + "/a.jpg.frost/level-01.png"
+        try FileManager.default.removeItem(atPath: level)
+        try FileManager.default.createSymbolicLink(atPath: level, withDestinationPath: "level-01.png")
+        let run = try FrostRun.run(["cache", "--batch", input, "-o", output] + Self.options)
+        #expect(run.status == 3 && run.errorLines == ["frost: \(input)/a.jpg: cannot look up \(level): Too many levels of symbolic links"],
+                "\(run.stderr)")
+        #expect(run.stderr.contains("built 0, skipped 1, failed 1 of 2"), "\(run.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: level) == "level-01.png")
+    }
+
     /// A cache rebuilt while a reader reads it: the reader always finds a manifest, the old
     /// cache's or the new one's (the old build deleted the manifest first).
     @Test func aRebuildIsSwappedInUnderItsReaders() throws {

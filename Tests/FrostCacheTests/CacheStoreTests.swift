@@ -226,7 +226,7 @@ import Testing
         #expect(loaded.levels[0] == nil && loaded.levels[1] != nil && loaded.fileBytes[0] == 0)
         #expect(throws: CodecError.self) { try CacheStore.load(folder.file("c")) }
         #expect(try CacheCheck(folder: folder.file("c")).isSound)
-        #expect(CacheStore.completeManifest(folder.file("c"), options: web) != nil)
+        #expect(try CacheStore.completeManifest(folder.file("c"), options: web) != nil)
         // Another quality: other bytes, other names; the old names are gone with the old cache.
         var other = web
         other.webpQuality = 60
@@ -247,14 +247,33 @@ import Testing
         #expect(manifest.source.identity == source.identity)
         #expect(manifest.source.isSource(source))
         #expect(manifest.source.identity?.hasPrefix("inode:") == true && manifest.source.identity?.contains("/mtime:") == true)
-        #expect(CacheStore.completeManifest(folder.path, options: options) == manifest)
+        #expect(try CacheStore.completeManifest(folder.path, options: options) == manifest)
         // The folder swapped in is readable by others, as a plain mkdir makes it (a web server
         // serves it), not mkdtemp's 0700.
         let mode = try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as! Int
         #expect(mode & 0o005 == 0o005, "mode \(String(mode, radix: 8))")
         try FileIO.writeAtomically([1, 2, 3], to: folder.file("level-01.png"))
-        #expect(CacheStore.completeManifest(folder.path, options: options) == nil)
+        #expect(try CacheStore.completeManifest(folder.path, options: options) == nil)
         #expect(ObjectInfo.fileIdentity(inode: 12, seconds: 1_700_000_000, nanoseconds: 5_000) == "inode:12/mtime:1700000000.000005000")
+    }
+
+    /// A level or manifest whose lookup fails (here a symbolic link loop, ELOOP: root passes
+    /// permission checks) is an error naming it, not an incomplete cache to build again.
+    @Test func aLevelThatCannotBeLookedUpIsAnError() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let options = CacheOptions(levels: 2, maxSigma: 6)
+        try CacheStore.build(sourcePath: Self.source, into: folder.path, options: options, threads: 1)
+        for name in ["level-01.png", "manifest.json"] {
+            let path = folder.file(name), kept = folder.file(name + ".kept")
+            try FileManager.default.moveItem(atPath: path, toPath: kept)
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: name)
+            let error = try #require(throws: CodecError.self) { try CacheStore.completeManifest(folder.path, options: options) }
+            #expect(error.message == "cannot look up \(path): Too many levels of symbolic links", "\(error)")
+            try FileManager.default.removeItem(atPath: path)
+            try FileManager.default.moveItem(atPath: kept, toPath: path)
+        }
+        #expect(try CacheStore.completeManifest(folder.path, options: options) != nil)
     }
 
     /// A preset's manifest records the numbers it renders with (Twitter's: linear radii with
@@ -268,6 +287,6 @@ import Testing
         let parameters = json["parameters"] as! [String: Any]
         #expect(parameters["spacing"] as? String == "linear" && parameters["saturation"] as? Double == 1.5)
         #expect(parameters["maxRadius"] as? Double == 30 && parameters["levels"] as? Int == 10 && parameters["preset"] as? String == "twitter")
-        #expect(CacheStore.completeManifest(folder.path, options: options) != nil)
+        #expect(try CacheStore.completeManifest(folder.path, options: options) != nil)
     }
 }

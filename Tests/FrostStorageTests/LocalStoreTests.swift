@@ -1,0 +1,33 @@
+import Foundation
+import FrostCodecs
+import FrostStorage
+import FrostTestSupport
+import Testing
+
+/// A local file's lookup tells "none there" from "the lookup failed", as an object's HEAD tells a
+/// 404 from a 503.
+@Suite struct LocalStoreTests {
+    /// No such name, a file standing where a folder should (ENOTDIR) and a folder are "none";
+    /// a symbolic link loop (ELOOP) and a name past NAME_MAX (ENAMETOOLONG) are errors that name
+    /// the path and errno's words, as they are even for root (who passes permission checks).
+    @Test func aLookupThatFailsIsNotAnAbsence() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: folder.file("a.jpg")))
+        #expect(try Storage.info(folder.file("a.jpg"))?.size == 3)
+        #expect(try Storage.info(folder.file("missing.jpg")) == nil)
+        #expect(try Storage.info(folder.file("a.jpg/b.jpg")) == nil)
+        #expect(try Storage.info(folder.path) == nil)
+        #expect(try Storage.readIfPresent(folder.file("missing.jpg")) == nil)
+
+        try FileManager.default.createSymbolicLink(atPath: folder.file("loop"), withDestinationPath: "loop")
+        let looped = folder.file("loop/a.jpg"), long = folder.file(String(repeating: "x", count: 300) + ".jpg")
+        for (path, words) in [(looped, "Too many levels of symbolic links"), (long, "File name too long")] {
+            var st = stat()
+            #expect(stat(path, &st) == -1 && errno == (path == looped ? ELOOP : ENAMETOOLONG))
+            let error = try #require(throws: CodecError.self) { try Storage.info(path) }
+            #expect(error.kind == .io && error.message == "cannot look up \(path): \(words)", "\(error)")
+            #expect(throws: CodecError.self) { try Storage.readIfPresent(path) }
+        }
+    }
+}
