@@ -26,13 +26,15 @@ public enum Storage {
     /// A file or object as a local file, to be read as files are (by rows, in pieces), with what
     /// it is (size and identity), refused past `maxBytes` before anything is read: a local file is
     /// itself (opened and its status taken, nothing read); an object is downloaded into a
-    /// temporary file (`TMPDIR`) as it arrives, never whole in memory, and the file is removed when
-    /// the copy is dropped. `listed`: what a listing said of the object, which saves its HEAD.
+    /// temporary file (`TMPDIR`) as it arrives, never whole in memory. The download's name is
+    /// removed as soon as it is made, so a process killed while it works (SIGKILL) leaves nothing
+    /// behind: it is read through `/proc/self/fd/N` while the copy holds it open, and is gone
+    /// when the copy is dropped. `listed`: what a listing said of the object, which saves its HEAD.
     public static func localCopy(_ path: String, maxBytes: Int = .max, listed: ObjectInfo? = nil) throws -> LocalCopy {
         guard let address = ObjectAddress(path) else {
             let (fd, st) = try LocalStore.openInput(path, maxBytes: maxBytes)
             close(fd)
-            return LocalCopy(path: path, info: LocalStore.info(st), isTemporary: false)
+            return LocalCopy(path: path, info: LocalStore.info(st))
         }
         if maxBytes < .max {
             guard let info = try listed ?? S3Client.shared.head(address) else {
@@ -43,12 +45,12 @@ public enum Storage {
         var template = Array((NSTemporaryDirectory() + "frost-download-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw LocalStore.ioError("cannot create a temporary file in \(NSTemporaryDirectory())") }
-        defer { close(fd) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        unlink(template)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)   // held open for the copy's life: not a child's (ffmpeg)
         do {
-            return LocalCopy(path: temporary, info: try S3Client.shared.download(address, into: fd, maxBytes: maxBytes), isTemporary: true)
+            return LocalCopy(downloaded: fd, info: try S3Client.shared.download(address, into: fd, maxBytes: maxBytes))
         } catch {
-            unlink(temporary)
+            close(fd)
             throw error
         }
     }
@@ -155,21 +157,25 @@ public enum Storage {
     }
 }
 
-/// A file or object as a local file (`Storage.localCopy`): the file itself, or a temporary
-/// download of the object, removed when the copy is dropped.
+/// A file or object as a local file (`Storage.localCopy`): the file itself, or a download of
+/// the object without a name, held open and gone when the copy is dropped.
 public final class LocalCopy: Sendable {
-    /// The local file to read.
+    /// The local file to read (a download's `/proc/self/fd/N`: opening it opens the file anew).
     public let path: String
     /// What the file or object was when it was read: its size and identity.
     public let info: ObjectInfo
-    /// Whether `path` is a download this copy removes.
-    public let isTemporary: Bool
+    /// The download's descriptor, which keeps it; -1 for a local file.
+    private let descriptor: Int32
 
-    init(path: String, info: ObjectInfo, isTemporary: Bool) {
-        (self.path, self.info, self.isTemporary) = (path, info, isTemporary)
+    init(path: String, info: ObjectInfo) {
+        (self.path, self.info, descriptor) = (path, info, -1)
+    }
+
+    init(downloaded descriptor: Int32, info: ObjectInfo) {
+        (path, self.info, self.descriptor) = ("/proc/self/fd/\(descriptor)", info, descriptor)
     }
 
     deinit {
-        if isTemporary { unlink(path) }
+        if descriptor >= 0 { close(descriptor) }
     }
 }

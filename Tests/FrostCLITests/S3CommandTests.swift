@@ -223,6 +223,39 @@ import Testing
         #expect(run.status == 1 && head.requests().map(\.method) == ["HEAD"], "\(run.stderr)")
     }
 
+    /// A batch killed (SIGKILL) while it downloads its sources leaves no `frost-download-*` in its
+    /// TMPDIR: a download has no name from the moment it is made (the proxy holds back each
+    /// source's second half, so the kill lands while frost holds the downloads open).
+    @Test func aKilledBatchLeavesNoDownloadBehind() throws {
+        let server = try S3TestServer.shared()
+        let bucket = try Self.bucket(server)
+        let proxy = try S3FaultProxy(server, rules: ["--stall", "/photos/:-1"])
+        let temporary = try TemporaryFolder(), out = try TemporaryFolder()
+        defer { temporary.remove(); out.remove() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: FrostRun.binary)
+        process.arguments = ["cache", "--batch", "s3://\(bucket)/photos/", "-o", out.file("caches"), "--levels", "3", "--quiet"]
+        process.environment = ProcessInfo.processInfo.environment.merging(server.environment(endpoint: proxy.endpoint)) { $1 }
+            .merging(["TMPDIR": temporary.path]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // What the process has open in TMPDIR: its downloads (marked "(deleted)" once unlinked).
+        func downloads() -> [String] {
+            let fds = "/proc/\(process.processIdentifier)/fd"
+            return ((try? FileManager.default.contentsOfDirectory(atPath: fds)) ?? []).compactMap {
+                try? FileManager.default.destinationOfSymbolicLink(atPath: fds + "/" + $0)
+            }.filter { $0.hasPrefix(temporary.path + "/frost-download-") }
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while downloads().isEmpty && process.isRunning && Date() < deadline { usleep(5_000) }
+        let held = downloads()
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(!held.isEmpty, "the batch was not caught downloading")
+        #expect(temporary.contents().filter { $0.hasPrefix("frost-download-") } == [], "held: \(held)")
+    }
+
     /// Keys are not paths: one with `..` or a leading `/` never writes outside a local output root.
     @Test func keysThatClimbNeverLeaveTheOutputRoot() throws {
         let server = try S3TestServer.shared()

@@ -123,7 +123,7 @@ public final class S3FaultProxy: @unchecked Sendable {
     private let input: Pipe
     private let process: Process
 
-    /// A proxy to `server` with `rules` (`--slowdown KEY:N`, `--drop KEY:N`, `--delete-on-get KEY`);
+    /// A proxy to `server` with `rules` (`--slowdown KEY:N`, `--drop KEY:N`, `--stall KEY:N`, `--delete-on-get KEY`);
     /// with `tls`, an https endpoint serving that certificate (chain) and key.
     public init(_ server: S3TestServer, rules: [String] = [], tls: (certificate: String, key: String)? = nil) throws {
         log = NSTemporaryDirectory() + "frost-s3-proxy-\(UUID().uuidString).jsonl"

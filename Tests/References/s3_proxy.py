@@ -7,6 +7,8 @@ path and N how many times (-1: every time):
 
     --slowdown KEY:N       answer 503 SlowDown instead of forwarding
     --drop KEY:N           a GET's response cut after half its body, the connection closed
+    --stall KEY:N          a GET's response stopped after half its body, the connection held open
+                           (until the client closes it, or 60 s): a client caught mid-download
     --delete-on-get KEY    before forwarding the first GET of KEY, delete that object (through the
                            server, with the credentials of --admin FILE: s3_server.py's JSON line)
 
@@ -30,6 +32,7 @@ parser.add_argument("--upstream", required=True)
 parser.add_argument("--log", required=True)
 parser.add_argument("--slowdown", action="append", default=[])
 parser.add_argument("--drop", action="append", default=[])
+parser.add_argument("--stall", action="append", default=[])
 parser.add_argument("--delete-on-get", action="append", default=[])
 parser.add_argument("--admin")
 parser.add_argument("--cert")
@@ -49,7 +52,7 @@ def rules(option):
     return out
 
 
-slowdowns, drops = rules(args.slowdown), rules(args.drop)
+slowdowns, drops, stalls = rules(args.slowdown), rules(args.drop), rules(args.stall)
 deletions = list(args.delete_on_get)
 
 
@@ -111,11 +114,15 @@ class Proxy(BaseHTTPRequestHandler):
         connection.request(self.command, self.path, body=body, headers=headers)
         response = connection.getresponse()
         payload = response.read()
-        dropped = self.command == "GET" and response.status == 200 and len(payload) > 1 and take(drops, path)
-        sent = 0 if self.command == "HEAD" else len(payload) // 2 if dropped else len(payload)
+        cut = self.command == "GET" and response.status == 200 and len(payload) > 1
+        dropped = cut and take(drops, path)
+        stalled = cut and not dropped and take(stalls, path)
+        sent = 0 if self.command == "HEAD" else len(payload) // 2 if dropped or stalled else len(payload)
         entry.update(status=response.status, sent=sent)
         if dropped:
             entry["dropped"] = True
+        if stalled:
+            entry["stalled"] = True
         log(entry)
         self.send_response(response.status)
         for name, value in response.getheaders():
@@ -125,7 +132,14 @@ class Proxy(BaseHTTPRequestHandler):
         self.send_header("Content-Length", declared if self.command == "HEAD" and declared else str(len(payload)))
         self.end_headers()
         self.wfile.write(payload[:sent])
-        if dropped:
+        if stalled:
+            self.wfile.flush()
+            self.connection.settimeout(60)
+            try:
+                self.connection.recv(1)
+            except OSError:
+                pass
+        if dropped or stalled:
             self.wfile.flush()
             self.connection.shutdown(socket.SHUT_RDWR)
             self.close_connection = True
