@@ -51,6 +51,7 @@ let package = Package(
             .product(name: "FrostCodecs", package: frost),
             .product(name: "FrostStorage", package: frost),
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -73,6 +74,8 @@ let package = Package(
             .product(name: "FrostService", package: frost),
             .product(name: "FrostTestSupport", package: frost),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -72,6 +72,10 @@ public struct ImageService: Sendable {
     /// hit's own time, perf). Only what the path alone decides is kept (a signature verifies or not
     /// for good); the source's location is checked anew every time.
     private let parsedPaths = MemoryLRU<(path: ServicePath, options: ProcessingOptions, identity: String)>(maxBytes: 4 << 20)
+    /// Repeated paths whose results were found in memory (`heldAnswer`): a repeat checks its
+    /// source with one stat and takes the result by its key, without the source's realpath, the
+    /// key's hash or the headers made again (most of such a hit's own time, perf).
+    private let heldPaths = MemoryLRU<Held>(maxBytes: 4 << 20)
 
     public init(_ settings: Settings) {
         self.settings = settings
@@ -81,19 +85,92 @@ public struct ImageService: Sendable {
     /// without reading its source (403 for signatures and hosts, checked first; 400 for grammar
     /// and options; 404 for an expired URL).
     public func request(_ path: String) throws(ServiceError) -> Request {
-        if let known = parsedPaths.get(path) {
-            // Expiry is the one check that depends on the time, not on the path: made again.
-            if let stamp = known.options.expires, stamp > 0, stamp < ProcessingOptions.currentTime {
-                throw ServiceError(404, "exp: the URL expired at \(stamp)")
-            }
-            return Request(path: known.path, options: known.options, optionsIdentity: known.identity, location: try location(of: known.path.source))
-        }
+        if let known = parsedPaths.get(path) { return try request(known) }
         let parsed = try signedPath(path)
         let options = try ProcessingOptions(parsed.options, presets: settings.presets)
         if options.fade != nil, settings.blurCaches == nil { throw .badRequest("fade: this server keeps no blur caches (start it with --cache)") }
         let request = Request(path: parsed, options: options, optionsIdentity: options.identity, location: try location(of: parsed.source))
         parsedPaths.put(path, (parsed, options, request.optionsIdentity), size: 2 * path.utf8.count + request.optionsIdentity.utf8.count + 1024)
         return request
+    }
+
+    /// A path parsed and checked before, checked again for what does not depend on the path alone.
+    private func request(_ known: (path: ServicePath, options: ProcessingOptions, identity: String)) throws(ServiceError) -> Request {
+        // Expiry is the one check that depends on the time, not on the path: made again.
+        if let stamp = known.options.expires, stamp > 0, stamp < ProcessingOptions.currentTime {
+            throw ServiceError(404, "exp: the URL expired at \(stamp)")
+        }
+        return Request(path: known.path, options: known.options, optionsIdentity: known.identity, location: try location(of: known.path.source))
+    }
+
+    /// The answer to a processing path when it is found without waiting on anything: the path
+    /// parsed before, its source a local file or an object of a version id (no lookup leaves the
+    /// machine), its result held in the result cache's memory layer. nil otherwise, and for
+    /// anything the path would be refused for: such a request takes the usual way. What an event
+    /// loop may answer itself (a hot image asked again).
+    public func heldAnswer(_ path: String, accept: String?, ifNoneMatch: String?) -> Response? {
+        guard let cache = settings.resultCache else { return nil }
+        let memo = settings.autoWebP || settings.autoAVIF ? path + "\n" + (accept ?? "") : path
+        if let held = heldPaths.get(memo) {
+            if held.source.map({ FileStamp(of: $0.path) == $0.stamp }) ?? true {
+                return cache.get(held.key, inMemoryOnly: true).map { held.answer($0, ifNoneMatch: ifNoneMatch) }
+            }
+            heldPaths.remove(memo)   // the path leads to another file now: found afresh
+        }
+        guard let known = parsedPaths.get(path), !known.path.source.hasPrefix("http"), let request = try? request(known),
+              !needsHead(request.location), let origin = try? origin(request.location) else { return nil }
+        let key = key(origin, request, format(request, accept: accept))
+        guard let entry = cache.get(key, inMemoryOnly: true), let format = ImageFormat.writable.first(where: { $0.contentType == entry.contentType })
+        else { return nil }
+        let held = Held(source: nil, key: key, headers: headers(request, nil), disposition: Self.disposition(request, format))
+        // A URL with `exp` has a Cache-Control of its own at every second: not kept.
+        if (request.options.expires ?? 0) <= 0 {
+            switch request.location {
+            case .local(let url):
+                // Kept only while the path as asked leads to the file the key was made from.
+                if let local = settings.local, let unresolved = try? local.unresolvedPath(for: url).path, let stamp = FileStamp(of: unresolved),
+                   stamp == origin.stamp {
+                    heldPaths.put(memo, Held(source: (unresolved, stamp), key: key, headers: held.headers, disposition: held.disposition), size: held.size)
+                }
+            case .object:
+                heldPaths.put(memo, held, size: held.size)   // a version id: its content never changes
+            case .remote:
+                break
+            }
+        }
+        return held.answer(entry, ifNoneMatch: ifNoneMatch)
+    }
+
+    /// What `heldAnswer` found for a path: the file its source path led to (nil: an object's
+    /// version), the result's key in the cache and the answer's headers.
+    private struct Held: Sendable {
+        let source: (path: String, stamp: FileStamp)?
+        let key: String
+        let headers: [(String, String)]
+        let disposition: (String, String)
+
+        /// The answer with `entry`, the result kept under `key`: 304 when `ifNoneMatch` names its ETag.
+        func answer(_ entry: ResultCache.Entry, ifNoneMatch: String?) -> Response {
+            if let ifNoneMatch, ImageService.matches(ifNoneMatch, entry.etag) { return ImageService.notModified(entry.etag, headers) }
+            return Response(status: 200, contentType: entry.contentType, body: entry.body, etag: entry.etag, headers: headers + [disposition])
+        }
+
+        var size: Int { (source?.path.utf8.count ?? 0) + key.utf8.count + headers.reduce(disposition.1.utf8.count) { $0 + $1.1.utf8.count } + 128 }
+    }
+
+    /// A file as `heldAnswer` knows it: which file it is and its size and time.
+    private struct FileStamp: Equatable {
+        let device, inode: UInt64
+        let size: Int
+        let seconds, nanoseconds: Int
+
+        /// The file `path` leads to (links followed); nil when there is none.
+        init?(of path: String) {
+            var st = stat()
+            guard stat(path, &st) == 0 else { return nil }
+            (device, inode, size) = (UInt64(st.st_dev), UInt64(st.st_ino), Int(st.st_size))
+            (seconds, nanoseconds) = (st.st_mtim.tv_sec, st.st_mtim.tv_nsec)
+        }
     }
 
     /// The answer to a processing URL's request from the result cache, when it holds it (304 when
@@ -227,7 +304,9 @@ public struct ImageService: Sendable {
         if request.options.filename == nil, let dot = stem.lastIndex(of: ".") { stem = String(stem[..<dot]) }
         if stem.isEmpty { stem = "image" }
         // A quote or a control character would end or break the header: written as %XX.
-        let safe = stem.unicodeScalars.map { $0 == "\"" || $0.value < 0x20 || $0.value == 0x7F ? "%" + String(format: "%02X", $0.value) : String($0) }.joined()
+        let unsafe = { (c: Unicode.Scalar) in c == "\"" || c.value < 0x20 || c.value == 0x7F }
+        let safe = !stem.unicodeScalars.contains(where: unsafe) ? stem
+            : stem.unicodeScalars.map { unsafe($0) ? "%" + String(format: "%02X", $0.value) : String($0) }.joined()
         return ("Content-Disposition", "\(request.options.returnAttachment ? "attachment" : "inline"); filename=\"\(safe).\(format.fileExtension)\"")
     }
 
@@ -256,8 +335,9 @@ public struct ImageService: Sendable {
     /// ETag, or a remote URL.
     private struct Origin {
         let identity: String
-        /// The local file, links resolved (nil: an object or remote).
+        /// The local file, links resolved, and what it was when its identity was taken (nil: an object or remote).
         var path: String? = nil
+        var stamp: FileStamp? = nil
         /// Whether the identity names the content (a local file's, an object's), so that the ETag
         /// needs no read; a remote URL does not.
         var namesContent = true
@@ -271,9 +351,8 @@ public struct ImageService: Sendable {
         case .local(let url):
             guard let local = settings.local else { throw ServiceError(403, "local:// sources are off (no root)") }
             let path = try local.path(for: url)
-            var st = stat()
-            guard stat(path, &st) == 0 else { throw ServiceError(404, "no such file: \(url.dropFirst("local://".count))") }
-            return Origin(identity: "\(path)|\(st.st_size)|\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)|\(st.st_ino)", path: path)
+            guard let stamp = FileStamp(of: path) else { throw ServiceError(404, "no such file: \(url.dropFirst("local://".count))") }
+            return Origin(identity: "\(path)|\(stamp.size)|\(stamp.seconds).\(stamp.nanoseconds)|\(stamp.inode)", path: path, stamp: stamp)
         case .object(let located):
             if located.version != nil { return Origin(identity: located.url) }
             let info = if let object { object } else { try settings.objects.head(located) }

@@ -20,18 +20,24 @@ public struct LocalSource: Sendable {
 
     /// The file a `local://` URL names, with links resolved, checked to lie inside the root.
     public func path(for url: String) throws(ServiceError) -> String {
-        guard url.hasPrefix("local://") else { throw ServiceError(400, "not a local:// source") }
-        let relative = url.dropFirst("local://".count)
-        let parts = relative.split(separator: "/", omittingEmptySubsequences: true)
-        guard !parts.isEmpty else { throw ServiceError(404, "no file named") }
-        if parts.contains(where: { $0 == ".." || $0 == "." }) { throw ServiceError(403, "a source path may not hold . or .. parts") }
-        let joined = FileIO.joined(root, parts.joined(separator: "/"))
+        let (joined, relative) = try unresolvedPath(for: url)
         guard let real = FileIO.realPath(joined) else { throw ServiceError(404, "no such file: \(relative)") }
         guard FileIO.isInside(real, root), real != root else { throw ServiceError(403, "\(relative) leads outside the root") }
         // A FIFO, socket or device is no source: refused at once (reading a FIFO would wait for a writer).
         var st = stat()
         guard stat(real, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { throw ServiceError(404, "not a regular file: \(relative)") }
         return real
+    }
+
+    /// The path a `local://` URL names under the root, links not resolved (the URL's path after
+    /// `local://` beside it): refused when it holds `.` or `..` parts or names nothing.
+    func unresolvedPath(for url: String) throws(ServiceError) -> (path: String, relative: Substring) {
+        guard url.hasPrefix("local://") else { throw ServiceError(400, "not a local:// source") }
+        let relative = url.dropFirst("local://".count)
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: true)
+        guard !parts.isEmpty else { throw ServiceError(404, "no file named") }
+        if parts.contains(where: { $0 == ".." || $0 == "." }) { throw ServiceError(403, "a source path may not hold . or .. parts") }
+        return (FileIO.joined(root, parts.joined(separator: "/")), relative)
     }
 
     /// The bytes of the file a `local://` URL names, at most `maxBytes`.

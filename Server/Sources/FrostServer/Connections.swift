@@ -17,9 +17,13 @@ final class RequestReadTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let readRequest: TimeAmount
     private let keepAlive: TimeAmount
-    private var timer: Scheduled<Void>?
+    /// The task that closes the connection or waits again, and when it runs.
+    private var timer: (fires: NIODeadline, task: Scheduled<Void>)?
+    /// When the connection closes, unless something happens before (nil: it waits for nothing).
+    private var deadline: NIODeadline?
     /// Requests read whole whose response has not ended yet.
     private var answering = 0
+    private var context: ChannelHandlerContext?
 
     init(readRequest: TimeAmount, keepAlive: TimeAmount) {
         self.readRequest = readRequest
@@ -27,7 +31,17 @@ final class RequestReadTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         if context.channel.isActive { arm(context, readRequest) }
+    }
+
+    /// Whether the application has no request of this connection in hand.
+    var isIdle: Bool { answering == 0 }
+
+    /// A request read whole and answered before the decoder (`HeldResults`), while idle: the
+    /// connection's next request is waited for from now.
+    func answeredBeforeDecoding() {
+        if let context, answering == 0 { arm(context, keepAlive) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -35,10 +49,13 @@ final class RequestReadTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelActive()
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) { disarm() }
+    func handlerRemoved(context: ChannelHandlerContext) {
+        stop()
+        self.context = nil
+    }
 
     func channelInactive(context: ChannelHandlerContext) {
-        disarm()
+        stop()
         context.fireChannelInactive()
     }
 
@@ -58,14 +75,33 @@ final class RequestReadTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
+    /// The connection closes at `now + after` unless re-armed or disarmed before. One timer
+    /// stands for every later arming: when it fires early (re-armed since) it waits again for
+    /// the deadline, so a busy connection does not schedule and cancel a task per request.
     private func arm(_ context: ChannelHandlerContext, _ after: TimeAmount) {
-        disarm()
-        let context = NIOLoopBound(context, eventLoop: context.eventLoop)
-        timer = context.value.eventLoop.scheduleTask(in: after) { context.value.close(promise: nil) }
+        let deadline = NIODeadline.now() + after
+        self.deadline = deadline
+        if let timer, timer.fires <= deadline { return }
+        timer?.task.cancel()
+        wait(NIOLoopBound(context, eventLoop: context.eventLoop), until: deadline)
+    }
+
+    private func wait(_ context: NIOLoopBound<ChannelHandlerContext>, until when: NIODeadline) {
+        timer = (when, context.value.eventLoop.scheduleTask(deadline: when) {
+            self.timer = nil
+            guard let deadline = self.deadline else { return }
+            if deadline > .now() { self.wait(context, until: deadline) } else { context.value.close(promise: nil) }
+        })
     }
 
     private func disarm() {
-        timer?.cancel()
+        deadline = nil
+    }
+
+    /// The timer left, cancelled when the handler goes.
+    private func stop() {
+        deadline = nil
+        timer?.task.cancel()
         timer = nil
     }
 }

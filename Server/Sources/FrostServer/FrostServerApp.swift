@@ -3,6 +3,7 @@ import FrostCore
 import FrostService
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import Metrics
 import NIOCore
@@ -54,11 +55,12 @@ public enum FrostServerApp {
                                        metrics: metrics, fetch: fetch, storage: StorageThreads(count: settings.storageThreads),
                                        timeout: settings.timeout, logger: logger)
         let (readRequest, keepAlive) = (TimeAmount(settings.readRequestTimeout), TimeAmount(settings.keepAliveTimeout))
+        let serverName = "frost"
         let app = Application(responder: responder,
-                              server: .http1(configuration: .init(additionalChannelHandlers: [
-                                  responder.clients.handler(), WholeResponses(), RequestReadTimeouts(readRequest: readRequest, keepAlive: keepAlive),
-                              ])),
-                              configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "frost",
+                              server: HTTPServerBuilder { route in
+                                  HTTP1WithHeldResults(route: route, responder: responder, readRequest: readRequest, keepAlive: keepAlive, serverName: serverName)
+                              },
+                              configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: serverName,
                                                    availableConnectionsDelegate: .maximum(settings.maxClients, logger: logger)),
                               onServerRunning: { channel in
                                   let port = channel.localAddress?.port ?? settings.port

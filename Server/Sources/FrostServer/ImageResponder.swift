@@ -60,16 +60,8 @@ struct ImageResponder: HTTPResponder {
             let answer = try await answer(path, request, deadline: start + timeout, client: clients.watch(for: context.channel))
             (status, size) = (answer.status, answer.body.count)
             if status == 304 { metrics.notModified.increment() }
-            var headers: HTTPFields = [:]
-            if !answer.contentType.isEmpty { headers[.contentType] = answer.contentType }
-            if let etag = answer.etag { headers[.eTag] = etag }
-            for (name, value) in answer.headers { if let field = HTTPField.Name(name) { headers[field] = value } }
-            if head || status == 304 {
-                if status != 304 { headers[.contentLength] = "\(answer.body.count)" }
-                response = Response(status: .init(code: status), headers: headers, body: ResponseBody())
-            } else {
-                response = Response(status: .init(code: status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
-            }
+            let (headers, body) = Self.fields(answer, head: head)
+            response = Response(status: .init(code: status), headers: headers, body: body.map { ResponseBody(byteBuffer: $0) } ?? ResponseBody())
         } catch {
             let failure = (error as? ServiceError) ?? (error is CancellationError ? ServiceError(499, "the client went away") : ServiceError(500, "\(error)"))
             if failure.status == 499 { metrics.cancelled.increment() }
@@ -81,10 +73,45 @@ struct ImageResponder: HTTPResponder {
             response = Self.text(failure.status, failure.message + "\n", head: head,
                                  extra: failure.status == 429 ? [(.retryAfter, "1")] : [])
         }
+        served(id, request.method, path, status, size, since: start)
+        return response
+    }
+
+    /// A request answered: its duration measured and its line logged.
+    private func served(_ id: UInt64, _ method: HTTPRequest.Method, _ path: String, _ status: Int, _ size: Int, since start: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - start
         metrics.duration.record(elapsed)
-        logger.info("\(id) \(request.method) \(path) \(status) \(size) bytes \(Self.milliseconds(elapsed)) ms")
-        return response
+        logger.info("\(id) \(method) \(path) \(status) \(size) bytes \(Self.milliseconds(elapsed)) ms")
+    }
+
+    /// The head fields and body of a service answer: no body for HEAD (its length still said) nor
+    /// a 304.
+    private static func fields(_ answer: ImageService.Response, head: Bool) -> (HTTPFields, ByteBuffer?) {
+        var headers: HTTPFields = [:]
+        if !answer.contentType.isEmpty { headers[.contentType] = answer.contentType }
+        if let etag = answer.etag { headers[.eTag] = etag }
+        for (name, value) in answer.headers { if let field = HTTPField.Name(name) { headers[field] = value } }
+        guard !head, answer.status != 304 else {
+            if answer.status != 304 { headers[.contentLength] = "\(answer.body.count)" }
+            return (headers, nil)
+        }
+        return (headers, ByteBuffer(bytes: answer.body))
+    }
+
+    /// The answer to a processing URL's GET or HEAD whose result is held in memory, for
+    /// `HeldResults` to write on the event loop that read it, counted and logged as the route's
+    /// answers are; nil for any other request (which then takes the route).
+    func heldAnswer(method: String, target: String, accept: String?, ifNoneMatch: String?) -> ImageService.Response? {
+        let start = ContinuousClock.now
+        guard method == "GET" || method == "HEAD", target.utf8.first == UInt8(ascii: "/") else { return nil }
+        let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target
+        guard !path.hasPrefix("/info/"), !path.hasPrefix("/cache/"),
+              let answer = service.heldAnswer(path, accept: accept, ifNoneMatch: ifNoneMatch)
+        else { return nil }
+        metrics.requests.increment()
+        if answer.status == 304 { metrics.notModified.increment() }
+        served(counter.next(), method == "GET" ? .get : .head, path, answer.status, answer.body.count, since: start)
+        return answer
     }
 
     /// A processing, info or cache URL's answer. What waits (a download, the queue, the work) is

@@ -6,6 +6,9 @@
   clients.py slowread PORT PATH N   read the answer at N bytes a second through a small receive
                                     buffer; prints "head" once the head is in, then
                                     "STATUS RECEIVED CONTENT-LENGTH" at the end
+  clients.py pipeline PORT PATH...  every request sent in one write on one connection, then the
+                                    answers read in turn: "STATUS CONTENT-TYPE LENGTH" for each
+  clients.py split PORT PATH        a request's head sent in two writes 0.3 s apart: "STATUS LENGTH"
   clients.py drip-origin            an HTTP origin on 127.0.0.1 (its port printed first) whose
                                     bodies come a byte every half second
 A close is seen as EOF or a reset. Nothing here waits longer than 60 s.
@@ -33,8 +36,9 @@ def until_closed(s, start):
     return time.monotonic() - start
 
 
-def read_head(s):
-    data = b""
+def read_head(s, data=b""):
+    """An answer's head from `data` and the socket: status, content length, fields (lowercase
+    names), and what came after the head."""
     while b"\r\n\r\n" not in data:
         chunk = s.recv(65536)
         if not chunk:
@@ -42,17 +46,23 @@ def read_head(s):
         data += chunk
     head, rest = data.split(b"\r\n\r\n", 1)
     lines = head.decode("latin-1").split("\r\n")
-    status = int(lines[0].split()[1])
-    length = 0
-    for line in lines[1:]:
-        name, _, value = line.partition(":")
-        if name.strip().lower() == "content-length":
-            length = int(value.strip())
-    return status, length, rest
+    fields = {name.strip().lower(): value.strip() for name, _, value in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), int(fields.get("content-length", "0")), fields, rest
 
 
 def request(path):
     return ("GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" % path).encode()
+
+
+def read_answer(s, rest):
+    """One whole answer from `rest` and the socket: status, content type, body, what follows it."""
+    status, length, fields, data = read_head(s, rest)
+    while len(data) < length:
+        chunk = s.recv(65536)
+        if not chunk:
+            raise SystemExit("closed inside a body")
+        data += chunk
+    return status, fields.get("content-type", "-"), data[:length], data[length:]
 
 
 def main():
@@ -68,7 +78,7 @@ def main():
     elif mode == "keepalive":
         s = connect(int(sys.argv[2]))
         s.sendall(request(sys.argv[3]))
-        status, length, rest = read_head(s)
+        status, length, _, rest = read_head(s)
         while len(rest) < length:
             rest += s.recv(65536)
         print("%d %.2f" % (status, until_closed(s, time.monotonic())))
@@ -76,7 +86,7 @@ def main():
         port, path, rate = int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
         s = connect(port, rcvbuf=32768)
         s.sendall(request(path))
-        status, length, rest = read_head(s)
+        status, length, _, rest = read_head(s)
         print("head", flush=True)
         received = len(rest)
         step = max(1, rate // 20)
@@ -90,6 +100,21 @@ def main():
             received += len(chunk)
             time.sleep(len(chunk) / rate)
         print("%d %d %d" % (status, received, length), flush=True)
+    elif mode == "pipeline":
+        s = connect(int(sys.argv[2]))
+        s.sendall(b"".join(request(path) for path in sys.argv[3:]))
+        rest = b""
+        for _ in sys.argv[3:]:
+            status, kind, body, rest = read_answer(s, rest)
+            print("%d %s %d" % (status, kind, len(body)), flush=True)
+    elif mode == "split":
+        s = connect(int(sys.argv[2]))
+        whole = request(sys.argv[3])
+        s.sendall(whole[:20])
+        time.sleep(0.3)
+        s.sendall(whole[20:])
+        status, _, body, _ = read_answer(s, b"")
+        print("%d %d" % (status, len(body)), flush=True)
     elif mode == "drip-origin":
         server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
