@@ -2,8 +2,10 @@
 keep-alive clients, on loopback. Every response is compared with the bytes the command line
 writes for the same options (made first, with the same build); the server's resident memory is
 read from /proc every 10 s. Printed: requests, errors, mismatches, and resident memory in the
-second and the last minute (the issue asks the last within 10% of the second).
-Usage: serve_soak.py FROST FROST_SERVE [--minutes M] [--clients C]
+second and the last minute (the issue asks the last within 10% of the second). --result-cache:
+the server keeps its results (`--cache` in the run's folder), so most answers are results held in
+memory, answered before the HTTP decoder.
+Usage: serve_soak.py FROST FROST_SERVE [--minutes M] [--clients C] [--result-cache]
 """
 import argparse
 import http.client
@@ -45,6 +47,7 @@ def main():
     parser.add_argument("serve")
     parser.add_argument("--minutes", type=float, default=10)
     parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--result-cache", action="store_true")
     a = parser.parse_args()
     work = tempfile.mkdtemp(prefix="frost-serve-soak-")
     images = os.path.join(work, "images")
@@ -60,7 +63,8 @@ def main():
         with open(out, "rb") as f:
             expected.append(f.read())
     port = free_port()
-    server = subprocess.Popen([a.serve, "--root", images, "--bind", f"127.0.0.1:{port}", "--allow-unsigned"],
+    cache = ["--cache", os.path.join(work, "cache")] if a.result_cache else []
+    server = subprocess.Popen([a.serve, "--root", images, "--bind", f"127.0.0.1:{port}", "--allow-unsigned"] + cache,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_ready(f"http://127.0.0.1:{port}/health")
     counts = {"requests": 0, "errors": 0, "mismatches": 0}

@@ -11,10 +11,15 @@ import NIOCore
 /// when one is answered here, a request is answered only while every byte passed on so far ended
 /// at a whole request; once a connection sends what `RequestHead` refuses (a body, a bare LF…)
 /// all its bytes go to the decoder. Responses keep their order (HTTP/1.1 pipelining): a request
-/// is answered here only while the application holds none of the connection's.
-final class HeldResults: ChannelInboundHandler, RemovableChannelHandler {
+/// is answered here only while the application holds none of the connection's. A client that
+/// sends requests faster than it reads the answers is not answered past the socket's buffer
+/// (the channel's writability): what it sent waits here, and the connection is not read, until
+/// the answers before have gone out.
+final class HeldResults: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    // Writes from behind pass on untouched, whatever their type.
+    typealias OutboundIn = Any
     typealias OutboundOut = ByteBuffer
 
     private let responder: ImageResponder
@@ -22,8 +27,12 @@ final class HeldResults: ChannelInboundHandler, RemovableChannelHandler {
     private let serverName: String
     /// Whether every byte passed on ended at a whole request.
     private var aligned = true
-    /// The start of a request head not read whole yet.
-    private var partial: ByteBuffer?
+    /// Bytes read and not handled yet: the start of a head not read whole, or requests waiting
+    /// for the answers before them to go out.
+    private var pending: ByteBuffer?
+    /// Whether answers wait for the socket's buffer to drain (the connection is not read meanwhile),
+    /// and whether a read was asked for then.
+    private var waiting = false, readAsked = false
     private var date = HTTPDate()
 
     init(responder: ImageResponder, timeouts: RequestReadTimeouts, serverName: String) {
@@ -35,17 +44,29 @@ final class HeldResults: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard aligned else { return context.fireChannelRead(data) }
         var buffer = unwrapInboundIn(data)
-        if var partial {
-            partial.writeBuffer(&buffer)
-            buffer = partial
-            self.partial = nil
+        if var pending {
+            pending.writeBuffer(&buffer)
+            buffer = pending
         }
+        pending = buffer
+        if !waiting { handle(context) }
+    }
+
+    /// The pending requests in turn: answered here or passed on, until a head is not whole yet or
+    /// the socket's buffer is full.
+    private func handle(_ context: ChannelHandlerContext) {
+        guard var buffer = pending else { return }
+        pending = nil
         var answered = false
         defer { if answered { context.flush() } }
         while buffer.readableBytes > 0 {
+            guard context.channel.isWritable else {
+                (waiting, pending) = (true, buffer)
+                return
+            }
             switch RequestHead.read(buffer.readableBytesView) {
             case .incomplete:
-                partial = buffer
+                pending = buffer
                 return
             case .refused:
                 aligned = false
@@ -63,6 +84,22 @@ final class HeldResults: ChannelInboundHandler, RemovableChannelHandler {
                 }
             }
         }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if waiting, context.channel.isWritable {
+            waiting = false
+            handle(context)
+            if !waiting, readAsked {
+                readAsked = false
+                context.read()
+            }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if waiting { readAsked = true } else { context.read() }
     }
 
     /// The answer's head (the fields the route's answer has, with Content-Length, Date and

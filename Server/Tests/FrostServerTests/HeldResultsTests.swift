@@ -57,6 +57,25 @@ extension ServeTests {
     }
 }
 
+extension ServeTests {
+    /// A client that pipelines requests for a held result and reads nothing is answered only as
+    /// far as the socket's buffer: 300 answers of 0.35 MB queued in the server had grown it by
+    /// 99 MB; now the connection is not read until the answers before go out.
+    @Test func aClientThatDoesNotReadIsNotAnsweredPastTheSocket() async throws {
+        let folder = try ServeTests.root()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try ServeTests.start(folder, ["--cache", folder + "/cache"])
+        defer { _ = server.stop() }
+        let url = ServeTests.signed("/rs:fit:640:0/plain/local:///photos/rocket.jpg@png")
+        let made = try await HTTP.get(server.base + url)
+        #expect(made.status == 200 && made.body.count > 250_000)
+        #expect(try await HTTP.get(server.base + url).body == made.body)
+        let flood = Self.lines(try Self.clients(["flood", "\(server.port)", "\(server.process.processIdentifier)", url, "300"]))
+        let fields = flood.first?.split(separator: " ") ?? []
+        #expect(fields.first == "300" && (Double(fields.last ?? "") ?? 999) < 30, "\(flood)")
+    }
+}
+
 /// What `HeldResults` reads itself, and what it leaves to NIO's decoder.
 struct RequestHeadTests {
     static func read(_ text: String) -> RequestHead.Reading {

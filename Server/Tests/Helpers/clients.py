@@ -9,12 +9,16 @@
   clients.py pipeline PORT PATH...  every request sent in one write on one connection, then the
                                     answers read in turn: "STATUS CONTENT-TYPE LENGTH" for each
   clients.py split PORT PATH        a request's head sent in two writes 0.3 s apart: "STATUS LENGTH"
+  clients.py flood PORT PID PATH N  N requests sent at once, nothing read for 2 s, then every
+                                    answer: "OKS GROWTH", the 200s and how much the server PID's
+                                    resident memory grew meanwhile (MB)
   clients.py drip-origin            an HTTP origin on 127.0.0.1 (its port printed first) whose
                                     bodies come a byte every half second
 A close is seen as EOF or a reset. Nothing here waits longer than 60 s.
 """
 import socket
 import sys
+import threading
 import time
 
 
@@ -115,6 +119,24 @@ def main():
         s.sendall(whole[20:])
         status, _, body, _ = read_answer(s, b"")
         print("%d %d" % (status, len(body)), flush=True)
+    elif mode == "flood":
+        port, pid, path, n = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+
+        def resident():
+            with open("/proc/%d/status" % pid) as f:
+                return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024
+        before = resident()
+        s = connect(port, rcvbuf=65536)
+        sender = threading.Thread(target=lambda: s.sendall(request(path) * n))
+        sender.start()
+        time.sleep(2)
+        grown = resident() - before
+        oks, rest = 0, b""
+        for _ in range(n):
+            status, _, _, rest = read_answer(s, rest)
+            oks += status == 200
+        sender.join()
+        print("%d %.1f" % (oks, grown), flush=True)
     elif mode == "drip-origin":
         server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
