@@ -1,4 +1,5 @@
 import Foundation
+import FrostCodecs
 import FrostFiles
 
 /// What a batch's output holds besides the caches it is about to build: every cache (`<relative
@@ -82,6 +83,37 @@ public struct CacheSweep: Sendable {
         let name = Storage.lastComponent(path)
         if let base = CacheFolder.leftoverBase(name), base.hasSuffix(suffix) { return true }
         return name.hasSuffix(suffix) && (ObjectAddress.isObject(path) || CacheFolder.entries(path).contains(where: CacheFolder.isOwn))
+    }
+
+    /// What the lookup of a cache's source found.
+    public enum SourceLookup: Sendable, Equatable {
+        /// A file or object is at this path.
+        case present(String)
+        /// Surely gone at every root (`Storage.info`'s nil: ENOENT, ENOTDIR, a 404): an orphan.
+        /// The path under the first root.
+        case gone(String)
+        /// A lookup failed (a 503, EIO, a folder it may not search) and none found the source:
+        /// not known, and so never an orphan. The first failure's path and reason.
+        case failed(String, String)
+
+        /// Whether the source is surely gone.
+        public var isGone: Bool { if case .gone = self { true } else { false } }
+    }
+
+    /// Where the source of the cache mirroring `relative` (`a/b.jpg` for `a/b.jpg.frost`) is: the
+    /// file or object at that relative path under one of `roots`, the folders, prefixes or lists'
+    /// folders a batch took its inputs from. What `cache --batch --prune` and `info --sources` ask.
+    public static func lookUpSource(_ relative: String, under roots: [String]) -> SourceLookup {
+        var failure: SourceLookup?
+        for root in roots {
+            let path = FileIO.resolve(relative, relativeTo: root)
+            do {
+                if try Storage.info(path) != nil { return .present(path) }
+            } catch {
+                if failure == nil { failure = .failed(path, (error as? CodecError)?.message ?? "\(error)") }
+            }
+        }
+        return failure ?? .gone(FileIO.resolve(relative, relativeTo: roots.first ?? ""))
     }
 
     /// Removes a cache or a leftover: the store's files in it (its manifest first), and the folder

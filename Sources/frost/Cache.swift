@@ -249,12 +249,9 @@ struct Cache: ParsableCommand {
         // (asked only for those: a listed catalog has them all).
         let known = Set(gathered.map(\.relative))
         // A lookup that fails (a 503, a folder it may not search) is not "gone": only a sure
-        // absence (Storage.info's nil: ENOENT, ENOTDIR, a 404) prunes.
-        func surelyGone(_ path: String) -> Bool {
-            do { return try Storage.info(path) == nil } catch { return false }
-        }
+        // absence (ENOENT, ENOTDIR, a 404) prunes.
         let orphans = sweep.caches.filter { entry in
-            !known.contains(entry.relative) && roots.allSatisfy { surelyGone(FileIO.resolve(entry.relative, relativeTo: $0)) }
+            !known.contains(entry.relative) && CacheSweep.lookUpSource(entry.relative, under: roots).isGone
         }
         var pruned = 0
         if prune {
