@@ -1,16 +1,59 @@
 import FrostCache
 import FrostCodecs
 import FrostCore
+import FrostFiles
 import Foundation
 
 /// `frost info DIR` on a cache folder: the cache in one line, then a line per level (σ, stored
 /// size, factor, margin, bytes, format) with what is wrong with it, if anything.
 enum CacheInfo {
-    static func text(_ folder: String, _ check: CacheCheck) -> String {
+    /// What `info --sources` found of a cache's source.
+    enum Source {
+        /// The cache's name is not `<its source's file name>.frost`, so it does not tell where its
+        /// source was (a single `frost cache IMAGE -o DIR`): the reason.
+        case notMirrored(String)
+        /// Looked up as `cache --batch --prune` looks it up.
+        case lookedUp(CacheSweep.SourceLookup)
+
+        /// `relative` is the cache's path under the folder `info` was given (`a/b.jpg.frost`), or its name.
+        init(_ relative: String, _ manifest: CacheManifest, under roots: [String]) {
+            let mirrored = relative.hasSuffix(CacheSweep.suffix) ? String(relative.dropLast(CacheSweep.suffix.count)) : nil
+            guard let mirrored, Storage.lastComponent(mirrored) == manifest.source.file else {
+                self = .notMirrored("its name is not \(manifest.source.file)\(CacheSweep.suffix)")
+                return
+            }
+            self = .lookedUp(CacheSweep.lookUpSource(mirrored, under: roots))
+        }
+
+        var failed: Bool { if case .lookedUp(.failed) = self { true } else { false } }
+
+        /// The text line under the cache's.
+        var line: String {
+            switch self {
+            case .notMirrored(let reason): "source: not known (\(reason))"
+            case .lookedUp(.present(let path)): "source: \(path)"
+            case .lookedUp(.gone(let path)): "orphan: the source \(path) is gone"
+            case .lookedUp(.failed(let path, _)): "source: \(path) not known (its lookup failed)"
+            }
+        }
+
+        /// `source_path` and `orphan` of the JSON object.
+        var fields: [(String, String)] {
+            switch self {
+            case .notMirrored: [("source_path", "null"), ("orphan", "null")]
+            case .lookedUp(.present(let path)): [("source_path", jsonString(path)), ("orphan", "false")]
+            case .lookedUp(.gone(let path)): [("source_path", jsonString(path)), ("orphan", "true")]
+            case .lookedUp(.failed(let path, _)): [("source_path", jsonString(path)), ("orphan", "null")]
+            }
+        }
+    }
+
+    static func text(_ folder: String, _ check: CacheCheck, _ source: Source? = nil) -> String {
         let m = check.manifest, plan = m.plan
         var lines = ["\(folder): frost blur cache v\(m.version) of \(m.source.file) \(m.source.width)x\(m.source.height), "
             + "\(m.levels.count) levels, \(plan.renderer.rawValue) to σ \(decimal(plan.maxSigma)), "
             + "\(m.parameters.format.rawValue), \(byteCount(check.totalBytes))\(check.isSound ? "" : ", BROKEN")"]
+        if let source { lines.append("  " + source.line) }
         let rows = check.levels.map { level -> [String] in
             let e = level.entry
             return ["level \(e.index)", "σ \(decimal(e.sigma))", "\(e.width)x\(e.height)", "1/\(e.factor)",
@@ -25,7 +68,7 @@ enum CacheInfo {
         return lines.joined(separator: "\n")
     }
 
-    static func json(_ folder: String, _ check: CacheCheck) -> String {
+    static func json(_ folder: String, _ check: CacheCheck, _ source: Source? = nil) -> String {
         let m = check.manifest
         let levels = check.levels.map { level -> String in
             let e = level.entry
@@ -40,7 +83,7 @@ enum CacheInfo {
             ("source", jsonString(m.source.file)), ("width", "\(m.source.width)"), ("height", "\(m.source.height)"),
             ("level_format", jsonString(m.parameters.format.rawValue)), ("max_sigma", "\(m.plan.maxSigma)"),
             ("bytes", "\(check.totalBytes)"), ("ok", "\(check.isSound)"), ("levels", "[" + levels.joined(separator: ", ") + "]"),
-        ]
+        ] + (source?.fields ?? [("source_path", "null"), ("orphan", "null")])
         return jsonObject(fields)
     }
 }

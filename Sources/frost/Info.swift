@@ -17,6 +17,9 @@ struct Info: ParsableCommand {
         σ and factor the plan's). A broken level is also reported on stderr and the exit status is 1.
         Any other folder is searched: every cache and every image (.png, .jpg, .jpeg, .webp, .avif, .heic, .heif, .gif) under
         it, in name order, so `frost info out/caches` checks a whole batch.
+        With --sources (the folder, prefix or list's folder `cache --batch` took the sources from), each
+        cache <relative path>.frost (relative to the folder given, or its name alone) is also said to be
+        an orphan when nothing is at that relative path there: the cache `cache --batch --prune` removes.
         """)
 
     @Flag(help: "One JSON object per file.")
@@ -26,6 +29,11 @@ struct Info: ParsableCommand {
     var files: [String] = []
 
     @OptionGroup var lists: InputLists
+
+    @Option(name: .customLong("sources"), help: ArgumentHelp(
+        "Where the caches' sources are (what cache --batch was given: a folder, prefix or list's folder): tell the caches whose source is gone. Repeatable.",
+        valueName: "ROOT"))
+    var sources: [String] = []
     var inputsFrom: [String] { lists.inputsFrom }
 
     func validate() throws {
@@ -45,10 +53,10 @@ struct Info: ParsableCommand {
         }
         // A folder that cannot be searched, or holds nothing, fails alone; the other names still run.
         let entries = names.flatMap { name in expand(name) ?? { failed = true; return [] }() }
-        for file in entries {
+        for (file, relative) in entries {
             do {
                 if try isExistingFolder(file) || isObjectFolder(file) {
-                    failed = try !showCache(file) || failed
+                    failed = try !showCache(file, relative: relative) || failed
                     continue
                 }
                 let info = try imageInfo(file)
@@ -61,16 +69,19 @@ struct Info: ParsableCommand {
         if failed { throw ExitCode.failure }
     }
 
-    /// Prints a cache folder's report; false when a level is broken (each reported on stderr).
-    private func showCache(_ folder: String) throws -> Bool {
+    /// Prints a cache folder's report; false when a level is broken or its source's lookup
+    /// failed (each reported on stderr). `relative`: its path under the folder named, or its name.
+    private func showCache(_ folder: String, relative: String) throws -> Bool {
         // A cache prefix named with its slash (`s3://b/c/x.jpg.frost/`): its keys are under it, not under `…//`.
         let folder = ObjectAddress.isObject(folder) && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         let check = try CacheCheck(folder: folder)
-        print(json ? CacheInfo.json(folder, check) : CacheInfo.text(folder, check))
+        let source = sources.isEmpty ? nil : CacheInfo.Source(relative, check.manifest, under: sources)
+        print(json ? CacheInfo.json(folder, check, source) : CacheInfo.text(folder, check, source))
         for level in check.levels {
             if let problem = level.problem { report(folder, problem) }
         }
-        return check.isSound
+        if case .lookedUp(.failed(_, let reason)) = source { report(folder, "its source's lookup failed: \(reason)") }
+        return check.isSound && !(source?.failed ?? false)
     }
 
     /// A file's header, an object's by a ranged GET of its first 256 KiB, which hold every header
@@ -92,12 +103,13 @@ struct Info: ParsableCommand {
         return try address.isFolder || (ImageFormat(pathExtension: address.key) == nil && isObjectCache(path))
     }
 
-    /// A file or a cache as given; a folder (or a bucket's prefix) without a manifest as the
-    /// caches and images under it (a cache's own level files are its report, not entries of their own).
-    private func expand(_ path: String) -> [String]? {
+    /// A file or a cache as given (with its name); a folder (or a bucket's prefix) without a
+    /// manifest as the caches and images under it, with their paths under it (a cache's own level
+    /// files are its report, not entries of their own).
+    private func expand(_ path: String) -> [(path: String, relative: String)]? {
         if let address = ObjectAddress(path) {
             do {
-                guard try isObjectFolder(path), try !isObjectCache(path) else { return [path] }
+                guard try isObjectFolder(path), try !isObjectCache(path) else { return [(path, Storage.lastComponent(path))] }
                 let folder = address.isFolder ? address : ObjectAddress(bucket: address.bucket, key: address.key + "/")
                 let keys = try Storage.objects(under: folder).map(\.relative)
                 let caches = Set(keys.filter { $0.hasSuffix("/" + CacheStore.manifestName) }.map { String($0.dropLast(CacheStore.manifestName.count + 1)) })
@@ -107,20 +119,20 @@ struct Info: ParsableCommand {
                     report(path, "no caches or images under this prefix")
                     return nil
                 }
-                return found.map { folder.description + $0 }
+                return found.map { (folder.description + $0, $0) }
             } catch {
                 report(path, error)
                 return nil
             }
         }
-        guard isExistingFolder(path), !isCache(path) else { return [path] }
+        guard isExistingFolder(path), !isCache(path) else { return [(path, Storage.lastComponent(path))] }
         do {
             let found = try FileBatch.images(under: path, entries: isCache)
             guard !found.isEmpty else {
                 report(path, "no caches or images in this folder")
                 return nil
             }
-            return found.map { FileIO.joined(path, $0) }
+            return found.map { (FileIO.joined(path, $0), $0) }
         } catch {
             report(path, error)
             return nil

@@ -179,6 +179,58 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: output + "/sub/b.jpg.frost"))
     }
 
+    /// `info --sources` calls a cache an orphan exactly when `--prune` would remove it: a cache
+    /// whose source is there is not, one whose source was removed is, one whose source's lookup
+    /// fails (a symbolic link loop) is not known (null, a line on stderr, exit 1), and one whose
+    /// name does not mirror its source cannot tell (null). Without --sources nothing is said.
+    @Test func infoTellsTheOrphansPruneRemoves() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("in"), output = folder.file("out")
+        try FileManager.default.createDirectory(atPath: input + "/sub", withIntermediateDirectories: true)
+        for name in ["a.jpg", "b.jpg", "sub/c.jpg"] { try FileManager.default.copyItem(atPath: Corpus.path("pillow/jpeg/hopper.jpg"), toPath: input + "/" + name) }
+        #expect(try FrostRun.run(["cache", "--batch", input, "-o", output] + Self.options).status == 0)
+        #expect(try FrostRun.run(["cache", input + "/a.jpg", "-o", output + "/single"] + Self.options).status == 0)
+        try FileManager.default.removeItem(atPath: input + "/b.jpg")
+        func objects(_ run: FrostRun) throws -> [String: [String: Any]] {
+            let lines = try run.stdout.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+            return Dictionary(uniqueKeysWithValues: lines.map { ($0["file"] as! String, $0) })
+        }
+        var json = try FrostRun.run(["info", "--json", "--sources", input, output])
+        #expect(json.status == 0 && json.stderr.isEmpty, "\(json.stderr)")
+        var caches = try objects(json)
+        #expect(caches[output + "/a.jpg.frost"]?["orphan"] as? Bool == false && caches[output + "/a.jpg.frost"]?["source_path"] as? String == input + "/a.jpg")
+        #expect(caches[output + "/b.jpg.frost"]?["orphan"] as? Bool == true && caches[output + "/b.jpg.frost"]?["source_path"] as? String == input + "/b.jpg")
+        #expect(caches[output + "/sub/c.jpg.frost"]?["orphan"] as? Bool == false)
+        #expect(caches[output + "/single"]?["orphan"] is NSNull && caches[output + "/single"]?["source_path"] is NSNull)
+        #expect(caches.values.allSatisfy { $0["ok"] as? Bool == true } && caches.count == 4)
+        let text = try FrostRun.run(["info", "--sources", input + "/", output + "/b.jpg.frost", output + "/a.jpg.frost", output + "/single"])
+        #expect(text.status == 0 && text.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("  level ") } == [
+            "  orphan: the source \(input)/b.jpg is gone", "  source: \(input)/a.jpg", "  source: not known (its name is not a.jpg.frost)",
+        ], "\(text.stdout)")
+        // Without --sources: the keys are null and the text has no source line.
+        json = try FrostRun.run(["info", "--json", output + "/b.jpg.frost"])
+        #expect(try objects(json).values.first?["orphan"] is NSNull)
+        #expect(try FrostRun.run(["info", output + "/b.jpg.frost"]).stdout.split(separator: "\n").count == 1 + 4)
+
+        // A lookup that fails is not an orphan: null, one line, exit 1; the others still told.
+        try FileManager.default.removeItem(atPath: input + "/sub")
+        try FileManager.default.createSymbolicLink(atPath: input + "/sub", withDestinationPath: "sub")
+        json = try FrostRun.run(["info", "--json", "--sources", input, output])
+        #expect(json.status == 1 && json.errorLines == [
+            "frost: \(output)/sub/c.jpg.frost: its source's lookup failed: cannot look up \(input)/sub/c.jpg: Too many levels of symbolic links",
+        ], "\(json.stderr)")
+        caches = try objects(json)
+        #expect(caches[output + "/sub/c.jpg.frost"]?["orphan"] is NSNull && caches[output + "/b.jpg.frost"]?["orphan"] as? Bool == true)
+        // --prune removes what info called an orphan, and only that.
+        try FileManager.default.removeItem(atPath: input + "/sub")
+        try FileManager.default.createDirectory(atPath: input + "/sub", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Corpus.path("pillow/jpeg/hopper.jpg"), toPath: input + "/sub/c.jpg")
+        let pruned = try FrostRun.run(["cache", "--batch", input, "-o", output, "--prune"] + Self.options)
+        #expect(pruned.status == 0 && pruned.stderr.contains("pruned 1 caches"), "\(pruned.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output).sorted() == ["a.jpg.frost", "single", "sub"])
+    }
+
     /// A cache whose level cannot be looked up (a symbolic link loop) fails its input with a line
     /// naming the level (exit 3), the others still done; it is not taken for missing and built over.
     @Test func aLevelWhoseLookupFailsFailsItsInput() throws {

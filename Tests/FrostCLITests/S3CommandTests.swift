@@ -123,6 +123,13 @@ import Testing
         try server.aws(["s3", "rm", "s3://\(bucket)/photos/bad.png", "--quiet"])
         run = try Self.frost(batch, server)
         #expect(run.status == 0 && run.stderr.contains("skipped 3") && run.stderr.contains("1 caches whose source is gone"), "\(run.stderr)")
+        // info --sources calls that cache, and only it, an orphan (a 404 for its source's HEAD).
+        run = try Self.frost(["info", "--json", "--sources", "s3://\(bucket)/photos/", "s3://\(bucket)/caches/"], server)
+        let orphans = try run.stdout.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+            .map { ($0["file"] as? String ?? "", $0["orphan"] as? Bool, $0["source_path"] as? String ?? "") }
+        #expect(run.status == 0 && orphans.map(\.0) == Self.catalog.keys.sorted().map { "s3://\(bucket)/caches/\($0).frost" }, "\(run.stdout)\(run.stderr)")
+        #expect(orphans.allSatisfy { $0.1 == $0.0.hasSuffix("/hopper.jpg.frost") && $0.2 == $0.0.replacingOccurrences(of: "/caches/", with: "/photos/").replacingOccurrences(of: ".frost", with: "") },
+                "\(orphans)")
         run = try Self.frost(batch + ["--prune"], server)
         #expect(run.status == 0 && run.stderr.contains("pruned 1 caches"), "\(run.stderr)")
         #expect(try server.keys(bucket, prefix: "caches/hopper.jpg.frost").isEmpty)
