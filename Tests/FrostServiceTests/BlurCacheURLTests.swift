@@ -129,6 +129,46 @@ import Testing
         }
     }
 
+    /// A `fade:` frame's cache is turned as the request's `ar:` says, under a key of its own when
+    /// that is not the server's default (`|as-stored`): of a JPEG with EXIF orientation 6 (stored
+    /// 1200×1800, shown 1800×1200), `ar:0` gives a frame of the stored shape and `ar:1` the turned
+    /// one, each `frost resize --fit contain`, `frost cache` (both with `--no-auto-orient` for `ar:0`:
+    /// the resized PNG keeps the orientation) and `frost fade` of it, pixel for pixel. Asked in both
+    /// orders, neither reuses the other's cache.
+    @Test func aFadeFramesCacheIsTurnedAsItsAutoRotateSays() throws {
+        let folder = try ImageServiceTests.root()
+        defer { folder.remove() }
+        let photo = folder.file("root/photos/turned.jpg")
+        try FileManager.default.copyItem(atPath: Corpus.path("exif-orientation-examples/Landscape_6.jpg"), toPath: photo)
+        let service = try Self.service(folder, maxSide: 200)
+        var frames: [String: Image] = [:]
+        for autoRotate in ["0", "1", "0"] {
+            let url = "/ar:\(autoRotate)/fade:0.5:3:8/rs:fit:200:200/plain/local:///photos/turned.jpg@png"
+            frames[autoRotate] = try Image(decoding: try ImageServiceTests.get(service, ImageServiceTests.signed(url)).body)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("blur")).count == 2, "a cache for each turn")
+        let stored = try #require(frames["0"]), turned = try #require(frames["1"])
+        #expect(stored.height > stored.width && (turned.width, turned.height) == (stored.height, stored.width),
+                "stored \(stored.width)x\(stored.height), turned \(turned.width)x\(turned.height)")
+        for (autoRotate, frame) in [("0", stored), ("1", turned)] {
+            let small = folder.file("small-\(autoRotate).png"), cache = folder.file("c-\(autoRotate)"), faded = folder.file("f-\(autoRotate).png")
+            let orient = autoRotate == "0" ? ["--no-auto-orient"] : []
+            for command in [["resize", photo, "-o", small, "--width", "200", "--height", "200", "--fit", "contain"] + orient,
+                            ["cache", small, "-o", cache, "--levels", "3", "--max-sigma", "8"] + orient,
+                            ["fade", cache, "--fraction", "0.5", "-o", faded, "--colorspace", "srgb"]] {
+                let run = try FrostRun.run(command)
+                #expect(run.status == 0, "\(command[0]): \(run.stderr)")
+            }
+            let cli = try Image(contentsOfFile: faded)
+            guard (frame.width, frame.height) == (cli.width, cli.height) else {
+                Issue.record("ar:\(autoRotate): \(frame.width)x\(frame.height), the CLI's \(cli.width)x\(cli.height)")
+                continue
+            }
+            let difference = PixelDifference(frame, cli)
+            #expect(difference.max == 0, "ar:\(autoRotate): \(difference)")
+        }
+    }
+
     /// A frame whose request is abandoned while its cache is being built: the build runs to its
     /// end under a flag of its own (under the request's, the kernels skipped rows, and the
     /// half-blurred levels were kept and served for good), so the cache kept is `frost cache`'s.
