@@ -76,6 +76,33 @@ extension ServeTests {
     }
 }
 
+extension ServeTests {
+    /// Requests whose bytes come cut anywhere (a head in pieces, several heads in one write),
+    /// mixing held results, results the route makes and then holds, and the route's own answers:
+    /// every answer is its request's, in order.
+    @Test func requestsCutAnywhereAreAnsweredInTurn() async throws {
+        let folder = try ServeTests.root()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try ServeTests.start(folder, ["--cache", folder + "/cache"])
+        defer { _ = server.stop() }
+        let held = ServeTests.signed("/rs:fit:100:0/plain/local:///photos/rocket.jpg@webp")
+        let later = ServeTests.signed("/rs:fit:90:0/plain/local:///photos/rocket.jpg@png")
+        let missing = ServeTests.signed("/rs:fit:90:0/plain/local:///photos/none.jpg@png")
+        _ = try await HTTP.get(server.base + held)
+        let lines = Self.lines(try Self.clients(["scatter", "\(server.port)", "7", "60", held, later, "/health", missing]))
+        #expect(lines.count == 60)
+        var expected: [String: String] = [:]
+        for path in [held, later, "/health", missing] {
+            let answer = try await HTTP.get(server.base + path)
+            expected[path] = "\(answer.status) \((answer.header("Content-Type") ?? "-").replacingOccurrences(of: " ", with: "")) \(answer.body.count)"
+        }
+        for line in lines {
+            let path = String(line.prefix { $0 != " " })
+            #expect(expected[path].map { path + " " + $0 } == line, "\(line)")
+        }
+    }
+}
+
 /// What `HeldResults` reads itself, and what it leaves to NIO's decoder.
 struct RequestHeadTests {
     static func read(_ text: String) -> RequestHead.Reading {

@@ -12,10 +12,15 @@
   clients.py flood PORT PID PATH N  N requests sent at once, nothing read for 2 s, then every
                                     answer: "OKS GROWTH", the 200s and how much the server PID's
                                     resident memory grew meanwhile (MB)
+  clients.py scatter PORT SEED N PATH...
+                                    N requests for PATHs drawn at random (seeded) on one
+                                    connection, their bytes cut at random places into writes a
+                                    moment apart: "PATH STATUS CONTENT-TYPE LENGTH" per answer
   clients.py drip-origin            an HTTP origin on 127.0.0.1 (its port printed first) whose
                                     bodies come a byte every half second
 A close is seen as EOF or a reset. Nothing here waits longer than 60 s.
 """
+import random
 import socket
 import sys
 import threading
@@ -137,6 +142,26 @@ def main():
             oks += status == 200
         sender.join()
         print("%d %.1f" % (oks, grown), flush=True)
+    elif mode == "scatter":
+        port, rng, n, paths = int(sys.argv[2]), random.Random(int(sys.argv[3])), int(sys.argv[4]), sys.argv[5:]
+        chosen = [rng.choice(paths) for _ in range(n)]
+        data = b"".join(request(path) for path in chosen)
+        cuts = sorted(rng.sample(range(1, len(data)), min(len(data) - 1, n * 3)))
+        s = connect(port)
+
+        def send():
+            start = 0
+            for cut in cuts + [len(data)]:
+                s.sendall(data[start:cut])
+                start = cut
+                time.sleep(rng.choice((0, 0, 0.001, 0.003)))
+        sender = threading.Thread(target=send)
+        sender.start()
+        rest = b""
+        for path in chosen:
+            status, kind, body, rest = read_answer(s, rest)
+            print("%s %d %s %d" % (path, status, kind.replace(" ", ""), len(body)), flush=True)
+        sender.join()
     elif mode == "drip-origin":
         server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
