@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct frost_http_connection {
     CURL *easy;
@@ -35,7 +36,27 @@ struct transfer {
     const frost_http_request *request;
     size_t sent;
     int stopped;
+    int stalled;
+    int connected;
+    curl_off_t moved;              // bytes received and sent so far
+    long long moved_at_ms;         // when `moved` last grew (or the connection was made)
 };
+
+static long long monotonic_ms(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+// Called once the connection is made (or reused), before the request goes out: the read
+// timeout's clock starts here; until then the connect timeout bounds the wait.
+static int on_connected(void *user, char *primary_ip, char *local_ip, int primary_port, int local_port) {
+    (void)primary_ip, (void)local_ip, (void)primary_port, (void)local_port;
+    struct transfer *t = user;
+    t->connected = 1;
+    t->moved_at_ms = monotonic_ms();
+    return CURL_PREREQFUNC_OK;
+}
 
 static size_t on_header(char *data, size_t size, size_t count, void *user) {
     struct transfer *t = user;
@@ -57,10 +78,22 @@ static size_t on_body(char *data, size_t size, size_t count, void *user) {
     return n;
 }
 
+// The read timeout as botocore's socket timeout: no byte either way for read_timeout_ms, however
+// long the transfer has lasted. Not CURLOPT_LOW_SPEED_LIMIT: libcurl averages its speed over a
+// window of seconds, so a body that still arrives a byte every few seconds would count as stopped.
 static int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow) {
-    (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+    (void)dltotal, (void)ultotal;
     struct transfer *t = user;
-    if (t->request->on_progress(t->request->context)) {
+    long long now = monotonic_ms();
+    if (dlnow + ulnow != t->moved) {
+        t->moved = dlnow + ulnow;
+        t->moved_at_ms = now;
+    }
+    if (t->connected && t->request->read_timeout_ms > 0 && now - t->moved_at_ms >= t->request->read_timeout_ms) {
+        t->stalled = 1;
+        return 1;
+    }
+    if (t->request->on_progress && t->request->on_progress(t->request->context)) {
         t->stopped = 1;
         return 1;
     }
@@ -88,7 +121,7 @@ frost_http_result frost_http_perform(frost_http_connection *connection, const fr
     frost_http_result result = {0};
     CURL *easy = connection->easy;
     curl_easy_reset(easy);
-    struct transfer t = {request, 0, 0};
+    struct transfer t = {request, 0, 0, 0, 0, 0, 0};
     struct curl_slist *headers = NULL;
     for (size_t i = 0; i < request->header_count; i++) headers = curl_slist_append(headers, request->headers[i]);
     // No "Expect: 100-continue" pause before a body (the caller names a POST's Content-Type).
@@ -104,17 +137,17 @@ frost_http_result frost_http_perform(frost_http_connection *connection, const fr
     if (request->ca_file) curl_easy_setopt(easy, CURLOPT_CAINFO, request->ca_file);
     curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, request->timeout_ms);
     curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, request->connect_timeout_ms);
+    curl_easy_setopt(easy, CURLOPT_PREREQFUNCTION, on_connected);
+    curl_easy_setopt(easy, CURLOPT_PREREQDATA, &t);
     curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(easy, CURLOPT_HEADERDATA, &t);
     curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, &t);
     curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, result.error);
-    if (request->on_progress) {
-        curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, on_progress);
-        curl_easy_setopt(easy, CURLOPT_XFERINFODATA, &t);
-        curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
-    }
+    curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl_easy_setopt(easy, CURLOPT_XFERINFODATA, &t);
+    curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
 
     if (strcmp(request->method, "HEAD") == 0) {
         curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
@@ -138,6 +171,7 @@ frost_http_result frost_http_perform(frost_http_connection *connection, const fr
     curl_slist_free_all(headers);
     result.curl_code = (int)code;
     result.stopped = t.stopped;
+    result.stalled = t.stalled;
     if (code != CURLE_OK && result.error[0] == 0) {
         strncpy(result.error, curl_easy_strerror(code), sizeof result.error - 1);
     }

@@ -35,9 +35,12 @@ final class HTTPConnections: Sendable {
     /// its Content-Length when it has one, before any of it arrives). With `receive`, a successful
     /// (2xx) response's body is handed to it piece by piece as it arrives instead of gathered (a
     /// download into a file: never whole in memory); `receive` returns false to stop. A raised
-    /// stop flag on this thread ends it within a second, whatever it waits for.
+    /// stop flag on this thread ends it within a second, whatever it waits for. `timeouts` in
+    /// seconds, 0 for none: `request` bounds the whole exchange, `connect` opening the connection,
+    /// `read` the time nothing moves either way once connected (a transfer that keeps moving is
+    /// never cut by it).
     func perform(method: String, url: String, headers: [(name: String, value: String)], body: UnsafeRawBufferPointer?,
-                 timeout: Double, connectTimeout: Double, caFile: String?, maxBody: Int,
+                 timeouts: (request: Double, connect: Double, read: Double), caFile: String?, maxBody: Int,
                  receive: ((UnsafeRawBufferPointer) -> Bool)? = nil) throws(HTTPFailure) -> HTTPResponse {
         guard let connection = idle.withLock({ $0.popLast() }) ?? frost_http_connection_new() else {
             throw .transport("cannot start libcurl")
@@ -69,8 +72,9 @@ final class HTTPConnections: Sendable {
                             request.header_count = list.count
                             request.body = body.map { $0.baseAddress?.assumingMemoryBound(to: UInt8.self) } ?? nil
                             request.body_length = body?.count ?? 0
-                            request.timeout_ms = Int(timeout * 1000)
-                            request.connect_timeout_ms = Int(connectTimeout * 1000)
+                            request.timeout_ms = Int(timeouts.request * 1000)
+                            request.connect_timeout_ms = Int(timeouts.connect * 1000)
+                            request.read_timeout_ms = Int(timeouts.read * 1000)
                             request.ca_file = ca
                             request.context = context
                             request.on_header = { context, line, length in
@@ -113,6 +117,9 @@ final class HTTPConnections: Sendable {
         idle.withLock { $0.append(connection) }
         if let size = gathered.tooLarge { throw .bodyTooLarge(size) }
         if result.stopped != 0 { throw .stopped }
+        if result.stalled != 0 {
+            throw .transport("read timeout: nothing received or sent for \(String(format: "%g", timeouts.read)) s (FROST_S3_READ_TIMEOUT)")
+        }
         if gathered.receiverStopped { throw .receiverStopped }
         guard result.curl_code == 0 else {
             let text = withUnsafeBytes(of: result.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }

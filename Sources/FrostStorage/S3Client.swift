@@ -11,7 +11,7 @@ import Glibc
 /// RequestTimeout and a failed, dropped or timed-out connection (not a TLS certificate that fails
 /// verification: that fails again), after a backoff with full jitter
 /// (min(20 s, 0.1 s·2^attempt) × a random fraction: AWS's "Exponential Backoff And Jitter"); each
-/// request has a timeout. Failures are `CodecError`s whose message names what S3 said, never a
+/// request has a connect and a read timeout, and a whole-request one if set. Failures are `CodecError`s whose message names what S3 said, never a
 /// secret (docs/storage.md).
 public final class S3Client: Sendable {
     public let configuration: S3Configuration
@@ -225,8 +225,8 @@ public final class S3Client: Sendable {
             counter.withLock { $0 += 1 }
             let again = idempotent && attempt < configuration.maxAttempts
             do {
-                let response = try connections.perform(method: method, url: url, headers: sent, body: body, timeout: configuration.requestTimeout,
-                                                       connectTimeout: configuration.connectTimeout, caFile: configuration.caBundle, maxBody: maxBody,
+                let response = try connections.perform(method: method, url: url, headers: sent, body: body, timeouts: configuration.timeouts,
+                                                       caFile: configuration.caBundle, maxBody: maxBody,
                                                        receive: receive)
                 if again, Self.isRetryable(response) {
                     Self.backoff(attempt)
@@ -349,7 +349,7 @@ public final class S3Client: Sendable {
             do {
                 response = try body.withUnsafeBytes { bytes throws(HTTPFailure) in
                     try connections.perform(method: "POST", url: "\(scheme)://\(host)/", headers: [("Content-Type", "application/x-www-form-urlencoded")],
-                                            body: bytes, timeout: configuration.requestTimeout, connectTimeout: configuration.connectTimeout,
+                                            body: bytes, timeouts: configuration.timeouts,
                                             caFile: configuration.caBundle, maxBody: 1 << 20)
                 }
             } catch HTTPFailure.stopped {

@@ -42,10 +42,15 @@ public struct S3Configuration: Sendable {
     public var credentials: CredentialSource
     /// Tries per request (the first and its retries), AWS_MAX_ATTEMPTS or `max_attempts`.
     public var maxAttempts: Int
-    /// The longest one request may take, connection included (seconds).
+    /// The longest one request may take, connection included (seconds); 0: no limit (a transfer
+    /// that keeps moving is never cut, as with the AWS SDKs).
     public var requestTimeout: Double
-    /// The longest a connection may take to open (seconds).
+    /// The longest a connection may take to open, TLS included (seconds; botocore's
+    /// `connect_timeout`).
     public var connectTimeout: Double
+    /// The longest nothing may be received or sent once connected (seconds; botocore's
+    /// `read_timeout`); 0: no limit.
+    public var readTimeout: Double
     /// Certificates to trust instead of the system's (AWS_CA_BUNDLE or `ca_bundle`).
     public var caBundle: String?
     /// The profile read (for messages).
@@ -54,6 +59,7 @@ public struct S3Configuration: Sendable {
     /// The configuration `environment` gives (the process's by default), with the files it names.
     public static func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) -> S3Configuration {
         let env = { (name: String) -> String? in environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let seconds = { (name: String) -> Double? in env(name).flatMap(Double.init).map { max(0, $0) } }
         let home = env("HOME") ?? NSHomeDirectory()
         let profile = env("AWS_PROFILE") ?? env("AWS_DEFAULT_PROFILE") ?? "default"
         let configFile = INIFile(path: env("AWS_CONFIG_FILE") ?? home + "/.aws/config")
@@ -85,11 +91,15 @@ public struct S3Configuration: Sendable {
             addressingStyle: s3["addressing_style"] ?? "auto",
             credentials: credentials,
             maxAttempts: max(1, Int(env("AWS_MAX_ATTEMPTS") ?? config["max_attempts"] ?? "") ?? 5),
-            requestTimeout: Double(env("FROST_S3_REQUEST_TIMEOUT") ?? "") ?? 300,
-            connectTimeout: Double(env("FROST_S3_CONNECT_TIMEOUT") ?? "") ?? 10,
+            requestTimeout: seconds("FROST_S3_REQUEST_TIMEOUT") ?? 0,
+            connectTimeout: seconds("FROST_S3_CONNECT_TIMEOUT") ?? 60,
+            readTimeout: seconds("FROST_S3_READ_TIMEOUT") ?? 60,
             caBundle: env("AWS_CA_BUNDLE") ?? config["ca_bundle"],
             profile: profile)
     }
+
+    /// The three timeouts as a request takes them.
+    var timeouts: (request: Double, connect: Double, read: Double) { (requestTimeout, connectTimeout, readTimeout) }
 
     private static func keys(_ section: [String: String]) -> S3Credentials? {
         guard let id = section["aws_access_key_id"], let secret = section["aws_secret_access_key"] else { return nil }

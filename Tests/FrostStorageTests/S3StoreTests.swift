@@ -121,27 +121,70 @@ import Testing
         #expect(failure?.kind == .stopped && client.requestCount == 1, "\(String(describing: failure))")
     }
 
-    /// FROST_S3_REQUEST_TIMEOUT bounds a whole request: against an endpoint that never answers and
-    /// one that sends its body a byte at a time (never idle, never done), each attempt ends at the
-    /// deadline and the request fails with one error naming the object, after AWS_MAX_ATTEMPTS
-    /// attempts. A stop flag raised at 20 s ends the request if no deadline does, so that a
-    /// broken deadline fails this test (stopped, not timed out) instead of hanging it.
+    /// A client of the loopback endpoint at `port` with `settings` (the timeouts, AWS_MAX_ATTEMPTS)
+    /// and no files of the machine's.
+    static func client(port: Int, _ settings: [String: String]) -> S3Client {
+        S3Client(configuration: .resolve(environment: [
+            "AWS_ENDPOINT_URL": "http://127.0.0.1:\(port)", "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret",
+            "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null", "HOME": "/nonexistent"].merging(settings) { $1 }))
+    }
+
+    /// `body` under a stop flag raised at 20 s: a timeout that does not fire fails the test
+    /// (stopped, not timed out) instead of hanging it.
+    static func guarded<T>(_ body: () throws -> T) throws -> T {
+        let flag = StopFlag()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 20) { flag.raise() }
+        return try flag.during(body)
+    }
+
+    /// FROST_S3_READ_TIMEOUT ends an attempt on which nothing moves for that long, as botocore's
+    /// read timeout: an endpoint that never answers, one that sends its body a byte each 2.5 s (a
+    /// read timeout of 0.5 s), and an upload to an endpoint that stops reading it (16 MiB, more
+    /// than the sockets' buffers hold) each fail with one error naming the object after
+    /// AWS_MAX_ATTEMPTS attempts. FROST_S3_REQUEST_TIMEOUT, when set, still caps a whole request,
+    /// even one that keeps moving (a byte each 0.1 s for 3 s, capped at 1 s).
     @Test func aRequestPastItsTimeoutFailsAfterItsAttempts() throws {
-        let silent = try SilentListener(), dripping = try DrippingListener()
-        for port in [silent.port, dripping.port] {
-            let configuration = S3Configuration.resolve(environment: [
-                "AWS_ENDPOINT_URL": "http://127.0.0.1:\(port)", "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret",
-                "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null", "HOME": "/nonexistent",
-                "FROST_S3_REQUEST_TIMEOUT": "0.5", "AWS_MAX_ATTEMPTS": "2"])
-            #expect(configuration.requestTimeout == 0.5 && configuration.maxAttempts == 2)
-            let client = S3Client(configuration: configuration)
-            let flag = StopFlag()
-            DispatchQueue.global().asyncAfter(deadline: .now() + 20) { flag.raise() }
-            let failure = #expect(throws: CodecError.self) { try flag.during { try client.get(ObjectAddress(bucket: "b", key: "k.jpg")) } }
+        let silent = try SilentListener(), dripping = try DrippingListener(every: 2.5), steady = try DrippingListener(every: 0.1, bytes: 30)
+        let stalled = "gave up after 2 attempts: read timeout: nothing received or sent for 0.5 s (FROST_S3_READ_TIMEOUT)"
+        let upload = [UInt8](repeating: 7, count: 16 << 20)
+        let cases: [(port: Int, settings: [String: String], put: Bool, message: String)] = [
+            (silent.port, ["FROST_S3_READ_TIMEOUT": "0.5"], false, stalled),
+            (dripping.port, ["FROST_S3_READ_TIMEOUT": "0.5"], false, stalled),
+            (silent.port, ["FROST_S3_READ_TIMEOUT": "0.5"], true, stalled),
+            (steady.port, ["FROST_S3_READ_TIMEOUT": "0.5", "FROST_S3_REQUEST_TIMEOUT": "1"], false,
+             "gave up after 2 attempts: Operation timed out after"),
+        ]
+        for (port, settings, put, message) in cases {
+            let client = Self.client(port: port, settings.merging(["AWS_MAX_ATTEMPTS": "2"]) { $1 })
+            #expect(client.configuration.readTimeout == 0.5 && client.configuration.maxAttempts == 2)
+            let address = ObjectAddress(bucket: "b", key: "k.jpg")
+            let failure = #expect(throws: CodecError.self) {
+                try Self.guarded {
+                    if put { try upload.withUnsafeBytes { try client.put(address, $0) } } else { _ = try client.get(address) }
+                }
+            }
             #expect(failure?.kind == .io && failure?.file == "s3://b/k.jpg", "\(String(describing: failure))")
-            #expect(failure?.message.hasPrefix("gave up after 2 attempts: Operation timed out after") == true, "\(String(describing: failure))")
+            #expect(failure?.message.hasPrefix(message) == true, "\(String(describing: failure))")
+            #expect(failure.map { !"\($0)".contains("\n") } == true)
             #expect(client.requestCount == 2)
         }
+    }
+
+    /// With no whole-request cap (the default), a transfer that keeps moving is never cut, however
+    /// long it lasts: a download of a byte each 0.1 s for 3 s and an upload of 64 MiB read 2 MiB
+    /// each 0.1 s (3.2 s) both succeed at the first attempt, each lasting several read timeouts.
+    @Test func aTransferThatKeepsMovingIsNeverCut() throws {
+        let dripping = try DrippingListener(every: 0.1, bytes: 30), reading = try SlowReadingListener(chunk: 2 << 20, every: 0.1)
+        let downloader = Self.client(port: dripping.port, ["FROST_S3_READ_TIMEOUT": "0.5"])
+        #expect(downloader.configuration.requestTimeout == 0 && downloader.configuration.connectTimeout == 60)
+        let (bytes, info) = try Self.guarded { try downloader.get(ObjectAddress(bucket: "b", key: "slow.jpg")) }
+        #expect(bytes == Array(repeating: UInt8(ascii: "."), count: 30) && info.identity == "etag:drip")
+        #expect(downloader.requestCount == 1)
+
+        let uploader = Self.client(port: reading.port, ["FROST_S3_READ_TIMEOUT": "1.5"])
+        let payload = [UInt8](repeating: 9, count: 64 << 20)
+        try Self.guarded { try payload.withUnsafeBytes { try uploader.put(ObjectAddress(bucket: "b", key: "slow.png"), $0) } }
+        #expect(uploader.requestCount == 1)
     }
 
     /// A pod's credentials on EKS: a web identity token exchanged at STS (moto's) for temporary

@@ -52,12 +52,8 @@ import Testing
     /// the object, tried once (a certificate that fails verification fails again), with nothing
     /// sent over the connection: the error.
     static func refusedGet(certificateFor names: [String], trustingTheCA: Bool) throws -> CodecError? {
-        let server = try S3TestServer.shared()
-        let authority = try TestCertificateAuthority()
+        let (server, authority, proxy, address) = try Self.proxy(certificateFor: names, object: "tls/a.txt", Array("over TLS".utf8))
         defer { authority.folder.remove() }
-        let proxy = try S3FaultProxy(server, tls: authority.serverCertificate(for: names))
-        let address = ObjectAddress(bucket: try server.makeBucket(), key: "tls/a.txt")
-        try Array("over TLS".utf8).withUnsafeBytes { try server.client().put(address, $0) }
         let client = Self.client(server, proxy, trusting: trustingTheCA ? authority.certificate : nil)
         let failure = #expect(throws: CodecError.self) { try client.get(address) }
         #expect(failure?.kind == .io && failure?.file == address.description, "\(String(describing: failure))")
@@ -65,5 +61,34 @@ import Testing
         #expect(client.requestCount == 1, "tried \(client.requestCount) times")
         #expect(proxy.requests().isEmpty)
         return failure
+    }
+
+    /// Through the command line: `frost blur` of an image behind the TLS proxy, without the CA,
+    /// exits 1 with one line `frost: s3://BUCKET/KEY: SSL certificate problem: …` on standard
+    /// error, writes no output and sends nothing over the connection.
+    @Test func theCommandLineSaysACertificateProblemInOneLine() throws {
+        let image = try Storage.read(Corpus.path("photos/rocket.jpg"))
+        let (server, authority, proxy, address) = try Self.proxy(certificateFor: ["IP:127.0.0.1", "DNS:localhost"], object: "tls/rocket.jpg", image)
+        defer { authority.folder.remove() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = server.environment(endpoint: proxy.endpoint).merging(["HOME": "/nonexistent", "AWS_MAX_ATTEMPTS": "3", "AWS_CA_BUNDLE": ""]) { $1 }
+        let run = try FrostRun.run(["blur", address.description, "-o", folder.file("out.png"), "--sigma", "2"], environment: environment)
+        let lines = run.stderr.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }
+        #expect(run.status == 1, "exit \(run.status): \(run.stderr)")
+        #expect(lines.count == 1 && lines[0].hasPrefix("frost: \(address.description): SSL certificate problem: "), "\(run.stderr)")
+        #expect(folder.contents().isEmpty && proxy.requests().isEmpty)
+    }
+
+    /// The test server behind a TLS proxy serving a certificate for `names` signed by a CA made
+    /// for it, holding `key` (in a new bucket) with `bytes`.
+    static func proxy(certificateFor names: [String], object key: String, _ bytes: [UInt8])
+        throws -> (S3TestServer, TestCertificateAuthority, S3FaultProxy, ObjectAddress) {
+        let server = try S3TestServer.shared()
+        let authority = try TestCertificateAuthority()
+        let proxy = try S3FaultProxy(server, tls: authority.serverCertificate(for: names))
+        let address = ObjectAddress(bucket: try server.makeBucket(), key: key)
+        try bytes.withUnsafeBytes { try server.client().put(address, $0) }
+        return (server, authority, proxy, address)
     }
 }

@@ -67,7 +67,7 @@ public final class S3TestServer: @unchecked Sendable {
     public func environment(endpoint: String? = nil, accessKeyID: String? = nil, secret: String? = nil) -> [String: String] {
         ["AWS_ENDPOINT_URL": endpoint ?? self.endpoint, "AWS_ACCESS_KEY_ID": accessKeyID ?? self.accessKeyID,
          "AWS_SECRET_ACCESS_KEY": secret ?? secretAccessKey, "AWS_REGION": "us-east-1", "AWS_DEFAULT_REGION": "us-east-1",
-         "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null", "FROST_S3_REQUEST_TIMEOUT": "30"]
+         "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null", "FROST_S3_READ_TIMEOUT": "30"]
     }
 
     /// A client of the storage module configured by `environment(…)` (and no home's files), trying
@@ -181,15 +181,12 @@ public final class SilentListener: @unchecked Sendable {
     deinit { close(socket) }
 }
 
-/// A loopback HTTP endpoint that answers every request at once with a 200 announcing a megabyte,
-/// then sends its body one byte each 0.1 s: never idle and never done, what only a deadline on the
-/// whole request ends (not one on idle time). Each connection is given up after 20 s, so a client
-/// without a deadline is not held forever.
-public final class DrippingListener: @unchecked Sendable {
+/// A loopback TCP endpoint that hands each connection to `serve` on a thread of its own.
+public class LoopbackEndpoint: @unchecked Sendable {
     public let port: Int
     private let socket: Int32
 
-    public init() throws {
+    init(serve: @escaping @Sendable (Int32) -> Void) throws {
         (socket, port) = try listenOnLoopback()
         let socket = self.socket
         Thread.detachNewThread {
@@ -197,19 +194,11 @@ public final class DrippingListener: @unchecked Sendable {
                 let connection = accept(socket, nil, nil)
                 if connection < 0 && errno == EINTR { continue }
                 guard connection >= 0 else { return }   // shut down
-                Thread.detachNewThread { Self.drip(connection) }
+                Thread.detachNewThread {
+                    defer { close(connection) }
+                    serve(connection)
+                }
             }
-        }
-    }
-
-    private static func drip(_ connection: Int32) {
-        defer { close(connection) }
-        let head = Array("HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\nETag: \"drip\"\r\n\r\n".utf8)
-        guard send(connection, head, head.count, Int32(MSG_NOSIGNAL)) == head.count else { return }
-        for _ in 0..<200 {
-            usleep(100_000)
-            // Fails once the client has closed the connection.
-            guard send(connection, [UInt8(ascii: ".")], 1, Int32(MSG_NOSIGNAL)) == 1 else { return }
         }
     }
 
@@ -217,6 +206,50 @@ public final class DrippingListener: @unchecked Sendable {
     deinit {
         shutdown(socket, Int32(SHUT_RDWR))
         close(socket)
+    }
+}
+
+/// A loopback HTTP endpoint that answers every request at once with a 200, then sends its body one
+/// byte each `interval` seconds: `bytes` of them (then the response is whole), or without a count
+/// a megabyte announced and never done. What a read timeout must leave alone while bytes keep
+/// coming, and end when they come slower than it. Each connection is given up after 200 bytes, so
+/// a client without a deadline is not held forever.
+public final class DrippingListener: LoopbackEndpoint, @unchecked Sendable {
+    public init(every interval: Double = 0.1, bytes: Int? = nil) throws {
+        try super.init { connection in
+            let head = Array("HTTP/1.1 200 OK\r\nContent-Length: \(bytes ?? 1_000_000)\r\nETag: \"drip\"\r\n\r\n".utf8)
+            guard send(connection, head, head.count, Int32(MSG_NOSIGNAL)) == head.count else { return }
+            for _ in 0..<min(bytes ?? 200, 200) {
+                usleep(UInt32(interval * 1_000_000))
+                // Fails once the client has closed the connection.
+                guard send(connection, [UInt8(ascii: ".")], 1, Int32(MSG_NOSIGNAL)) == 1 else { return }
+            }
+        }
+    }
+}
+
+/// A loopback HTTP endpoint that reads a request's body `chunk` bytes each `interval` seconds (an
+/// upload over a slow link: it never stops moving) and then answers 200 with an ETag.
+public final class SlowReadingListener: LoopbackEndpoint, @unchecked Sendable {
+    public init(chunk: Int, every interval: Double) throws {
+        try super.init { connection in
+            var head = [UInt8](), buffer = [UInt8](repeating: 0, count: chunk)
+            while !head.suffix(4).elementsEqual("\r\n\r\n".utf8) {
+                guard recv(connection, &buffer, 1, 0) == 1 else { return }
+                head.append(buffer[0])
+            }
+            let length = String(decoding: head, as: UTF8.self).split(separator: "\r\n")
+                .first { $0.lowercased().hasPrefix("content-length:") }.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+            var left = length
+            while left > 0 {
+                usleep(UInt32(interval * 1_000_000))
+                let got = recv(connection, &buffer, min(chunk, left), Int32(MSG_WAITALL))
+                guard got > 0 else { return }
+                left -= got
+            }
+            let answer = Array("HTTP/1.1 200 OK\r\nContent-Length: 0\r\nETag: \"slow\"\r\n\r\n".utf8)
+            _ = send(connection, answer, answer.count, Int32(MSG_NOSIGNAL))
+        }
     }
 }
 

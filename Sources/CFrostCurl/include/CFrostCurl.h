@@ -28,8 +28,10 @@ typedef struct frost_http_request {
     size_t header_count;
     const uint8_t *body;           // sent as is (PUT, POST); NULL for none
     size_t body_length;
-    long timeout_ms;               // the whole request, connection included
-    long connect_timeout_ms;
+    long timeout_ms;               // the whole request, connection included; 0: none
+    long connect_timeout_ms;       // opening the connection (DNS, TCP, TLS)
+    long read_timeout_ms;          // once connected, nothing received or sent for this long
+                                   // ends the request (`stalled`); 0: never
     const char *ca_file;           // AWS_CA_BUNDLE, or NULL for the system's
     void *context;
     frost_http_header_callback on_header;
@@ -41,6 +43,7 @@ typedef struct frost_http_result {
     int curl_code;                 // 0 when a response came back whole
     long status;                   // the HTTP status (0 without a response)
     int stopped;                   // a callback stopped it
+    int stalled;                   // nothing moved either way for read_timeout_ms
     char error[256];               // curl's words for a failure
 } frost_http_result;
 
