@@ -31,7 +31,9 @@ enum CacheFolder {
                 throw CodecError(.io, "cannot create the cache folder \(folder)")
             }
         }
-        let staging = try temporaryFolder(inBucket ? NSTemporaryDirectory() + "frost-cache" + stagingMarker : folder + stagingMarker, for: folder)
+        if inBucket { _ = abandonedStagingsSwept }
+        let staging = try temporaryFolder(inBucket ? NSTemporaryDirectory() + "frost-cache-\(getpid())" + stagingMarker : folder + stagingMarker,
+                                          for: folder)
         do {
             let result = try body(staging)
             if inBucket {
@@ -45,6 +47,34 @@ enum CacheFolder {
             remove(staging)
             throw error
         }
+    }
+
+    /// Bucket caches staged in `TMPDIR` by runs that were killed (`frost-cache-PID.tmp-XXXXXX`; no
+    /// signal handler removes them), removed once per process before its first: a folder whose
+    /// process is gone and that nothing has written to for an hour (a run in another PID namespace
+    /// sharing the folder may carry a PID that is free here; its writes keep its folder young), or
+    /// an older release's `frost-cache.tmp-XXXXXX` of that age. Only the store's own files go
+    /// (`remove`).
+    private static let abandonedStagingsSwept: Void = {
+        let temporary = NSTemporaryDirectory()
+        let now = time(nil)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? [] {
+            guard let pid = stagingOwner(name), pid != getpid(), pid == 0 || (kill(pid, 0) != 0 && errno == ESRCH) else { continue }
+            var st = stat()
+            let path = FileIO.joined(temporary, name)
+            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, now - st.st_mtim.tv_sec > 3600 else { continue }
+            _ = remove(path)
+        }
+    }()
+
+    /// The PID in a bucket staging folder's name (`frost-cache-PID.tmp-XXXXXX`), 0 for an older
+    /// release's `frost-cache.tmp-XXXXXX`; nil for any other name.
+    static func stagingOwner(_ name: String) -> pid_t? {
+        guard name.hasPrefix("frost-cache"), let marker = name.range(of: stagingMarker), name[marker.upperBound...].count == 6 else { return nil }
+        let tag = name["frost-cache".endIndex..<marker.lowerBound]
+        if tag.isEmpty { return 0 }
+        guard tag.hasPrefix("-"), let pid = pid_t(tag.dropFirst()), pid > 0 else { return nil }
+        return pid
     }
 
     /// A new empty folder named `prefix` + six random characters, with the permissions a plain

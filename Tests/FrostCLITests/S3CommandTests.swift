@@ -263,6 +263,34 @@ import Testing
         #expect(temporary.contents().filter { $0.hasPrefix("frost-download-") } == [], "held: \(held)")
     }
 
+    /// A bucket cache is staged in TMPDIR; a run killed mid-build leaves its staging folder there.
+    /// The next run removes those whose process is gone and that nothing wrote to for an hour (and
+    /// an older release's unnamed ones of that age), and keeps the others.
+    @Test func abandonedStagingFoldersAreSwept() throws {
+        let server = try S3TestServer.shared()
+        let bucket = try Self.bucket(server)
+        let temporary = try TemporaryFolder()
+        defer { temporary.remove() }
+        var dead: pid_t = 4_000_000   // a PID no process has here
+        while kill(dead, 0) == 0 || errno != ESRCH { dead -= 1 }
+        func plant(_ name: String, age seconds: Int?) throws {
+            let path = temporary.file(name)
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            try Data([1]).write(to: URL(fileURLWithPath: path + "/level-01.png"))
+            guard let seconds else { return }
+            let then = timeval(tv_sec: time(nil) - seconds, tv_usec: 0)
+            #expect(utimes(path, [then, then]) == 0)
+        }
+        try plant("frost-cache-\(dead).tmp-aaaaaa", age: 7200)         // killed two hours ago: swept
+        try plant("frost-cache.tmp-bbbbbb", age: 7200)                  // an older release's: swept
+        try plant("frost-cache-\(getpid()).tmp-cccccc", age: 7200)     // its process is alive: kept
+        try plant("frost-cache-\(dead).tmp-dddddd", age: nil)          // written to a moment ago: kept
+        let run = try Self.frost(["cache", "s3://\(bucket)/photos/rocket.jpg", "-o", "s3://\(bucket)/one.frost", "--levels", "3"], server,
+                                 extra: ["TMPDIR": temporary.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(temporary.contents().sorted() == ["frost-cache-\(dead).tmp-dddddd", "frost-cache-\(getpid()).tmp-cccccc"].sorted())
+    }
+
     /// Keys are not paths: one with `..` or a leading `/` never writes outside a local output root.
     @Test func keysThatClimbNeverLeaveTheOutputRoot() throws {
         let server = try S3TestServer.shared()
