@@ -194,7 +194,7 @@ public final class ServiceBlurCaches: Sendable {
                 var decode = limits
                 decode.frame = 0
                 decode.requiresEveryFrame = false
-                try StopFlag().during {
+                _ = try StopFlag().during {
                     try CacheStore.build(source: bytes, named: "source", sha256: sha, into: cache, options: options, decode: decode, threads: threads,
                                          maxSide: maxSide)
                 }

@@ -127,7 +127,7 @@ public final class S3FaultProxy: @unchecked Sendable {
     /// with `tls`, an https endpoint serving that certificate (chain) and key.
     public init(_ server: S3TestServer, rules: [String] = [], tls: (certificate: String, key: String)? = nil) throws {
         log = NSTemporaryDirectory() + "frost-s3-proxy-\(UUID().uuidString).jsonl"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         let line: String
         let certificate = tls.map { ["--cert", $0.certificate, "--key", $0.key] } ?? []
         (process, input, line) = try S3TestServer.launch(Corpus.repository + "/Tests/References/s3_proxy.py",
