@@ -11,8 +11,9 @@ struct RequestHead {
     let target: String
     let accept: String?
     let ifNoneMatch: String?
-    /// Whether the request asks nothing of the connection (no Connection, Expect or Upgrade
-    /// field) nor repeats a field the answer depends on: one the server may answer as it likes.
+    /// Whether the request asks nothing of the connection (no Connection field but `keep-alive`,
+    /// no Expect or Upgrade) nor repeats a field the answer depends on: one the server may answer
+    /// as it likes.
     let plain: Bool
     /// The head's bytes, its blank line included.
     let length: Int
@@ -70,7 +71,8 @@ struct RequestHead {
             while from < to, bytes[from] == 32 || bytes[from] == 9 { from += 1 }
             while to > from, bytes[to - 1] == 32 || bytes[to - 1] == 9 { to -= 1 }
             if named(name, "content-length") || named(name, "transfer-encoding") { return .refused }
-            if named(name, "connection") || named(name, "expect") || named(name, "upgrade") { plain = false }
+            // `Connection: keep-alive` (what browsers send) asks what HTTP/1.1 does anyway.
+            if named(name, "connection") && !named(bytes[from..<to], "keep-alive") || named(name, "expect") || named(name, "upgrade") { plain = false }
             if named(name, "accept") {
                 if accept != nil { plain = false }
                 accept = text(from..<to)

@@ -131,7 +131,12 @@ struct RequestHeadTests {
         for text in ["GET / HTTP/1.1\r\nHost: x\r\n", "GET / HTTP/1.1\r", "G"] {
             guard case .incomplete = Self.read(text) else { Issue.record("not waited for: \(text.debugDescription)"); continue }
         }
-        for text in ["GET / HTTP/1.1\r\nConnection: close\r\n\r\n", "GET / HTTP/1.1\r\nExpect: 100-continue\r\n\r\n",
+        guard case .head(let kept) = Self.read("GET / HTTP/1.1\r\nConnection:  Keep-Alive \r\n\r\n"), kept.plain else {
+            Issue.record("keep-alive is not plain")
+            return
+        }
+        for text in ["GET / HTTP/1.1\r\nConnection: close\r\n\r\n", "GET / HTTP/1.1\r\nConnection: keep-alive, Upgrade\r\n\r\n",
+                     "GET / HTTP/1.1\r\nExpect: 100-continue\r\n\r\n",
                      "GET / HTTP/1.1\r\nAccept: a\r\nAccept: b\r\n\r\n"] {
             guard case .head(let head) = Self.read(text), !head.plain else { Issue.record("plain: \(text.debugDescription)"); continue }
         }
@@ -147,7 +152,7 @@ extension RequestHeadTests {
         var random = SeededRandom(seed: 70)
         let pieces = ["GET", "HEAD", "POST", "G\tT", "get", " ", "  ", "\t", "/", "/a?b=c", "/%2e%2e/x", "*", "http://h/x", "HTTP/1.1", "HTTP/1.0",
                       "HTTP/1.10", "http/1.1", "\r\n", "\n", "\r", "Host: x", "Host:x", "Host :x", " Host: x", "Accept: image/webp",
-                      "If-None-Match: \"e\"", "Content-Length: 5", "Content-Length: 0", "Transfer-Encoding: chunked", "Connection: close",
+                      "If-None-Match: \"e\"", "Content-Length: 5", "Content-Length: 0", "Transfer-Encoding: chunked", "Connection: close", "connection: Keep-Alive",
                       "X: a\u{7f}", "X: é", "X:", ":", "X: a\tb", "X-Y_Z: 1", "Expect: 100-continue", "\u{0}", "hello"]
         var read = 0
         for _ in 0..<4000 {
