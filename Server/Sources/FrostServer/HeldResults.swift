@@ -44,12 +44,17 @@ final class HeldResults: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard aligned else { return context.fireChannelRead(data) }
         var buffer = unwrapInboundIn(data)
-        if var pending {
+        if var pending = self.pending.take() {
             pending.writeBuffer(&buffer)
             buffer = pending
         }
         pending = buffer
         if !waiting { handle(context) }
+    }
+
+    /// Keeps what of `buffer` is not handled yet (only that: the bytes read before are let go).
+    private func keep(_ buffer: inout ByteBuffer) {
+        pending = buffer.readSlice(length: buffer.readableBytes)
     }
 
     /// The pending requests in turn: answered here or passed on, until a head is not whole yet or
@@ -61,12 +66,13 @@ final class HeldResults: ChannelDuplexHandler, RemovableChannelHandler {
         defer { if answered { context.flush() } }
         while buffer.readableBytes > 0 {
             guard context.channel.isWritable else {
-                (waiting, pending) = (true, buffer)
+                waiting = true
+                keep(&buffer)
                 return
             }
             switch RequestHead.read(buffer.readableBytesView) {
             case .incomplete:
-                pending = buffer
+                keep(&buffer)
                 return
             case .refused:
                 aligned = false
@@ -80,7 +86,15 @@ final class HeldResults: ChannelDuplexHandler, RemovableChannelHandler {
                     timeouts.answeredBeforeDecoding()
                     answered = true
                 } else {
+                    // Only a plain GET or HEAD is surely decoded whole and answered in turn by the
+                    // route; after anything else (CONNECT, an upgrade, a method the decoder
+                    // refuses) the connection is the decoder's alone.
+                    if !head.plain || (head.method != "GET" && head.method != "HEAD") { aligned = false }
                     context.fireChannelRead(wrapInboundOut(bytes))
+                    if !aligned {
+                        if buffer.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(buffer)) }
+                        return
+                    }
                 }
             }
         }

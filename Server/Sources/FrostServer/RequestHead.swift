@@ -1,7 +1,7 @@
 import NIOCore
 
 /// A request head read strictly from the bytes as they came (RFC 9112 §2–§5), for `HeldResults`:
-/// only what leaves no doubt where the request ends is taken — `METHOD SP target SP HTTP/1.1`,
+/// only what leaves no doubt where the request ends is taken — `METHOD SP /target SP HTTP/1.1`,
 /// header lines of a token, a colon and visible characters, CRLF everywhere, and neither
 /// Content-Length nor Transfer-Encoding (no body: the head's end is the request's). Anything
 /// else (a bare LF, a folded line, a control character, a byte past ASCII, HTTP/1.0, a body) is
@@ -61,7 +61,7 @@ struct RequestHead {
         // METHOD SP target SP HTTP/1.1
         guard let space = bytes[first].firstIndex(of: 32), let second = bytes[(space + 1)..<first.upperBound].firstIndex(of: 32),
               isToken(bytes[first.lowerBound..<space]), second > space + 1,
-              bytes[(space + 1)..<second].allSatisfy({ $0 > 32 && $0 < 127 }),
+              bytes[space + 1] == UInt8(ascii: "/"), bytes[(space + 1)..<second].allSatisfy(isTargetByte),
               bytes[(second + 1)..<first.upperBound].elementsEqual("HTTP/1.1".utf8) else { return .refused }
         var accept: String?, ifNoneMatch: String?, plain = true
         for line in lines.dropFirst() {
@@ -90,6 +90,12 @@ struct RequestHead {
     private static func named(_ name: Slice<UnsafeRawBufferPointer>, _ lowercase: StaticString) -> Bool {
         name.count == lowercase.utf8CodeUnitCount && zip(name, UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount))
             .allSatisfy { (a: UInt8, b: UInt8) in a == b || (a >= 0x41 && a <= 0x5A && a | 0x20 == b) }
+    }
+
+    /// A byte of an origin-form target (RFC 9112 §3.2.1: an absolute path and query, RFC 3986's
+    /// pchar, "/" and "?"): letters, digits, `-._~`, `%`, sub-delims, `:` and `@`.
+    private static func isTargetByte(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || "-._~%!$&'()*+,;=:@/?".utf8.contains(c)
     }
 
     /// RFC 9110's token: one or more tchar.

@@ -16,6 +16,9 @@
                                     N requests for PATHs drawn at random (seeded) on one
                                     connection, their bytes cut at random places into writes a
                                     moment apart: "PATH STATUS CONTENT-TYPE LENGTH" per answer
+  clients.py raw PORT TEXT          TEXT (\r and \n as escapes) sent in one write; then every
+                                    answer, "STATUS CONTENT-TYPE LENGTH", until the server closes
+                                    or is silent for 3 s ("closed" or "silent" last)
   clients.py drip-origin            an HTTP origin on 127.0.0.1 (its port printed first) whose
                                     bodies come a byte every half second
 A close is seen as EOF or a reset. Nothing here waits longer than 60 s.
@@ -162,6 +165,19 @@ def main():
             status, kind, body, rest = read_answer(s, rest)
             print("%s %d %s %d" % (path, status, kind.replace(" ", ""), len(body)), flush=True)
         sender.join()
+    elif mode == "raw":
+        s = connect(int(sys.argv[2]))
+        s.sendall(sys.argv[3].replace("\\r", "\r").replace("\\n", "\n").encode("latin-1"))
+        s.settimeout(3)
+        rest = b""
+        try:
+            while True:
+                status, kind, body, rest = read_answer(s, rest)
+                print("%d %s %d" % (status, kind.replace(" ", ""), len(body)), flush=True)
+        except SystemExit:
+            print("closed", flush=True)
+        except (socket.timeout, ConnectionResetError):
+            print("silent", flush=True)
     elif mode == "drip-origin":
         server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
