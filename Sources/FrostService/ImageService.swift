@@ -130,10 +130,11 @@ public struct ImageService: Sendable {
                 // Kept only while the path as asked leads to the file the key was made from.
                 if let local = settings.local, let unresolved = try? local.unresolvedPath(for: url).path, let stamp = FileStamp(of: unresolved),
                    stamp == origin.stamp {
-                    heldPaths.put(memo, Held(source: (unresolved, stamp), key: key, headers: held.headers, disposition: held.disposition), size: held.size)
+                    heldPaths.put(memo, Held(source: (unresolved, stamp), key: key, headers: held.headers, disposition: held.disposition),
+                                  size: memo.utf8.count + held.size)
                 }
             case .object:
-                heldPaths.put(memo, held, size: held.size)   // a version id: its content never changes
+                heldPaths.put(memo, held, size: memo.utf8.count + held.size)   // a version id: its content never changes
             case .remote:
                 break
             }
