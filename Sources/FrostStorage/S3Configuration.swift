@@ -59,7 +59,10 @@ public struct S3Configuration: Sendable {
     /// The configuration `environment` gives (the process's by default), with the files it names.
     public static func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) -> S3Configuration {
         let env = { (name: String) -> String? in environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-        let seconds = { (name: String) -> Double? in env(name).flatMap(Double.init).map { max(0, $0) } }
+        // Seconds, at most a year (milliseconds must fit libcurl's long): `inf` is no limit (0), `nan` the default.
+        let seconds = { (name: String) -> Double? in
+            env(name).flatMap(Double.init).flatMap { $0.isNaN ? nil : $0.isInfinite ? 0 : min(max(0, $0), 31_536_000) }
+        }
         let home = env("HOME") ?? NSHomeDirectory()
         let profile = env("AWS_PROFILE") ?? env("AWS_DEFAULT_PROFILE") ?? "default"
         let configFile = INIFile(path: env("AWS_CONFIG_FILE") ?? home + "/.aws/config")

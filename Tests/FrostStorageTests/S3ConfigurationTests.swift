@@ -18,6 +18,15 @@ import Testing
         #expect(S3Configuration.resolve(environment: ["HOME": "/nonexistent"]).credentials == .none)
     }
 
+    /// Timeouts in seconds: `inf` is none, `nan` the default, a huge one a year (it had trapped
+    /// converting to libcurl's milliseconds).
+    @Test func timeoutsAreSecondsWithinAYear() {
+        let c = S3Configuration.resolve(environment: ["FROST_S3_READ_TIMEOUT": "inf", "FROST_S3_CONNECT_TIMEOUT": "nan",
+                                                      "FROST_S3_REQUEST_TIMEOUT": "1e300", "HOME": "/nonexistent"])
+        #expect(c.readTimeout == 0 && c.connectTimeout == 60 && c.requestTimeout == 31_536_000)
+        #expect(S3Configuration.resolve(environment: ["FROST_S3_READ_TIMEOUT": "-5", "HOME": "/nonexistent"]).readTimeout == 0)
+    }
+
     @Test func profilesComeFromTheFiles() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
