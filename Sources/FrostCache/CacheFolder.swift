@@ -34,6 +34,10 @@ enum CacheFolder {
         if inBucket { _ = abandonedStagingsSwept }
         let staging = try temporaryFolder(inBucket ? NSTemporaryDirectory() + "frost-cache-\(getpid())" + stagingMarker : folder + stagingMarker,
                                           for: folder)
+        // Locked while in use, so that no other run's sweep takes it (whatever its PID says there).
+        let lock = inBucket ? open(staging, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
+        if lock >= 0 { flock(lock, LOCK_EX) }
+        defer { if lock >= 0 { close(lock) } }
         do {
             let result = try body(staging)
             if inBucket {
@@ -51,10 +55,10 @@ enum CacheFolder {
 
     /// Bucket caches staged in `TMPDIR` by runs that were killed (`frost-cache-PID.tmp-XXXXXX`; no
     /// signal handler removes them), removed once per process before its first: a folder whose
-    /// process is gone and that nothing has written to for an hour (a run in another PID namespace
-    /// sharing the folder may carry a PID that is free here; its writes keep its folder young), or
-    /// an older release's `frost-cache.tmp-XXXXXX` of that age. Only the store's own files go
-    /// (`remove`).
+    /// process is gone, that nothing has changed for an hour, and that no run holds locked (a run
+    /// in another PID namespace sharing the folder may carry a PID that is free here: its lock
+    /// keeps its folder), or an older release's `frost-cache.tmp-XXXXXX` of that age. Only the
+    /// store's own files go (`remove`).
     private static let abandonedStagingsSwept: Void = {
         let temporary = NSTemporaryDirectory()
         let now = time(nil)
@@ -63,7 +67,10 @@ enum CacheFolder {
             var st = stat()
             let path = FileIO.joined(temporary, name)
             guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, now - st.st_mtim.tv_sec > 3600 else { continue }
-            _ = remove(path)
+            let lock = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard lock >= 0 else { continue }
+            defer { close(lock) }
+            if flock(lock, LOCK_EX | LOCK_NB) == 0 { _ = remove(path) }
         }
     }()
 

@@ -264,8 +264,8 @@ import Testing
     }
 
     /// A bucket cache is staged in TMPDIR; a run killed mid-build leaves its staging folder there.
-    /// The next run removes those whose process is gone and that nothing wrote to for an hour (and
-    /// an older release's unnamed ones of that age), and keeps the others.
+    /// The next run removes those whose process is gone, that nothing changed for an hour and that
+    /// no run holds locked (and an older release's unnamed ones of that age), and keeps the others.
     @Test func abandonedStagingFoldersAreSwept() throws {
         let server = try S3TestServer.shared()
         let bucket = try Self.bucket(server)
@@ -285,10 +285,15 @@ import Testing
         try plant("frost-cache.tmp-bbbbbb", age: 7200)                  // an older release's: swept
         try plant("frost-cache-\(getpid()).tmp-cccccc", age: 7200)     // its process is alive: kept
         try plant("frost-cache-\(dead).tmp-dddddd", age: nil)          // written to a moment ago: kept
+        try plant("frost-cache-\(dead).tmp-eeeeee", age: 7200)         // held locked by a run: kept
+        let lock = open(temporary.file("frost-cache-\(dead).tmp-eeeeee"), O_RDONLY | O_DIRECTORY)
+        defer { close(lock) }
+        #expect(flock(lock, LOCK_EX) == 0)
         let run = try Self.frost(["cache", "s3://\(bucket)/photos/rocket.jpg", "-o", "s3://\(bucket)/one.frost", "--levels", "3"], server,
                                  extra: ["TMPDIR": temporary.path])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(temporary.contents().sorted() == ["frost-cache-\(dead).tmp-dddddd", "frost-cache-\(getpid()).tmp-cccccc"].sorted())
+        #expect(temporary.contents().sorted()
+                == ["frost-cache-\(dead).tmp-dddddd", "frost-cache-\(dead).tmp-eeeeee", "frost-cache-\(getpid()).tmp-cccccc"].sorted())
     }
 
     /// Keys are not paths: one with `..` or a leading `/` never writes outside a local output root.
