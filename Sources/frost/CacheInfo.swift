@@ -9,20 +9,27 @@ import Foundation
 enum CacheInfo {
     /// What `info --sources` found of a cache's source.
     enum Source {
-        /// The cache's name is not `<its source's file name>.frost`, so it does not tell where its
-        /// source was (a single `frost cache IMAGE -o DIR`): the reason.
+        /// Where its source was is not known: its name is not `<its source's file name>.frost` (a single
+        /// `frost cache IMAGE -o DIR`), or it was named alone and its name is not found under the roots. The reason.
         case notMirrored(String)
         /// Looked up as `cache --batch --prune` looks it up.
         case lookedUp(CacheSweep.SourceLookup)
 
         /// `relative` is the cache's path under the folder `info` was given (`a/b.jpg.frost`), or its name.
-        init(_ relative: String, _ manifest: CacheManifest, under roots: [String]) {
+        /// `namedAlone`: the cache was named itself, so `relative` is only its name and its place
+        /// under the roots is not known: a source not found there is not known, not gone.
+        init(_ relative: String, _ manifest: CacheManifest, under roots: [String], namedAlone: Bool = false) {
             let mirrored = relative.hasSuffix(CacheSweep.suffix) ? String(relative.dropLast(CacheSweep.suffix.count)) : nil
             guard let mirrored, Storage.lastComponent(mirrored) == manifest.source.file else {
                 self = .notMirrored("its name is not \(manifest.source.file)\(CacheSweep.suffix)")
                 return
             }
-            self = .lookedUp(CacheSweep.lookUpSource(mirrored, under: roots))
+            let found = CacheSweep.lookUpSource(mirrored, under: roots)
+            if namedAlone, found.isGone {
+                self = .notMirrored("named alone, not found at \(mirrored) under the sources: name the folder cache --batch wrote")
+                return
+            }
+            self = .lookedUp(found)
         }
 
         var failed: Bool { if case .lookedUp(.failed) = self { true } else { false } }

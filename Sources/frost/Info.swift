@@ -18,8 +18,9 @@ struct Info: ParsableCommand {
         Any other folder is searched: every cache and every image (.png, .jpg, .jpeg, .webp, .avif, .heic, .heif, .gif) under
         it, in name order, so `frost info out/caches` checks a whole batch.
         With --sources (the folder, prefix or list's folder `cache --batch` took the sources from), each
-        cache <relative path>.frost (relative to the folder given, or its name alone) is also said to be
-        an orphan when nothing is at that relative path there: the cache `cache --batch --prune` removes.
+        cache <relative path>.frost (relative to the folder given) is also said to be an orphan when nothing
+        is at that relative path there: the cache `cache --batch --prune` removes. A cache named alone is
+        looked up by its name, and found or not known, never an orphan (its place under them is not known).
         """)
 
     @Flag(help: "One JSON object per file.")
@@ -70,12 +71,13 @@ struct Info: ParsableCommand {
     }
 
     /// Prints a cache folder's report; false when a level is broken or its source's lookup
-    /// failed (each reported on stderr). `relative`: its path under the folder named, or its name.
+    /// failed (each reported on stderr). `relative`: its path under the folder named ("": named alone).
     private func showCache(_ folder: String, relative: String) throws -> Bool {
         // A cache prefix named with its slash (`s3://b/c/x.jpg.frost/`): its keys are under it, not under `…//`.
         let folder = ObjectAddress.isObject(folder) && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         let check = try CacheCheck(folder: folder)
-        let source = sources.isEmpty ? nil : CacheInfo.Source(relative, check.manifest, under: sources)
+        let source = sources.isEmpty ? nil
+            : CacheInfo.Source(relative.isEmpty ? Storage.lastComponent(folder) : relative, check.manifest, under: sources, namedAlone: relative.isEmpty)
         print(json ? CacheInfo.json(folder, check, source) : CacheInfo.text(folder, check, source))
         for level in check.levels {
             if let problem = level.problem { report(folder, problem) }
@@ -109,7 +111,7 @@ struct Info: ParsableCommand {
     private func expand(_ path: String) -> [(path: String, relative: String)]? {
         if let address = ObjectAddress(path) {
             do {
-                guard try isObjectFolder(path), try !isObjectCache(path) else { return [(path, Storage.lastComponent(path))] }
+                guard try isObjectFolder(path), try !isObjectCache(path) else { return [(path, "")] }
                 let folder = address.isFolder ? address : ObjectAddress(bucket: address.bucket, key: address.key + "/")
                 let keys = try Storage.objects(under: folder).map(\.relative)
                 let caches = Set(keys.filter { $0.hasSuffix("/" + CacheStore.manifestName) }.map { String($0.dropLast(CacheStore.manifestName.count + 1)) })
@@ -125,7 +127,7 @@ struct Info: ParsableCommand {
                 return nil
             }
         }
-        guard isExistingFolder(path), !isCache(path) else { return [(path, Storage.lastComponent(path))] }
+        guard isExistingFolder(path), !isCache(path) else { return [(path, "")] }
         do {
             let found = try FileBatch.images(under: path, entries: isCache)
             guard !found.isEmpty else {

@@ -204,10 +204,14 @@ import Testing
         #expect(caches[output + "/sub/c.jpg.frost"]?["orphan"] as? Bool == false)
         #expect(caches[output + "/single"]?["orphan"] is NSNull && caches[output + "/single"]?["source_path"] is NSNull)
         #expect(caches.values.allSatisfy { $0["ok"] as? Bool == true } && caches.count == 4)
-        let text = try FrostRun.run(["info", "--sources", input + "/", output + "/b.jpg.frost", output + "/a.jpg.frost", output + "/single"])
+        // Caches named alone: looked up by their names; one not found there is not known, never an
+        // orphan (sub/c.jpg.frost's source is in.sub/c.jpg, not in/c.jpg).
+        let text = try FrostRun.run(["info", "--sources", input + "/", output + "/b.jpg.frost", output + "/a.jpg.frost", output + "/single",
+                                     output + "/sub/c.jpg.frost"])
+        let alone = { (name: String) in "  source: not known (named alone, not found at \(name) under the sources: name the folder cache --batch wrote)" }
         #expect(text.status == 0 && text.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("  level ") } == [
-            "  orphan: the source \(input)/b.jpg is gone", "  source: \(input)/a.jpg", "  source: not known (its name is not a.jpg.frost)",
-        ], "\(text.stdout)")
+            alone("b.jpg"), "  source: \(input)/a.jpg", "  source: not known (its name is not a.jpg.frost)", alone("c.jpg"),
+        ].map { Substring($0) }, "\(text.stdout)")
         // Without --sources: the keys are null and the text has no source line.
         json = try FrostRun.run(["info", "--json", output + "/b.jpg.frost"])
         #expect(try objects(json).values.first?["orphan"] is NSNull)
