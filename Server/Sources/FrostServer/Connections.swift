@@ -87,10 +87,11 @@ final class RequestReadTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func wait(_ context: NIOLoopBound<ChannelHandlerContext>, until when: NIODeadline) {
+        let this = NIOLoopBound(self, eventLoop: context.value.eventLoop)
         timer = (when, context.value.eventLoop.scheduleTask(deadline: when) {
-            self.timer = nil
-            guard let deadline = self.deadline else { return }
-            if deadline > .now() { self.wait(context, until: deadline) } else { context.value.close(promise: nil) }
+            this.value.timer = nil
+            guard let deadline = this.value.deadline else { return }
+            if deadline > .now() { this.value.wait(context, until: deadline) } else { context.value.close(promise: nil) }
         })
     }
 

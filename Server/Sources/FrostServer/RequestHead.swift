@@ -92,16 +92,23 @@ struct RequestHead {
             .allSatisfy { (a: UInt8, b: UInt8) in a == b || (a >= 0x41 && a <= 0x5A && a | 0x20 == b) }
     }
 
-    /// A byte of an origin-form target (RFC 9112 §3.2.1: an absolute path and query, RFC 3986's
-    /// pchar, "/" and "?"): letters, digits, `-._~`, `%`, sub-delims, `:` and `@`.
-    private static func isTargetByte(_ c: UInt8) -> Bool {
-        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || "-._~%!$&'()*+,;=:@/?".utf8.contains(c)
+    /// Which bytes are letters, digits or one of `others`, as a table by byte.
+    private static func table(_ others: String) -> [Bool] {
+        var table = [Bool](repeating: false, count: 256)
+        for c in Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8) + Array(others.utf8) { table[Int(c)] = true }
+        return table
     }
+
+    /// The bytes of an origin-form target (RFC 9112 §3.2.1: an absolute path and query, RFC 3986's
+    /// pchar, "/" and "?"): letters, digits, `-._~`, `%`, sub-delims, `:` and `@`.
+    private static let targetBytes = table("-._~%!$&'()*+,;=:@/?")
+    /// RFC 9110's tchar.
+    private static let tokenBytes = table("!#$%&'*+-.^_`|~")
+
+    private static func isTargetByte(_ c: UInt8) -> Bool { targetBytes[Int(c)] }
 
     /// RFC 9110's token: one or more tchar.
     private static func isToken(_ s: Slice<UnsafeRawBufferPointer>) -> Bool {
-        !s.isEmpty && s.allSatisfy { c in
-            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || "!#$%&'*+-.^_`|~".utf8.contains(c)
-        }
+        !s.isEmpty && s.allSatisfy { tokenBytes[Int($0)] }
     }
 }
