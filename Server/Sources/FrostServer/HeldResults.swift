@@ -120,9 +120,7 @@ final class HeldResults: ChannelDuplexHandler, RemovableChannelHandler {
     /// Server as Hummingbird adds them) and its body.
     private func write(_ answer: ImageService.Response, bodyless: Bool, _ context: ChannelHandlerContext) {
         var head = "HTTP/1.1 \(answer.status == 304 ? "304 Not Modified" : "200 OK")\r\n"
-        if !answer.contentType.isEmpty { head += "Content-Type: \(answer.contentType)\r\n" }
-        if let etag = answer.etag { head += "ETag: \(etag)\r\n" }
-        for (name, value) in answer.headers { head += "\(name): \(value)\r\n" }
+        ImageResponder.fields(of: answer) { name, value in head += "\(name): \(value)\r\n" }
         if answer.status != 304 { head += "Content-Length: \(answer.body.count)\r\n" }
         head += "Date: \(date.now)\r\nServer: \(serverName)\r\n\r\n"
         context.write(wrapOutboundOut(context.channel.allocator.buffer(string: head)), promise: nil)

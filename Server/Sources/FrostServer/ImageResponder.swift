@@ -60,8 +60,14 @@ struct ImageResponder: HTTPResponder {
             let answer = try await answer(path, request, deadline: start + timeout, client: clients.watch(for: context.channel))
             (status, size) = (answer.status, answer.body.count)
             if status == 304 { metrics.notModified.increment() }
-            let (headers, body) = Self.fields(answer, head: head)
-            response = Response(status: .init(code: status), headers: headers, body: body.map { ResponseBody(byteBuffer: $0) } ?? ResponseBody())
+            var headers: HTTPFields = [:]
+            Self.fields(of: answer) { name, value in if let field = HTTPField.Name(name) { headers[field] = value } }
+            if head || status == 304 {
+                if status != 304 { headers[.contentLength] = "\(answer.body.count)" }
+                response = Response(status: .init(code: status), headers: headers, body: ResponseBody())
+            } else {
+                response = Response(status: .init(code: status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+            }
         } catch {
             let failure = (error as? ServiceError) ?? (error is CancellationError ? ServiceError(499, "the client went away") : ServiceError(500, "\(error)"))
             if failure.status == 499 { metrics.cancelled.increment() }
@@ -84,18 +90,12 @@ struct ImageResponder: HTTPResponder {
         logger.info("\(id) \(method) \(path) \(status) \(size) bytes \(Self.milliseconds(elapsed)) ms")
     }
 
-    /// The head fields and body of a service answer: no body for HEAD (its length still said) nor
-    /// a 304.
-    private static func fields(_ answer: ImageService.Response, head: Bool) -> (HTTPFields, ByteBuffer?) {
-        var headers: HTTPFields = [:]
-        if !answer.contentType.isEmpty { headers[.contentType] = answer.contentType }
-        if let etag = answer.etag { headers[.eTag] = etag }
-        for (name, value) in answer.headers { if let field = HTTPField.Name(name) { headers[field] = value } }
-        guard !head, answer.status != 304 else {
-            if answer.status != 304 { headers[.contentLength] = "\(answer.body.count)" }
-            return (headers, nil)
-        }
-        return (headers, ByteBuffer(bytes: answer.body))
+    /// A service answer's own fields, in order, for the route's head and for `HeldResults`'
+    /// alike: Content-Type (when it has one), ETag, then its headers (the length is each one's).
+    static func fields(of answer: ImageService.Response, _ field: (String, String) -> Void) {
+        if !answer.contentType.isEmpty { field("Content-Type", answer.contentType) }
+        if let etag = answer.etag { field("ETag", etag) }
+        for (name, value) in answer.headers { field(name, value) }
     }
 
     /// The answer to a processing URL's GET or HEAD whose result is held in memory, for
