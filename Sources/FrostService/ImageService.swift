@@ -122,23 +122,22 @@ public struct ImageService: Sendable {
         let key = key(origin, request, format(request, accept: accept))
         guard let entry = cache.get(key, inMemoryOnly: true), let format = ImageFormat.writable.first(where: { $0.contentType == entry.contentType })
         else { return nil }
-        let held = Held(source: nil, key: key, headers: headers(request, nil), disposition: Self.disposition(request, format))
-        // A URL with `exp` has a Cache-Control of its own at every second: not kept.
-        if (request.options.expires ?? 0) <= 0 {
-            switch request.location {
-            case .local(let url):
-                // Kept only while the path as asked leads to the file the key was made from.
-                if let local = settings.local, let unresolved = try? local.unresolvedPath(for: url).path, let stamp = FileStamp(of: unresolved),
-                   stamp == origin.stamp {
-                    heldPaths.put(memo, Held(source: (unresolved, stamp), key: key, headers: held.headers, disposition: held.disposition),
-                                  size: memo.utf8.count + held.size)
-                }
-            case .object:
-                heldPaths.put(memo, held, size: memo.utf8.count + held.size)   // a version id: its content never changes
-            case .remote:
-                break
-            }
+        // What the memo checks the source by: for a local file, the file the path as asked leads
+        // to, while it is the one the key was made from; an object of a version id, nothing (its
+        // content never changes).
+        var source: (path: String, stamp: FileStamp)?, kept = false
+        switch request.location {
+        case .local(let url):
+            if let local = settings.local, let unresolved = try? local.unresolvedPath(for: url).path, let stamp = FileStamp(of: unresolved),
+               stamp == origin.stamp { (source, kept) = ((unresolved, stamp), true) }
+        case .object:
+            kept = true
+        case .remote:
+            break
         }
+        let held = Held(source: source, key: key, headers: headers(request, nil), disposition: Self.disposition(request, format))
+        // A URL with `exp` has a Cache-Control of its own at every second: not kept.
+        if kept, (request.options.expires ?? 0) <= 0 { heldPaths.put(memo, held, size: memo.utf8.count + held.size) }
         return held.answer(entry, ifNoneMatch: ifNoneMatch)
     }
 
