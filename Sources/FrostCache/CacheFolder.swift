@@ -15,6 +15,8 @@ import Glibc
 enum CacheFolder {
     /// The suffix of a cache being built beside `folder` (then six random characters).
     static let stagingMarker = ".tmp-"
+    /// The start of a bucket cache's staging folder in `TMPDIR` (then `-PID`, the marker, six characters).
+    static let bucketStaging = "frost-cache"
     /// The suffix of a cache swapped out and being removed.
     static let retiredMarker = ".old-"
 
@@ -32,7 +34,7 @@ enum CacheFolder {
             }
         }
         if inBucket { _ = abandonedStagingsSwept }
-        let staging = try temporaryFolder(inBucket ? NSTemporaryDirectory() + "frost-cache-\(getpid())" + stagingMarker : folder + stagingMarker,
+        let staging = try temporaryFolder(inBucket ? NSTemporaryDirectory() + bucketStaging + "-\(getpid())" + stagingMarker : folder + stagingMarker,
                                           for: folder)
         // Locked while in use, so that no other run's sweep takes it (whatever its PID says there).
         let lock = inBucket ? open(staging, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
@@ -77,8 +79,8 @@ enum CacheFolder {
     /// The PID in a bucket staging folder's name (`frost-cache-PID.tmp-XXXXXX`), 0 for an older
     /// release's `frost-cache.tmp-XXXXXX`; nil for any other name.
     static func stagingOwner(_ name: String) -> pid_t? {
-        guard name.hasPrefix("frost-cache"), let marker = name.range(of: stagingMarker), name[marker.upperBound...].count == 6 else { return nil }
-        let tag = name["frost-cache".endIndex..<marker.lowerBound]
+        guard name.hasPrefix(bucketStaging), let marker = name.range(of: stagingMarker), name[marker.upperBound...].count == 6 else { return nil }
+        let tag = name[name.index(name.startIndex, offsetBy: bucketStaging.count)..<marker.lowerBound]
         if tag.isEmpty { return 0 }
         guard tag.hasPrefix("-"), let pid = pid_t(tag.dropFirst()), pid > 0 else { return nil }
         return pid
