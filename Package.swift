@@ -53,7 +53,7 @@ let package = Package(
         // HTTP through libcurl (Debian's libcurl4-openssl-dev) for the S3 store: one typed request call.
         .target(name: "CFrostCurl", linkerSettings: [.linkedLibrary("curl")]),
         // Object storage: a local folder and an S3 bucket behind one set of calls (docs/storage.md).
-        .target(name: "FrostStorage", dependencies: ["FrostCore", "FrostCodecs", "CFrostCurl"]),
+        .target(name: "FrostStorage", dependencies: ["FrostCore", "FrostCodecs", "CFrostCurl", "CFrostSystem"]),
         // Files: whole reads, atomic writes, images and animations by path, many-file batches.
         .target(name: "FrostFiles", dependencies: ["FrostCore", "FrostCodecs", "FrostStorage"]),
         .target(name: "FrostEffects", dependencies: ["FrostCore", "CFrostSystem"]),

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import CFrostSystem
 import FrostCodecs
 
 /// The local folder store: whole reads with size limits, atomic writes (a temporary file renamed
@@ -161,7 +162,7 @@ public final class AtomicFile: FileSink {
         let folder = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         var template = Array("\(folder.isEmpty ? "/" : folder)/.\(name).frost-XXXXXX".utf8CString)
-        fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        fd = template.withUnsafeMutableBufferPointer { frost_make_temporary($0.baseAddress!) }
         guard fd >= 0 else { throw LocalStore.ioError("cannot create a file in \(folder)") }
         temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         // mkstemp creates 0600; give the file the permissions a plain create would (0666 & ~umask).

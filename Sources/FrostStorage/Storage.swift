@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import CFrostSystem
 import FrostCodecs
 
 /// Where Frost reads and writes: a path names a local file or folder, `s3://BUCKET/KEY` an object
@@ -43,10 +44,10 @@ public enum Storage {
             if info.size > maxBytes { throw LocalStore.tooLarge(maxBytes, size: info.size) }
         }
         var template = Array((NSTemporaryDirectory() + "frost-download-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // Held open for the copy's life, never a child's (ffmpeg): closed on exec.
+        let fd = template.withUnsafeMutableBufferPointer { frost_make_temporary($0.baseAddress!) }
         guard fd >= 0 else { throw LocalStore.ioError("cannot create a temporary file in \(NSTemporaryDirectory())") }
         unlink(template)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)   // held open for the copy's life: not a child's (ffmpeg)
         do {
             return LocalCopy(downloaded: fd, info: try S3Client.shared.download(address, into: fd, maxBytes: maxBytes))
         } catch {

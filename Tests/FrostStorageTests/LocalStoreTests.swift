@@ -30,4 +30,26 @@ import Testing
             #expect(throws: CodecError.self) { try Storage.readIfPresent(path) }
         }
     }
+
+    /// An atomic write's temporary file is not inherited by a child process (ffmpeg, started by
+    /// another thread while the file is written): its descriptor is close-on-exec from creation.
+    @Test func aWritesTemporaryFileIsClosedOnExec() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let sink = try AtomicFile(folder.file("out.png"))
+        try sink.append([1, 2, 3])
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+        let held = descriptors.filter { fd in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd))?.hasPrefix(folder.file(".out.png.frost-")) == true
+        }
+        #expect(held.count == 1, "\(descriptors)")
+        for fd in held {
+            // fdinfo's flags are the open flags in octal; O_CLOEXEC is 02000000.
+            let info = try String(contentsOfFile: "/proc/self/fdinfo/" + fd, encoding: .utf8)
+            let flags = try #require(info.split(separator: "\n").first { $0.hasPrefix("flags:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) })
+            #expect(flags & 0o2000000 != 0, "\(info)")
+        }
+        try sink.commit()
+        #expect(try Storage.read(folder.file("out.png")) == [1, 2, 3])
+    }
 }

@@ -20,6 +20,12 @@ void frost_keep_freed_buffers(size_t retained_bytes);
 // (EINVAL or ENOSYS where the file system or kernel cannot: NFS, most FUSE mounts).
 int frost_rename_exchange(const char *a, const char *b);
 
+// A new file made from `name_template` (ending in XXXXXX, replaced by its name) as mkstemp(3)
+// makes one, its descriptor closed on exec from the start: a child started meanwhile by another
+// thread (ffmpeg for a video) never inherits it, as it could between mkstemp and fcntl.
+// The descriptor, or -1 with errno.
+int frost_make_temporary(char *name_template);
+
 // A buffer that one thread fills first on a critical path (the streaming ring the decoder writes
 // into): mapped 2 MiB-aligned with transparent huge pages asked for (MADV_HUGEPAGE), so that its
 // first touch takes a fault per 2 MiB instead of one per 4 KiB (a 4096-wide JPEG's ring: 2150
