@@ -12,7 +12,7 @@ import Glibc
 /// The service's answers to a path, whatever carries them (docs/serve.md): processing URLs and
 /// `/info` URLs in imgproxy's grammar, checked (signature, options, source) before any source byte
 /// is read, then answered from the result cache or from the source, with an ETag of the source's
-/// identity and the options, so a matching `If-None-Match` costs no processing.
+/// identity, the options and the server's settings, so a matching `If-None-Match` costs no processing.
 public struct ImageService: Sendable {
     /// How the service is set up.
     public struct Settings: Sendable {
@@ -60,13 +60,16 @@ public struct ImageService: Sendable {
     public struct Request: Sendable {
         public let path: ServicePath
         public let options: ProcessingOptions
-        /// `options.identity`, made once.
-        let optionsIdentity: String
+        /// What its result depends on besides the source and the format: `options.identity` and
+        /// the server's settings (`resultFingerprint`), made once.
+        let identity: String
         /// Where its source is, checked once (a remote host's check resolves its name).
         public let location: SourceLocation
     }
 
     public let settings: Settings
+    /// `settings.resultFingerprint()`, made once: part of every result's identity.
+    private let fingerprint: String
     /// Processing paths parsed and checked before, by path: a repeated URL (a hot image, a CDN
     /// revalidating) skips its parse, its HMAC and its options' identity (most of a result-cache
     /// hit's own time, perf). Only what the path alone decides is kept (a signature verifies or not
@@ -79,6 +82,7 @@ public struct ImageService: Sendable {
 
     public init(_ settings: Settings) {
         self.settings = settings
+        fingerprint = settings.resultFingerprint()
     }
 
     /// Parses `path` and checks its signature, options and source: every refusal a URL earns
@@ -89,8 +93,8 @@ public struct ImageService: Sendable {
         let parsed = try signedPath(path)
         let options = try ProcessingOptions(parsed.options, presets: settings.presets)
         if options.fade != nil, settings.blurCaches == nil { throw .badRequest("fade: this server keeps no blur caches (start it with --cache)") }
-        let request = Request(path: parsed, options: options, optionsIdentity: options.identity, location: try location(of: parsed.source))
-        parsedPaths.put(path, (parsed, options, request.optionsIdentity), size: 2 * path.utf8.count + request.optionsIdentity.utf8.count + 1024)
+        let request = Request(path: parsed, options: options, identity: options.identity + "|" + fingerprint, location: try location(of: parsed.source))
+        parsedPaths.put(path, (parsed, options, request.identity), size: 2 * path.utf8.count + request.identity.utf8.count + 1024)
         return request
     }
 
@@ -100,7 +104,7 @@ public struct ImageService: Sendable {
         if let stamp = known.options.expires, stamp > 0, stamp < ProcessingOptions.currentTime {
             throw ServiceError(404, "exp: the URL expired at \(stamp)")
         }
-        return Request(path: known.path, options: known.options, optionsIdentity: known.identity, location: try location(of: known.path.source))
+        return Request(path: known.path, options: known.options, identity: known.identity, location: try location(of: known.path.source))
     }
 
     /// The answer to a processing path when it is found without waiting on anything: the path
@@ -367,9 +371,9 @@ public struct ImageService: Sendable {
         ResultCache.key(source: origin.identity, result: Self.resultIdentity(request, format))
     }
 
-    /// Every option's value and the output format: what makes two results of one source differ.
+    /// Every option's value, the server's settings and the output format: what makes two results of one source differ.
     private static func resultIdentity(_ request: Request, _ format: OutputFormat) -> String {
-        request.optionsIdentity + "|" + format.identity
+        request.identity + "|" + format.identity
     }
 
     /// An `/info` URL (the path after `/info`), checked: its signature and its options.
@@ -435,7 +439,7 @@ public struct ImageService: Sendable {
         }
         let body = jsonObject(fields) + "\n"
         return Response(status: 200, contentType: "application/json", body: Array(body.utf8),
-                        etag: Self.etag(source: bytes, identity: "info|" + parsed.signed), headers: [("Cache-Control", "max-age=\(settings.maxAge), public")])
+                        etag: Self.etag(source: bytes, identity: "info|" + fingerprint + "|" + parsed.signed), headers: [("Cache-Control", "max-age=\(settings.maxAge), public")])
     }
 
     /// `path` parsed once its signature is checked: as imgproxy, the signature comes first, so a
