@@ -55,7 +55,7 @@ extension ImageService {
     }
 
     /// Builds the cache a `/cache` request asks for (kept: built once) and answers 307 to its
-    /// manifest. `source` as for `respond`; `cancellation` is checked before the build (which then
+    /// manifest, not to be kept (`no-cache`). `source` as for `respond`; `cancellation` is checked before the build (which then
     /// runs to its end: other requests may be waiting for it).
     public func cache(_ request: CacheRequest, source: [UInt8]? = nil, cancellation: Cancellation? = nil) throws(ServiceError) -> Response {
         guard let caches = settings.blurCaches else { throw ServiceError(404, "this server keeps no blur caches") }
@@ -71,8 +71,12 @@ extension ImageService {
         } catch {
             throw ServiceError(500, "\(error)")
         }
+        // The cache it points to may be evicted after the next build (`--blur-cache-size`) or by a
+        // bucket's lifecycle rule, and a changed source is another KEY: a redirect kept by a CDN
+        // would outlive it, so it is asked again each time (for a kept cache: a read of the source
+        // and its hash, no build).
         return Response(status: 307, contentType: "", body: [], etag: nil,
-                        headers: [("Location", "/cache/\(key)/\(CacheStore.manifestName)"), ("Cache-Control", "max-age=\(settings.maxAge), public")])
+                        headers: [("Location", "/cache/\(key)/\(CacheStore.manifestName)"), ("Cache-Control", "no-cache")])
     }
 
     /// A kept cache's file: `path` (after `/cache`) is `/KEY/manifest.json` or `/KEY/level-NN.EXT`;

@@ -231,6 +231,8 @@ import Testing
         let redirect = try await HTTP.get(url, follow: false)
         let location = try #require(redirect.header("Location"))
         #expect(redirect.status == 307 && location.hasPrefix("/cache/") && location.hasSuffix("/manifest.json"))
+        // The cache may be evicted: the redirect is not kept, its files (which never change) are.
+        #expect(redirect.header("Cache-Control") == "no-cache")
         let manifest = try await HTTP.get(url)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(manifest.body)) as? [String: Any])
         let levels = try #require(json["levels"] as? [[String: Any]])
@@ -240,6 +242,7 @@ import Testing
             let file = try await HTTP.get(base + (level["file"] as? String ?? "?"))
             let sha = level["sha256"] as? String ?? "?"
             #expect(file.status == 200 && file.header("Content-Type") == "image/webp" && file.header("ETag") == "\"\(sha.prefix(32))\"")
+            #expect(file.header("Cache-Control")?.hasSuffix("immutable") == true)
         }
         #expect(try await HTTP.get(base + "level-07.webp").status == 404)
         #expect(try await HTTP.get(server.base + "/cache" + Self.signed("/levels:3/ms:12/f:gif/plain/local:///photos/rocket.jpg")).status == 400)
