@@ -189,7 +189,7 @@ public struct ImageService: Sendable {
               let origin = try? origin(request.location) else { return nil }
         let key = key(origin, request, format(request, accept: accept)), headers = headers(request, nil)
         // An object's ETag is known from its identity: a 304 needs no result either.
-        if object, let ifNoneMatch, Self.matches(ifNoneMatch, Self.knownETag(key)) { return Self.notModified(Self.knownETag(key), headers) }
+        if object, let ifNoneMatch, Self.matches(ifNoneMatch, Self.knownETag(key), made: false) { return Self.notModified(Self.knownETag(key), headers) }
         if let cache = settings.resultCache,
            let hit = answer(from: cache, key, request, ifNoneMatch: ifNoneMatch, headers: headers, inMemoryOnly: inMemoryOnly) { return hit }
         return nil
@@ -226,7 +226,7 @@ public struct ImageService: Sendable {
         // its content: its ETag needs no read (hashing the bytes was 5% of a request, perf). A
         // remote source's URL does not.
         if let early, early.namesContent, let ifNoneMatch, case let known = Self.knownETag(key(early, request, negotiated)),
-           Self.matches(ifNoneMatch, known) { return Self.notModified(known, headers) }
+           Self.matches(ifNoneMatch, known, made: false) { return Self.notModified(known, headers) }
         let bytes: [UInt8], origin: Origin
         switch (early, source, request.location) {
         case (let early?, let source?, _):
@@ -244,8 +244,17 @@ public struct ImageService: Sendable {
         }
         let key = key(origin, request, negotiated)
         let etag = origin.namesContent ? Self.knownETag(key) : Self.etag(source: bytes, identity: Self.resultIdentity(request, negotiated))
+        if let ifNoneMatch, Self.matches(ifNoneMatch, etag, made: false) { return Self.notModified(etag, headers) }
+        let made = if let unprocessed = try unprocessed(request, bytes, etag) { unprocessed }
+            else { try process(request, bytes, origin, negotiated, key, etag, cancellation) }
+        // `If-None-Match: *` holds once there is a result (an error stays an error).
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag) { return Self.notModified(etag, headers) }
-        if let unprocessed = try unprocessed(request, bytes, etag) { return unprocessed }
+        return made
+    }
+
+    /// The result of a request made from its source's bytes, kept in the result cache under `key`.
+    private func process(_ request: Request, _ bytes: [UInt8], _ origin: Origin, _ negotiated: OutputFormat, _ key: String, _ etag: String,
+                         _ cancellation: Cancellation?) throws(ServiceError) -> Response {
         let processor = settings.processor
         let frame: ((Bool) throws -> Image)? = if let fade = request.options.fade, let caches = settings.blurCaches {
             { autoOrient in
@@ -505,10 +514,12 @@ public struct ImageService: Sendable {
     }
 
     /// Whether an If-None-Match header (a list, `*`, weak tags) names `etag` (RFC 9110 §13.1.2).
-    static func matches(_ header: String, _ etag: String) -> Bool {
+    /// `*` matches only a representation that exists: `made` is false for an ETag known before
+    /// the result is made (from the source's identity), whose request may still fail.
+    static func matches(_ header: String, _ etag: String, made: Bool = true) -> Bool {
         header.split(separator: ",").contains { part in
             let tag = part.trimmingCharacters(in: .whitespaces)
-            return tag == "*" || tag == etag || tag == "W/" + etag
+            return (tag == "*" && made) || tag == etag || tag == "W/" + etag
         }
     }
 }
