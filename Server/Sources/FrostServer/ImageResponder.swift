@@ -47,8 +47,10 @@ struct ImageResponder: HTTPResponder {
         case "/health": return Self.text(200, "ok\n", head: head)
         case "/metrics":
             metrics.update(service.settings.resultCache, service.settings.blurCaches, service.settings.sourceCache)
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                            body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text())))
+            let text = metrics.text()
+            // HEAD: the length GET's body would have (RFC 9110 §9.3.2), not the empty body's.
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .contentLength: "\(text.count)"],
+                            body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: text)))
         default: break
         }
         let id = counter.next()
