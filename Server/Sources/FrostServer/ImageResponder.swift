@@ -77,7 +77,8 @@ struct ImageResponder: HTTPResponder {
             metrics.error(failure.status)
             // Why, for the operator: a source or its store failing as a warning, a refusal at
             // LOG_LEVEL=debug (S3's messages name no secret).
-            if failure.status >= 500 { logger.warning("\(id) \(failure.message)") } else { logger.debug("\(id) \(failure.message)") }
+            // A message may name the source as the client wrote it: escaped (`LogText`).
+            if failure.status >= 500 { logger.warning("\(id) \(LogText.escaped(failure.message))") } else { logger.debug("\(id) \(LogText.escaped(failure.message))") }
             response = Self.text(failure.status, failure.message + "\n", head: head,
                                  extra: failure.status == 429 ? [(.retryAfter, "1")] : [])
         }
@@ -89,7 +90,7 @@ struct ImageResponder: HTTPResponder {
     private func served(_ id: UInt64, _ method: HTTPRequest.Method, _ path: String, _ status: Int, _ size: Int, since start: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - start
         metrics.duration.record(elapsed)
-        logger.info("\(id) \(method) \(path) \(status) \(size) bytes \(Self.milliseconds(elapsed)) ms")
+        logger.info("\(id) \(method) \(LogText.escaped(path)) \(status) \(size) bytes \(Self.milliseconds(elapsed)) ms")
     }
 
     /// A service answer's own fields, in order, for the route's head and for `HeldResults`'

@@ -18,4 +18,20 @@ import Testing
         #expect(abs(length - get.body.count) < 64, "HEAD \(length), GET \(get.body.count)")
     }
 
+    /// A URL's control characters (percent-encoded, decoded into a message) are escaped in the
+    /// log: no forged line, no raw ESC.
+    @Test func clientTextIsEscapedInTheLog() async throws {
+        let folder = try ServeTests.root()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try ServerProcess(["--root", folder + "/served", "--allow-unsigned", "--workers", "1"], environment: ["LOG_LEVEL": "debug"])
+        let forged = "/_/plain/local:///a%0a2026-12-05T00:00:00+0000%20info%20frost-serve:%20FORGED%1b%5b31m%e2%80%ae.jpg"
+        #expect(try await HTTP.get(server.base + forged).status == 404)
+        #expect(server.stop() == 0)
+        let log = server.log()
+        let lines = log.split(separator: "\n")
+        #expect(!lines.contains { $0.hasPrefix("2026-12-05T00:00:00") }, "a forged line: \(log)")
+        #expect(lines.contains { $0.contains("a\\x0A2026-12-05T00:00:00+0000 info frost-serve: FORGED\\x1B[31m\\u{202E}.jpg") }, "\(log)")
+        #expect(!log.utf8.contains(0x1B) && !log.contains("\u{202E}"))
+    }
+
 }
