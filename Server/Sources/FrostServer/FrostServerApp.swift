@@ -64,7 +64,7 @@ public enum FrostServerApp {
                                                    availableConnectionsDelegate: .maximum(settings.maxClients, logger: logger)),
                               onServerRunning: { channel in
                                   let port = channel.localAddress?.port ?? settings.port
-                                  logger.info("listening on http://\(settings.host):\(port)")
+                                  logger.info("listening on \(settings.url(port: port))")
                                   listening(port)
                               }, logger: logger)
         // SIGTERM or SIGINT: the listener closes, responses in flight end whole, and past the

@@ -30,4 +30,9 @@ public struct ServerSettings: Sendable {
     public var shutdownTimeout: Duration = .seconds(20)
 
     public init() {}
+
+    /// Where the server listens on `port`, as a URL: an IPv6 address in brackets (RFC 3986 §3.2.2).
+    public func url(port: Int) -> String {
+        "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":\(port)"
+    }
 }

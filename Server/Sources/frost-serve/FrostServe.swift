@@ -212,10 +212,9 @@ struct FrostServe: AsyncParsableCommand {
             }
         }
         try imgproxyDefaults(&settings.service, env: env)
-        let host = settings.host
-        try await FrostServerApp.run(settings) { port in
+        try await FrostServerApp.run(settings) { [settings] port in
             // A line a supervisor or a test waits for, written whole.
-            FileHandle.standardOutput.write(Data("frost serve: listening on http://\(host):\(port)\n".utf8))
+            FileHandle.standardOutput.write(Data("frost serve: listening on \(settings.url(port: port))\n".utf8))
         }
     }
 

@@ -34,4 +34,28 @@ import Testing
         #expect(!log.utf8.contains(0x1B) && !log.contains("\u{202E}"))
     }
 
+    /// `--bind [::1]:0` prints a URL a client can use: the IPv6 address in brackets.
+    @Test func anIPv6BindPrintsAURL() async throws {
+        let folder = try ServeTests.root()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let process = Process(), output = Pipe()
+        process.executableURL = URL(fileURLWithPath: ServerProcess.binary)
+        process.arguments = ["--root", folder + "/served", "--allow-unsigned", "--bind", "[::1]:0"]
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            line += chunk
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let prefix = "frost serve: listening on "
+        #expect(text.hasPrefix(prefix + "http://[::1]:"), "\(text)")
+        let url = try #require(URL(string: String(text.dropFirst(prefix.count))), "\(text)")
+        #expect(url.host == "::1" || url.host == "[::1]")
+        #expect(try await HTTP.get(url.absoluteString + "/health").status == 200)
+    }
 }
