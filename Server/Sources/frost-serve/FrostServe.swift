@@ -66,7 +66,7 @@ struct FrostServe: AsyncParsableCommand {
     @Option(help: "Largest source in pixels (default 50000000, as imgproxy). Env FROST_MAX_PIXELS.")
     var maxPixels: Int?
 
-    @Option(help: "Largest source file in bytes (default 100 MB). Env FROST_MAX_FILE_SIZE.")
+    @Option(help: "Largest source file in bytes (default 104857600, 100 MiB). Env FROST_MAX_FILE_SIZE.")
     var maxFileSize: Int?
 
     @Option(help: "Most frames an animated source may have (default 256). Env FROST_MAX_FRAMES.")
