@@ -68,8 +68,9 @@ public struct ImageService: Sendable {
     }
 
     public let settings: Settings
-    /// `settings.resultFingerprint()`, made once: part of every result's identity.
-    private let fingerprint: String
+    /// `settings.resultFingerprint()`, made once: part of every result's identity; with the blur
+    /// caches' side for a `fade:` result.
+    private let fingerprint: String, fadeFingerprint: String
     /// Processing paths parsed and checked before, by path: a repeated URL (a hot image, a CDN
     /// revalidating) skips its parse, its HMAC and its options' identity (most of a result-cache
     /// hit's own time, perf). Only what the path alone decides is kept (a signature verifies or not
@@ -83,6 +84,7 @@ public struct ImageService: Sendable {
     public init(_ settings: Settings) {
         self.settings = settings
         fingerprint = settings.resultFingerprint()
+        fadeFingerprint = settings.fadeFingerprint(fingerprint)
     }
 
     /// Parses `path` and checks its signature, options and source: every refusal a URL earns
@@ -93,7 +95,7 @@ public struct ImageService: Sendable {
         let parsed = try signedPath(path)
         let options = try ProcessingOptions(parsed.options, presets: settings.presets)
         if options.fade != nil, settings.blurCaches == nil { throw .badRequest("fade: this server keeps no blur caches (start it with --cache)") }
-        let request = Request(path: parsed, options: options, identity: options.identity + "|" + fingerprint, location: try location(of: parsed.source))
+        let request = Request(path: parsed, options: options, identity: options.identity + "|" + (options.fade == nil ? fingerprint : fadeFingerprint), location: try location(of: parsed.source))
         parsedPaths.put(path, (parsed, options, request.identity), size: 2 * path.utf8.count + request.identity.utf8.count + 1024)
         return request
     }

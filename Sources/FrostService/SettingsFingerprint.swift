@@ -10,8 +10,9 @@ extension ImageService.Settings {
     /// quality, metadata, copyright, colour profile and rotation defaults, the result's largest
     /// side, the watermark's pixels and opacity), every decoder setting (the rendering intent and
     /// truncated reads change pixels; the limits only refuse, but a field added to them later is
-    /// then never missed) and the blur caches' largest side (a `fade:` frame's size). Out, as they
-    /// change no byte of a result: the signer, the sources allowed, presets (the options they
+    /// then never missed). The blur caches' largest side (a `fade:` frame's size) is added for
+    /// `fade:` results only (`fadeFingerprint`), so that a server without `--cache` answers the
+    /// other results under the same ETags as one with it. Out, as they change no byte of a result: the signer, the sources allowed, presets (the options they
     /// expand to are in `ProcessingOptions.identity`), auto WebP/AVIF (the format they choose is in
     /// `OutputFormat.identity`), max-age, cache sizes, and threads (results are the same for any
     /// count, docs/effects.md).
@@ -28,7 +29,12 @@ extension ImageService.Settings {
         let text = ["pf=\(d.preferredFormats.map(\.rawValue))", "q=\(d.quality)", "fq=\(quality)",
                     "sm=\(d.stripMetadata),kcr=\(d.keepCopyright),scp=\(d.stripColorProfile),ar=\(d.autoRotate)",
                     "mrd=\(d.maxResultDimension)", "wm=\(watermark)", "wmo=\(d.watermarkOpacity)",
-                    "decode=\(processor.limits)", "side=\(blurCaches.map { "\($0.maxSide ?? 0)" } ?? "-")"].joined(separator: "/")
+                    "decode=\(processor.limits)"].joined(separator: "/")
         return String(SHA256.hex(Array(text.utf8)).prefix(16))
+    }
+
+    /// `fingerprint` for a `fade:` result: with the side its frame is made at.
+    func fadeFingerprint(_ fingerprint: String) -> String {
+        fingerprint + "|side=\(blurCaches.map { "\($0.maxSide ?? 0)" } ?? "-")"
     }
 }

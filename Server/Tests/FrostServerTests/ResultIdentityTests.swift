@@ -75,3 +75,20 @@ import Testing
         #expect(try b.cached(b.request(url))?.etag == made.etag)
     }
 }
+
+extension ResultIdentityTests {
+    /// The blur caches' side shapes only `fade:` results: other results have the same ETag with
+    /// and without `--cache`, while a fade made at another side is another result.
+    @Test func theBlurCachesSideCountsForFadesOnly() throws {
+        let folder = try ServeTests.root()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let plain = "/_/rs:fit:200:0/plain/local:///photos/rocket.jpg"
+        let bare = try Self.service(folder, cache: nil) { _ in }
+        let cached = try Self.service(folder, cache: folder + "/cache") { $0.blurCaches = try? ServiceBlurCaches(folder: folder + "/blur") }
+        #expect(try bare.respond(to: bare.request(plain)).etag == cached.respond(to: cached.request(plain)).etag)
+        let fade = "/_/fade:0.5:2:8/rs:fit:48:0/plain/local:///photos/rocket.jpg@png"
+        let small = try Self.service(folder, cache: folder + "/cache") { $0.blurCaches = try? ServiceBlurCaches(folder: folder + "/blur", maxSide: 32) }
+        let (a, b) = (try cached.respond(to: cached.request(fade)), try small.respond(to: small.request(fade)))
+        #expect(a.status == 200 && b.status == 200 && a.etag != b.etag && a.body != b.body)
+    }
+}
