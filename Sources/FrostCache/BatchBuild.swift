@@ -77,9 +77,24 @@ public struct BatchBuild: Sendable {
         self.options = options
     }
 
-    /// `OUTDIR/<relative path>.frost`, refused when that would leave OUTDIR (`FileIO.confined`).
+    /// `OUTDIR/<relative path>.frost`, refused when that would leave OUTDIR (`FileIO.confined`),
+    /// or when the input is an object whose key has no cache name of its own (`keyRefusal`).
     public func folder(for input: Input) throws -> String {
-        try FileIO.confined(input.relative + CacheSweep.suffix, under: output)
+        if ObjectAddress.isObject(input.path), let refusal = Self.keyRefusal(ObjectAddress(input.relative)?.key ?? input.relative) {
+            throw CodecError(.refused, refusal)
+        }
+        return try FileIO.confined(input.relative + CacheSweep.suffix, under: output)
+    }
+
+    /// Why a key (relative to the catalog's prefix) has no cache name of its own, or nil. Keys are
+    /// not paths: `a//b.jpg`, `a/./b.jpg` and `a/b.jpg` are three objects, but a cache name is a
+    /// path where they are one, so they would share (and overwrite) one cache, land in different
+    /// shards that write one key, and `--prune` would look for the source at the other key. Such a
+    /// key fails as that input; every other key maps to its cache and back.
+    public static func keyRefusal(_ key: String) -> String? {
+        let segments = key.split(separator: "/", omittingEmptySubsequences: false)
+        let odd = segments.contains("") ? "an empty segment (//)" : segments.contains("..") ? "a .. segment" : segments.contains(".") ? "a . segment" : nil
+        return odd.map { "its key has \($0), so it has no cache name of its own (keys are not paths)" }
     }
 
     /// Builds every input; `progress` is called (serially) after each one with its outcome.

@@ -311,4 +311,26 @@ import Testing
         #expect(folder.contents() == ["out"])
         #expect((try? FileManager.default.subpathsOfDirectory(atPath: folder.file("out"))) == ["fine.jpg"])
     }
+
+    /// Keys that differ only by `./` or `//` are other objects, but would share one cache name:
+    /// each such key fails as that input with one line, the plain key gets its cache, and a rerun
+    /// with --prune skips it and prunes nothing (the `//` key's cache was looked for at the plain key).
+    @Test func keysWithEmptyOrDotSegmentsHaveNoCacheOfTheirOwn() throws {
+        let server = try S3TestServer.shared()
+        let bucket = try server.makeBucket()
+        for (key, source) in [("c/evil/./dot.jpg", "pngsuite/basn2c08.png"), ("c/evil/dot.jpg", "photos/rocket.jpg"),
+                              ("c/evil//double.jpg", "pngsuite/basn2c08.png")] {
+            try server.aws(["s3api", "put-object", "--bucket", bucket, "--key", key, "--body", Corpus.path(source)])
+        }
+        let batch = ["cache", "--batch", "s3://\(bucket)/c/", "-o", "s3://\(bucket)/out/", "--levels", "1", "--prune"]
+        let refused = Set(["./dot.jpg": "a . segment", "/double.jpg": "an empty segment (//)"].map {
+            "frost: s3://\(bucket)/c/evil/\($0.key): its key has \($0.value), so it has no cache name of its own (keys are not paths)"
+        })
+        var run = try Self.frost(batch, server)
+        #expect(run.status == 3 && Set(run.errorLines) == refused && run.stderr.contains("built 1, skipped 0, failed 2 of 3"), "\(run.stderr)")
+        #expect(try server.keys(bucket, prefix: "out/") == ["out/evil/dot.jpg.frost/level-00.png", "out/evil/dot.jpg.frost/level-01.png",
+                                                            "out/evil/dot.jpg.frost/manifest.json"])
+        run = try Self.frost(batch, server)
+        #expect(run.status == 3 && run.stderr.contains("built 0, skipped 1, failed 2 of 3") && run.stderr.contains("pruned 0 caches"), "\(run.stderr)")
+    }
 }
