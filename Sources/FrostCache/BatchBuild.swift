@@ -25,11 +25,34 @@ public struct BatchBuild: Sendable {
         case notTried = "not-tried"
     }
 
+    /// Whose a failure is: the input's own (its bytes undecodable, past a limit, its key with no
+    /// cache name, the source gone since the listing), which a rerun meets again, or the run's
+    /// (the store or the machine: I/O, network, credentials, a write to the output), which a rerun
+    /// may not meet: a batch with one of those exits 1, not 3.
+    public enum Fault: Sendable, Equatable {
+        case input, run
+
+        /// Whose `error` is, met while working on the source at `source`.
+        static func of(_ error: any Error, source: String) -> Fault {
+            guard let error = error as? CodecError else { return .run }
+            switch error.kind {
+            case .unknownFormat, .corrupt, .truncated, .unsupported, .tooLarge, .encode: return .input
+            // A source object deleted since the listing; any other I/O is the store's or the machine's.
+            case .io: return error.file == source && S3Client.answer(in: error)?.status == 404 ? .input : .run
+            // Refusals of the input itself are made `.input` where they are met (`prepare`): a
+            // refusal from here on is the store's (403) or the credentials'.
+            case .refused, .outOfMemory, .stopped: return .run
+            }
+        }
+    }
+
     /// One input's outcome: what the report records of it.
     public struct Outcome: Sendable, Equatable {
         public var status: Status
         /// Why it failed.
         public var error: String?
+        /// Whose failure it was.
+        public var fault: Fault?
         /// What else happened (its transparency flattened, its source found renamed).
         public var note: String?
         /// Its cache folder, nil when the input's path cannot have one.
@@ -119,7 +142,7 @@ public struct BatchBuild: Sendable {
             /// Its source, and a complete cache with these options that the manifest does not
             /// vouch for by identity (another one, the same size; or `verify`): hashed before rebuilding.
             case source(LocalCopy, candidate: CacheManifest?)
-            case failed(String)
+            case failed(String, Fault)
             /// Past `maxFailures`: not looked at.
             case notTried
         }
@@ -139,13 +162,18 @@ public struct BatchBuild: Sendable {
     func prepare(_ input: Input) -> Prepared {
         let start = DispatchTime.now().uptimeNanoseconds
         var bytes = input.listed?.size ?? 0
+        let destination: String
         do {
-            let destination = try folder(for: input)
+            destination = try folder(for: input)
             if let refusal = input.refusal { throw CodecError(.refused, refusal) }
+        } catch {
+            return Prepared(step: .failed(Self.message(error, source: input.path), .input), since: start)
+        }
+        do {
             // A file's status costs nothing; an object's comes from the listing (or a HEAD).
             let local = ObjectAddress.isObject(input.path) ? nil : try Storage.localCopy(input.path)
             guard let known = try local?.info ?? input.listed ?? Storage.info(input.path) else {
-                throw CodecError(.io, "no such object (404 NoSuchKey)")
+                throw CodecError(.io, "no such object (404 NoSuchKey)", file: input.path)
             }
             bytes = known.size
             var candidate: CacheManifest?
@@ -157,7 +185,7 @@ public struct BatchBuild: Sendable {
             let source = try local ?? Storage.localCopy(input.path, maxBytes: decode.maxFileBytes, listed: known)
             return Prepared(step: .source(source, candidate: candidate), bytes: bytes, since: start)
         } catch {
-            return Prepared(step: .failed((error as? CodecError)?.message ?? "\(error)"), bytes: bytes, since: start)
+            return Prepared(step: .failed(Self.message(error, source: input.path), .of(error, source: input.path)), bytes: bytes, since: start)
         }
     }
 
@@ -184,9 +212,10 @@ public struct BatchBuild: Sendable {
                 outcome.status = .notTried
             case .complete:
                 outcome.status = .skipped
-            case .failed(let reason):
+            case .failed(let reason, let fault):
                 outcome.status = .failed
                 outcome.error = reason
+                outcome.fault = fault
             case .source(let source, let candidate):
                 let destination = try folder(for: input)
                 if let candidate, case .keep(let note) = try reuse(candidate, of: source, at: destination) {
@@ -201,9 +230,19 @@ public struct BatchBuild: Sendable {
             }
         } catch {
             outcome.status = .failed
-            outcome.error = (error as? CodecError)?.message ?? "\(error)"
+            outcome.error = Self.message(error, source: input.path)
+            outcome.fault = .of(error, source: input.path)
         }
         return outcome
+    }
+
+    /// What a failure of the input at `source` says after `frost: <source>: `: the reason, and
+    /// first what was refused or failed when that is another object or file the reason does not
+    /// name (a level's PUT).
+    static func message(_ error: any Error, source: String) -> String {
+        guard let error = error as? CodecError else { return "\(error)" }
+        guard let file = error.file, file != source, !error.message.contains(file) else { return error.message }
+        return "\(file): \(error.message)"
     }
 
     private enum Reuse {

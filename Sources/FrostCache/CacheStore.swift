@@ -64,7 +64,7 @@ public enum CacheStore {
         }
         let bytes = try FileIO.read(path, maxBytes: decode.maxFileBytes)
         if wholePixels < .max, let info = try? ImageInfo(bytes: bytes), info.width * info.height > wholePixels {
-            throw CodecError(.refused, "\(info.width)x\(info.height) would be decoded whole (a \(info.format.rawValue) that cannot be read by rows): "
+            throw CodecError(.tooLarge, "\(info.width)x\(info.height) would be decoded whole (a \(info.format.rawValue) that cannot be read by rows): "
                              + "more than --max-whole-pixels \(wholePixels)")
         }
         return try build(source: bytes, named: name, identity: identity, into: folder, options: options, decode: decode, threads: threads)

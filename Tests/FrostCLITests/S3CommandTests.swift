@@ -333,4 +333,51 @@ import Testing
         run = try Self.frost(batch, server)
         #expect(run.status == 3 && run.stderr.contains("built 0, skipped 1, failed 2 of 3") && run.stderr.contains("pruned 0 caches"), "\(run.stderr)")
     }
+
+    /// A failure of the store or the machine is not the inputs' own, which a rerun would meet
+    /// again: credentials that may read but not write (every level's PUT refused), a TMPDIR that is
+    /// not there, a store that answers 503 past its retries: every input fails, and the run exits
+    /// 1 (the Job retries it), not 3. The line names the object refused, not only the source.
+    @Test func failuresOfTheStoreOrTheMachineExitOne() throws {
+        let server = try S3TestServer.shared()
+        let bucket = try Self.bucket(server)
+        let batch = ["cache", "--batch", "s3://\(bucket)/photos/", "-o", "s3://\(bucket)/caches/", "--levels", "1", "--jobs", "2"]
+        let reader = try server.user(allowed: ["s3:GetObject", "s3:ListBucket"])
+        var run = try FrostRun.run(batch, environment: server.environment(accessKeyID: reader.accessKeyID, secret: reader.secret))
+        #expect(run.status == 1 && run.errorLines.count == Self.catalog.count && run.stderr.contains("failed 4 of 4"), "\(run.stderr)")
+        for line in run.errorLines {
+            let source = line.dropFirst("frost: s3://\(bucket)/photos/".count).prefix { $0 != ":" }
+            #expect(line.hasPrefix("frost: s3://\(bucket)/photos/\(source): s3://\(bucket)/caches/\(source).frost/level-0")
+                    && line.hasSuffix(": access denied (403 AccessDenied)"), "\(line)")
+        }
+        run = try Self.frost(batch, server, extra: ["TMPDIR": "/nonexistent/frost-tmp"])
+        #expect(run.status == 1 && run.errorLines.count == Self.catalog.count, "\(run.stderr)")
+        let outage = try S3FaultProxy(server, rules: ["--slowdown", "/caches/:-1"])
+        run = try Self.frost(batch, server, via: outage, extra: ["AWS_MAX_ATTEMPTS": "2"])
+        #expect(run.status == 1 && run.errorLines.count == Self.catalog.count && run.stderr.contains("4 failed by the store or the machine"),
+                "\(run.stderr)")
+        #expect(try server.keys(bucket, prefix: "caches/").isEmpty)
+    }
+
+    /// `--prune` that cannot look up a source (503 past its retries) keeps its cache, says so in
+    /// one line naming the path and the reason and in a report record, and exits 1 (a store's failure).
+    @Test func aSourceThatCannotBeLookedUpIsReportedAndKept() throws {
+        let server = try S3TestServer.shared()
+        let bucket = try Self.bucket(server)
+        let local = try TemporaryFolder()
+        defer { local.remove() }
+        let batch = ["cache", "--batch", "s3://\(bucket)/photos/", "-o", "s3://\(bucket)/caches/", "--levels", "1", "--prune"]
+        #expect(try Self.frost(batch, server).status == 0)
+        try server.aws(["s3", "rm", "s3://\(bucket)/photos/rocket.jpg", "--quiet"])
+        let proxy = try S3FaultProxy(server, rules: ["--slowdown", "/photos/rocket.jpg:-1"])
+        let run = try Self.frost(batch + ["--report", local.file("r.jsonl")], server, via: proxy, extra: ["AWS_MAX_ATTEMPTS": "2"])
+        #expect(run.status == 1 && run.errorLines.count == 1 && run.errorLines[0].hasPrefix("frost: s3://\(bucket)/photos/rocket.jpg: ")
+                && run.errorLines[0].contains("(503") && run.stderr.contains("pruned 0 caches"), "\(run.stderr)")
+        let records = try String(contentsOfFile: local.file("r.jsonl"), encoding: .utf8).split(separator: "\n")
+            .map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(records.contains { $0["status"] as? String == "failed" && $0["source"] as? String == "s3://\(bucket)/photos/rocket.jpg"
+            && $0["output"] as? String == "s3://\(bucket)/caches/rocket.jpg.frost" && ($0["error"] as? String ?? "").contains("(503") },
+            "\(records)")
+        #expect(try server.keys(bucket, prefix: "caches/rocket.jpg.frost/").contains("caches/rocket.jpg.frost/manifest.json"))
+    }
 }

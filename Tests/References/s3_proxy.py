@@ -100,7 +100,9 @@ class Proxy(BaseHTTPRequestHandler):
             self.send_response(503)
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
-            self.wfile.write(payload)
+            # A HEAD's answer has no body (one would be read as the next response).
+            if self.command != "HEAD":
+                self.wfile.write(payload)
             return
         if self.command == "GET":
             with lock:
