@@ -241,7 +241,8 @@ struct Cache: ParsableCommand {
         }
 
         var leftovers = 0
-        for entry in sweep.leftovers where CacheSweep.remove(entry) {
+        let fresh = sweep.leftovers.filter { !CacheSweep.isAbandoned($0) }.count
+        for entry in sweep.leftovers where CacheSweep.isAbandoned(entry) && CacheSweep.remove(entry) {
             leftovers += 1
             emit(BatchRecord(source: FileIO.resolve(entry.relative, relativeTo: roots[0]), output: entry.path, status: "removed",
                              note: "left by a run that was stopped"))
@@ -306,6 +307,7 @@ struct Cache: ParsableCommand {
         summary += prune ? "; pruned \(pruned) caches whose source is gone" : "; \(orphans.count) caches whose source is gone (--prune removes them)"
         if lookupsFailed > 0 { summary += "; \(lookupsFailed) sources could not be looked up" }
         if leftovers > 0 { summary += "; removed \(leftovers) left by stopped runs" }
+        if fresh > 0 { summary += "; kept \(fresh) without a manifest, written to in the last hour (a run may still be uploading them)" }
         if kept.count < gathered.count { summary += "; excluded \(gathered.count - kept.count)" }
         progress.close(summary)
         if json {

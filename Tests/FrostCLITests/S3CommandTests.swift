@@ -90,7 +90,8 @@ import Testing
 
     /// The operator's batch (issue 68) over a bucket as on disk: exit 3 for a bad object and 1 past
     /// --max-failures, the report (the same keys) written as an object, a cache prefix a killed
-    /// run left without its manifest removed, an orphan counted then pruned, a rebuild that leaves
+    /// run left without its manifest removed once an hour old (one written in the last hour may be
+    /// another run's upload: kept, or built over when it is an input's), an orphan counted then pruned, a rebuild that leaves
     /// only the new cache's objects, and a source put again with the same bytes kept by its hash.
     @Test func theOperatorsBatchHoldsOverABucket() throws {
         let server = try S3TestServer.shared()
@@ -99,12 +100,21 @@ import Testing
         defer { local.remove() }
         try Data("junk".utf8).write(to: URL(fileURLWithPath: local.file("bad.png")))
         try server.aws(["s3api", "put-object", "--bucket", bucket, "--key", "photos/bad.png", "--body", local.file("bad.png")])
-        // What a run killed mid-upload leaves: a cache prefix with a level and no manifest.
-        try server.aws(["s3api", "put-object", "--bucket", bucket, "--key", "caches/ghost.jpg.frost/level-00.png", "--body", Corpus.path("pngsuite/basn2c08.png")])
+        // What a run killed mid-upload leaves: a cache prefix with a level and no manifest, two
+        // hours old (the proxy backdates it in the listing); and two of the last hour, which may
+        // be a run still uploading: one of an input (built over), one of no input (kept).
+        for ghost in ["ghost", "fresh", "rocket"] {
+            try server.aws(["s3api", "put-object", "--bucket", bucket, "--key", "caches/\(ghost).jpg.frost/level-00.png", "--body", Corpus.path("pngsuite/basn2c08.png")])
+        }
         let batch = ["cache", "--batch", "s3://\(bucket)/photos/", "-o", "s3://\(bucket)/caches/", "--levels", "2", "--jobs", "2"]
-        var run = try Self.frost(batch + ["--report", "s3://\(bucket)/caches/reports/r.jsonl"], server)
+        let aged = try S3FaultProxy(server, rules: ["--backdate", "caches/ghost.jpg.frost/:7200"])
+        var run = try Self.frost(batch + ["--report", "s3://\(bucket)/caches/reports/r.jsonl"], server, via: aged)
         #expect(run.status == 3 && run.errorLines == ["frost: s3://\(bucket)/photos/bad.png: not a PNG, JPEG, WebP, AVIF, HEIC or GIF file"], "\(run.stderr)")
-        #expect(run.stderr.contains("built 4, skipped 0, failed 1 of 5") && run.stderr.contains("removed 1 left by stopped runs"), "\(run.stderr)")
+        #expect(run.stderr.contains("built 4, skipped 0, failed 1 of 5") && run.stderr.contains("removed 1 left by stopped runs")
+                && run.stderr.contains("kept 2 without a manifest"), "\(run.stderr)")
+        #expect(try server.keys(bucket, prefix: "caches/fresh.jpg.frost/") == ["caches/fresh.jpg.frost/level-00.png"])
+        #expect(!aged.requests().contains { $0.method == "DELETE" && $0.path.contains("/rocket.jpg.frost/") }, "a fresh prefix was deleted first")
+        try server.aws(["s3", "rm", "s3://\(bucket)/caches/fresh.jpg.frost/", "--recursive", "--quiet"])
         try server.aws(["s3", "cp", "s3://\(bucket)/caches/reports/r.jsonl", local.file("r.jsonl"), "--quiet"])
         let lines = try String(contentsOfFile: local.file("r.jsonl"), encoding: .utf8).split(separator: "\n").map {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
