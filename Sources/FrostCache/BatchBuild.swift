@@ -90,8 +90,23 @@ public struct BatchBuild: Sendable {
     public var wholePixels = Int.max
     /// The output's objects and their sizes by path, for an output in a bucket: its listing
     /// (`CacheSweep.objectSizes`), which tells which caches have a manifest to read and each
-    /// level's size, so a rerun asks for nothing but manifests. Nil: each is asked (a file `stat`ed).
-    public var listing: [String: Int]?
+    /// level's size, so a rerun asks for nothing but manifests, and which objects a cache's upload
+    /// replaces, so that it lists nothing again. Nil: each is asked (a file `stat`ed).
+    public var listing: [String: Int]? {
+        didSet { listedNames = listing.map(Self.namesByFolder) }
+    }
+    /// The listing's object names by the folder (prefix) holding them.
+    private var listedNames: [String: [String]]?
+
+    /// `s3://b/c/a.jpg.frost/level-00.png` → `["s3://b/c/a.jpg.frost": ["level-00.png"]]`.
+    private static func namesByFolder(_ listing: [String: Int]) -> [String: [String]] {
+        var names: [String: [String]] = [:]
+        for path in listing.keys {
+            guard let slash = path.lastIndex(of: "/") else { continue }
+            names[String(path[..<slash]), default: []].append(String(path[path.index(after: slash)...]))
+        }
+        return names
+    }
 
     /// A batch of `inputs` into `output`, one at a time by default.
     public init(inputs: [Input], output: String, options: CacheOptions) {
@@ -225,7 +240,8 @@ public struct BatchBuild: Sendable {
                 }
                 let manifest = try CacheStore.build(file: source.path, named: Storage.lastComponent(input.path), identity: source.info.identity,
                                                     into: destination, options: options, decode: decode, threads: threads,
-                                                    streamedPixels: streamedPixels, wholePixels: wholePixels)
+                                                    streamedPixels: streamedPixels, wholePixels: wholePixels,
+                                                    existing: listedNames.map { $0[destination] ?? [] })
                 outcome.note = manifest.flattenedOnto.map { "transparency flattened onto \(Self.hex($0)) (--background chooses)" }
             }
         } catch {

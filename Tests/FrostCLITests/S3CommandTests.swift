@@ -48,6 +48,8 @@ import Testing
         }
         let manifests = try server.keys(bucket, prefix: "caches/").filter { $0.hasSuffix("/manifest.json") }
         #expect(manifests == Self.catalog.keys.map { "caches/\($0).frost/manifest.json" }.sorted())
+        // The output is listed once, at the start: no cache's upload lists its prefix again.
+        #expect(proxy.requests().filter { $0.query.contains("delimiter") }.isEmpty, "\(proxy.requests().map { "\($0.method) \($0.path)?\($0.query)" })")
         let puts = proxy.requests().filter { $0.method == "PUT" }.map(\.path)
         for manifest in manifests {
             let folder = "/\(bucket)/" + manifest.dropLast("manifest.json".count)
