@@ -49,8 +49,8 @@ static int chroma_of(avifPixelFormat format) {
     }
 }
 
-frost_status frost_avif_open(const uint8_t *data, size_t size, int threads, frost_avif_decoder **out,
-                             frost_heif_info *info, frost_error *err) {
+frost_status frost_avif_open(const uint8_t *data, size_t size, int threads, uint32_t max_pixels, uint32_t max_side,
+                             frost_avif_decoder **out, frost_heif_info *info, frost_error *err) {
     *out = NULL;
     memset(info, 0, sizeof *info);
     info->mirror = -1;
@@ -68,6 +68,11 @@ frost_status frost_avif_open(const uint8_t *data, size_t size, int threads, fros
         avif.avifDecoderDestroy(decoder);
         return avif_fail(err, result, "header");
     }
+    // The AV1 decoder (dav1d, made at the first frame) refuses a frame past these whatever the
+    // header says: an `ispe` box can claim 100×100 for a frame of 12000×12000, which was decoded
+    // whole. Set after the header is read, which the caller checks against its limits in its words.
+    if (max_pixels && max_pixels < decoder->imageSizeLimit) decoder->imageSizeLimit = max_pixels;
+    if (max_side && (!decoder->imageDimensionLimit || max_side < decoder->imageDimensionLimit)) decoder->imageDimensionLimit = max_side;
     const avifImage *image = decoder->image;
     info->width = image->width;
     info->height = image->height;

@@ -3,6 +3,7 @@
 // second decompresses the frames asked for and composes each on the canvas as browsers show it.
 #include "CFrostCodecs.h"
 #include "error.h"
+#include "CFrostSystem.h"
 #include <gif_lib.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,8 +180,8 @@ static void clear_rect(uint8_t *canvas, uint32_t width, uint32_t height, const G
         if (x1 > x0) memset(canvas + ((size_t)y * width + x0) * 4, 0, (size_t)(x1 - x0) * 4);
 }
 
-frost_status frost_gif_decode(const uint8_t *data, size_t size, uint32_t first, uint32_t count, uint8_t *rgba,
-                              int *delays_ms, frost_error *err) {
+frost_status frost_gif_decode(const uint8_t *data, size_t size, uint32_t first, uint32_t count, uint64_t max_drawn,
+                              uint8_t *rgba, int *delays_ms, frost_error *err) {
     memory_reader reader;
     frost_status status = FROST_OK;
     GifFileType *gif = open_gif(&reader, data, size, err, &status);
@@ -200,6 +201,7 @@ frost_status frost_gif_decode(const uint8_t *data, size_t size, uint32_t first, 
     int previous_disposal = DISPOSAL_UNSPECIFIED, loops = -1;
     GifImageDesc previous_rect = {0};
     uint32_t frame = 0;
+    uint64_t drawn = 0;
     GifRecordType record;
     while (frame < first + count) {
         if (DGifGetRecordType(gif, &record) == GIF_ERROR) {
@@ -215,6 +217,14 @@ frost_status frost_gif_decode(const uint8_t *data, size_t size, uint32_t first, 
         if (record != IMAGE_DESC_RECORD_TYPE) continue;
         if (DGifGetImageDesc(gif) == GIF_ERROR) { status = gif_fail(err, gif->Error, "frame header"); break; }
         if (!gif->Image.ColorMap && !gif->SColorMap) { status = frost_fail(err, FROST_ERR_CORRUPT, "a frame has no colour table"); break; }
+        // A frame's whole rectangle is decompressed, on the canvas or off it.
+        drawn += (uint64_t)gif->Image.Width * (uint64_t)gif->Image.Height;
+        if (drawn > max_drawn) {
+            status = frost_fail(err, FROST_ERR_TOO_LARGE, "the frames' rectangles hold more than %llu pixels together (see --max-pixels)",
+                                (unsigned long long)max_drawn);
+            break;
+        }
+        if (frost_stopped()) { status = frost_fail(err, FROST_ERR_STOPPED, "stopped"); break; }
         // The previous frame's disposal, then this one drawn (its canvas kept first if it is to be restored).
         if (previous_disposal == DISPOSE_BACKGROUND) clear_rect(canvas, width, height, &previous_rect);
         if (previous_disposal == DISPOSE_PREVIOUS && saved) memcpy(canvas, saved, frame_bytes);

@@ -48,7 +48,7 @@ enum APNGDecoder {
         guard announced >= 1 else { throw CodecError(.corrupt, "invalid PNG: acTL announces no frames") }
         try options.checkFrames(announced)
         try options.checkBudget(width: width, height: height)
-        try options.checkPixels(width: width * height, height: announced, of: "the \(announced) frames of \(width)×\(height) are")
+        try options.checkFrames(announced, of: width, by: height)
 
         // The chunks every frame's PNG carries: those between IHDR and the first IDAT that describe
         // the pixels (palette, transparency, colour), not the animation's own.

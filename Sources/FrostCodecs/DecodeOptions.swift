@@ -6,6 +6,8 @@ import FrostCore
 public struct DecodeOptions: Sendable, Equatable {
     /// Refuse images whose header declares more pixels than this, before any pixel memory exists.
     public var maxPixels: Int
+    /// Refuse images, and results, with a side longer than this (`defaultMaxSide`).
+    public var maxSide = DecodeOptions.defaultMaxSide
     /// Refuse files (and standard input) larger than this many bytes, before reading them.
     public var maxFileBytes: Int
     /// When set, every file a scene or motion names (images, masks, textures, fonts, cache
@@ -36,6 +38,10 @@ public struct DecodeOptions: Sendable, Equatable {
 
     /// 256 Mpixel: 1 GiB of RGBA8.
     public static let defaultMaxPixels = 256_000_000
+    /// 65,535 pixels: the longest side JPEG and GIF hold and most decoders take. A longer side is a
+    /// sliver (at most 763 pixels across at 50 Mpixel) whose resampling weights, a few dozen bytes
+    /// per pixel of that side, outweigh its pixels: a thumbnail of a 1×49,000,000 PNG took 3 GB.
+    public static let defaultMaxSide = 65_535
     /// 2 GiB: more than any file within the pixel limit needs (an uncompressed 256 Mpixel PNG is 1 GiB).
     public static let defaultMaxFileBytes = 2 << 30
     /// 10 000 frames: over five minutes of a 30 fps animation; the pixels of all frames together
@@ -76,12 +82,23 @@ public struct DecodeOptions: Sendable, Equatable {
     }
 
     /// Outputs are bounded like inputs: a resize target, a canvas, a sheet is refused before its
-    /// memory exists when it has more than `maxPixels` pixels. `subject` begins the message
-    /// ("the result would be").
+    /// memory exists when it has more than `maxPixels` pixels or a side over `maxSide`. `subject`
+    /// begins the message ("the result would be").
     public func checkPixels(width: Int, height: Int, of subject: String) throws(CodecError) {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || pixels > maxPixels {
             throw CodecError(.tooLarge, "\(subject) \(width)×\(height), more than the limit of \(maxPixels) pixels (see --max-pixels)")
+        }
+        if max(width, height) > maxSide {
+            throw CodecError(.tooLarge, "\(subject) \(width)×\(height), a side longer than the limit of \(maxSide) pixels")
+        }
+    }
+
+    /// An animation's `frames` frames of `width` × `height` hold at most `maxPixels` pixels together.
+    public func checkFrames(_ frames: Int, of width: Int, by height: Int) throws(CodecError) {
+        let (pixels, overflow) = (width * height).multipliedReportingOverflow(by: frames)
+        if overflow || pixels > maxPixels {
+            throw CodecError(.tooLarge, "the \(frames) frames of \(width)×\(height) are more than the limit of \(maxPixels) pixels together (see --max-pixels)")
         }
     }
 }

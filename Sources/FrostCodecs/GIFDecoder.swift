@@ -49,7 +49,7 @@ enum GIFDecoder {
         let header = try Header(bytes, options: options)
         let info = header.info
         try options.checkBudget(width: info.width, height: info.height)
-        try options.checkPixels(width: info.width * info.height, height: info.frames, of: "the \(info.frames) frames of \(info.width)×\(info.height) are")
+        try options.checkFrames(info.frames, of: info.width, by: info.height)
         return try frames(bytes, header: header, range: 0..<info.frames, options: options)
     }
 
@@ -60,11 +60,15 @@ enum GIFDecoder {
         // A frame's rectangle may reach past the canvas; all of it is decompressed before clipping.
         try options.checkPixels(width: Int(header.raw.largest_width), height: Int(header.raw.largest_height), of: "a frame of")
         let size = width * height * 4
+        // Frames inside the canvas decompress at most a canvas each; rectangles reaching past it
+        // are bounded by the pixel limit (a 1×1 canvas of 256 frames of 7000×7000 took a minute).
+        let drawable = UInt64(max(options.maxPixels, width * height * range.upperBound))
         var delays = [Int32](repeating: 0, count: range.count)
         let pixels: [UInt8] = try decodedSamples(count: size * range.count) { buffer in
             var error = frost_error()
             try check(delays.withUnsafeMutableBufferPointer {
-                frost_gif_decode(bytes.baseAddress, bytes.count, UInt32(range.lowerBound), UInt32(range.count), buffer.baseAddress, $0.baseAddress, &error)
+                frost_gif_decode(bytes.baseAddress, bytes.count, UInt32(range.lowerBound), UInt32(range.count), drawable,
+                                 buffer.baseAddress, $0.baseAddress, &error)
             }, error, .gif)
         }
         let alpha = header.raw.has_alpha != 0

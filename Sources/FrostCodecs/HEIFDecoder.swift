@@ -13,11 +13,14 @@ enum HEIFDecoder {
         let handle: OpaquePointer
         let raw: frost_heif_info
 
-        init(_ format: ImageFormat, _ bytes: UnsafeBufferPointer<UInt8>, autoOrient: Bool) throws {
+        /// `decoding`: the limits of a decode (an AVIF's frame is held to them as it is decoded);
+        /// nil to read the header only.
+        init(_ format: ImageFormat, _ bytes: UnsafeBufferPointer<UInt8>, decoding options: DecodeOptions? = nil) throws {
             var handle: OpaquePointer? = nil, info = frost_heif_info(), error = frost_error()
             let status = format == .avif
-                ? frost_avif_open(bytes.baseAddress, bytes.count, Int32(RowBands.threads(nil)), &handle, &info, &error)
-                : frost_heic_open(bytes.baseAddress, bytes.count, autoOrient ? 1 : 0, &handle, &info, &error)
+                ? frost_avif_open(bytes.baseAddress, bytes.count, Int32(RowBands.threads(nil)), UInt32(clamping: options?.maxPixels ?? 0),
+                                  UInt32(clamping: options?.maxSide ?? 0), &handle, &info, &error)
+                : frost_heic_open(bytes.baseAddress, bytes.count, options?.autoOrient ?? true ? 1 : 0, &handle, &info, &error)
             try check(status, error, format)
             (self.format, self.handle, self.raw) = (format, handle!, info)
         }
@@ -67,15 +70,15 @@ enum HEIFDecoder {
     }
 
     static func info(_ bytes: UnsafeBufferPointer<UInt8>, format: ImageFormat) throws -> ImageInfo {
-        try Container(format, bytes, autoOrient: true).info
+        try Container(format, bytes).info
     }
 
     static func metadata(_ bytes: UnsafeBufferPointer<UInt8>, format: ImageFormat) -> ImageMetadata {
-        (try? Container(format, bytes, autoOrient: true).metadata) ?? ImageMetadata()
+        (try? Container(format, bytes).metadata) ?? ImageMetadata()
     }
 
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, format: ImageFormat, options: DecodeOptions) throws -> Image {
-        let container = try Container(format, bytes, autoOrient: options.autoOrient)
+        let container = try Container(format, bytes, decoding: options)
         let info = container.info
         try options.checkBudget(width: info.width, height: info.height)
         return try image(container, info, frame: try options.frameIndex(of: info.frames), options: options)
@@ -84,11 +87,11 @@ enum HEIFDecoder {
     /// Every frame of an AVIF sequence with its duration (a still AVIF is one frame of none); the
     /// frame count and the pixels of all frames together are checked before any is decoded.
     static func animation(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> (frames: [Image], delays: [Double]) {
-        let container = try Container(.avif, bytes, autoOrient: options.autoOrient)
+        let container = try Container(.avif, bytes, decoding: options)
         let info = container.info
         try options.checkFrames(info.frames)
         try options.checkBudget(width: info.width, height: info.height)
-        try options.checkPixels(width: info.width * info.height, height: info.frames, of: "the \(info.frames) frames of \(info.width)×\(info.height) are")
+        try options.checkFrames(info.frames, of: info.width, by: info.height)
         let delays = info.frames > 1 ? try (0..<info.frames).map { try container.duration(of: $0) } : [0]
         return (try (0..<info.frames).map { try image(container, info, frame: $0, options: options) }, delays)
     }

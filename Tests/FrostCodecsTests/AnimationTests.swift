@@ -112,6 +112,21 @@ import Testing
         #expect(try ImageInfo(bytes: bytes).frames == 5)
     }
 
+    /// Frames whose rectangles reach past the canvas are decompressed whole: the pixels decompressed
+    /// are held to the pixel limit together, not just the canvas's (the five frames of disposal.gif,
+    /// 3072 + 384 + 400 + 384 + 3072 pixels, on a canvas made 1×1: two frames of 7000² each on one
+    /// pixel had taken a server a minute).
+    @Test func framesPastTheCanvasAreHeldToThePixelLimitTogether() throws {
+        var bytes = try FileIO.read(Self.fixture("disposal.gif"))
+        bytes.replaceSubrange(6..<10, with: [1, 0, 1, 0])   // the logical screen: 1×1
+        let limit = DecodeOptions(maxPixels: 4000)
+        #expect(throws: CodecError(.tooLarge, "image too large: the frames' rectangles hold more than 4000 pixels together (see --max-pixels)")) {
+            try Animation(decoding: bytes, options: limit)
+        }
+        #expect(try Image(decoding: bytes, options: limit).width == 1)   // the first frame alone is within it
+        #expect(try Animation(decoding: bytes).frames.count == 5)
+    }
+
     /// A GIF without its trailer plays every whole frame (as browsers do); cut anywhere else or
     /// with bytes flipped it is an error or frames of the canvas's size, never a crash.
     @Test(arguments: ["disposal.gif", "interlaced.gif", "optimized.gif", "ffmpeg.apng.png"])

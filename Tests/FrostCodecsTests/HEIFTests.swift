@@ -201,4 +201,17 @@ import Testing
             }
         }
     }
+
+    /// An AVIF's `ispe` box may claim less than its AV1 frame holds (100×100 for 2000×2000): the
+    /// frame itself is held to the pixel limit as it is decoded, not decoded whole and served.
+    @Test func aFrameLargerThanItsHeaderIsHeldToTheLimit() throws {
+        let bytes = try FileIO.read(Self.fixture("ispe-100-frame-2000.avif"))
+        let info = try ImageInfo(bytes: bytes)
+        #expect(info.width == 100 && info.height == 100)
+        // dav1d refuses the frame (and says so on stderr: libavif 0.11 leaves it its own logger).
+        #expect(throws: CodecError(.corrupt, "invalid AVIF: Decoding of color planes failed (pixels)")) {
+            try Image(decoding: bytes, options: DecodeOptions(maxPixels: 1_000_000))
+        }
+        #expect(try Image(decoding: bytes, options: DecodeOptions(maxPixels: 4_000_000)).width == 100)
+    }
 }

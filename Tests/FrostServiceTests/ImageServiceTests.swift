@@ -214,6 +214,27 @@ import Testing
         #expect(extended.width == 64 && extended.height == 40 && extended.pixel(x: 0, y: 0) == SIMD4(0, 0, 255, 255))
     }
 
+    /// A side past 65,535 pixels is refused before any work (413), the source's or the result's,
+    /// however few its pixels: a thumbnail of a 1×49,000,000 PNG took 3 GB of resampling weights,
+    /// a forced 1×49,000,000 result as much, and a PNG result over libpng's 1,000,000 was a 500.
+    @Test func aSideOverTheLimitIsRefusedBeforeAnyWork() throws {
+        let folder = try Self.root()
+        defer { folder.remove() }
+        let sliver = Image(width: 1, height: DecodeOptions.defaultMaxSide + 1, pixels: [UInt8](repeating: 255, count: 4 * (DecodeOptions.defaultMaxSide + 1)))
+        try sliver.write(toFile: folder.file("root/sliver.png"))
+        let service = Self.service(folder)
+        for rest in ["/rs:fit:100:100/plain/local:///sliver.png", "/rs:force:1:1500000:1/plain/local:///alpha.png@png",
+                     "/rs:force:65536:1:1/plain/local:///alpha.png@webp"] {
+            do {
+                _ = try Self.get(service, Self.signed(rest))
+                Issue.record("\(rest) was made")
+            } catch let error as ServiceError {
+                #expect(error.status == 413 && error.message.contains("a side longer than the limit of 65535 pixels"), "\(rest): \(error)")
+            }
+        }
+        #expect(try Image(decoding: try Self.get(service, Self.signed("/rs:force:1:65535:1/plain/local:///alpha.png@png")).body).height == 65535)
+    }
+
     /// An animation is served as one (GIF, WebP, APNG), every frame through the steps: the bytes
     /// `frost resize` writes; a still format takes the first frame.
     @Test func animationsStayAnimated() throws {

@@ -253,9 +253,10 @@ typedef struct {
 } frost_heif_info;
 
 typedef struct frost_avif_decoder frost_avif_decoder;
-// `threads`: how many threads dav1d may use.
-frost_status frost_avif_open(const uint8_t *data, size_t size, int threads, frost_avif_decoder **out,
-                             frost_heif_info *info, frost_error *err);
+// `threads`: how many threads dav1d may use. `max_pixels`, `max_side`: the largest frame it decodes
+// (0: libavif's defaults, 16384² pixels and a side of 32768).
+frost_status frost_avif_open(const uint8_t *data, size_t size, int threads, uint32_t max_pixels, uint32_t max_side,
+                             frost_avif_decoder **out, frost_heif_info *info, frost_error *err);
 // `frame`: which of a sequence's frames (0 for a still).
 frost_status frost_avif_read_pixels(frost_avif_decoder *decoder, uint32_t frame, uint8_t *rgba, size_t row_bytes,
                                     frost_error *err);
@@ -319,8 +320,12 @@ typedef struct {
 
 frost_status frost_gif_read_header(const uint8_t *data, size_t size, uint32_t max_frames, frost_gif_info *info,
                                    frost_error *err);
-frost_status frost_gif_decode(const uint8_t *data, size_t size, uint32_t first, uint32_t count, uint8_t *rgba,
-                              int *delays_ms, frost_error *err);
+// Frames first ..< first + count composed on the canvas, `frame_bytes` apart in `rgba`. The frames
+// decompressed on the way (every frame up to the last asked for, each whole rectangle, on the
+// canvas or off it) hold at most `max_drawn` pixels together: FROST_ERR_TOO_LARGE past it, before
+// that frame is decompressed. FROST_ERR_STOPPED when CFrostSystem's stop flag is raised.
+frost_status frost_gif_decode(const uint8_t *data, size_t size, uint32_t first, uint32_t count, uint64_t max_drawn,
+                              uint8_t *rgba, int *delays_ms, frost_error *err);
 
 typedef struct {
     int colors;                // 2...256

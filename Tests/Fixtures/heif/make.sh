@@ -50,3 +50,12 @@ for k in 0 1 2 3 4; do avifdec --index $k sequence.avif sequence-$k.png; done
 convert "$corpus/photos/UNIS_EV0.jpg" -resize 96x -strip cicp-source.png
 avifenc -s 8 -y 444 --min 10 --max 10 --cicp 12/13/6 cicp-source.png p3-cicp.avif
 avifenc -s 8 -d 10 -y 444 --min 10 --max 10 --cicp 9/16/9 cicp-source.png pq-10bit.avif
+
+# A frame larger than its header says (ffmpeg 5.1's librav1e): a 2000×2000 gray picture whose
+# `ispe` box is rewritten to 100×100. The decoder must hold the frame itself to the pixel limit.
+ffmpeg -v error -y -f lavfi -i color=gray:s=2000x2000 -frames:v 1 -c:v librav1e -speed 10 -pix_fmt yuv420p gray-2000.avif
+python3 -c "
+d = bytearray(open('gray-2000.avif', 'rb').read()); i = d.find(b'ispe')
+d[i + 8:i + 16] = (100).to_bytes(4, 'big') * 2
+open('ispe-100-frame-2000.avif', 'wb').write(d)"
+rm gray-2000.avif
