@@ -25,11 +25,34 @@ public struct BatchBuild: Sendable {
         case notTried = "not-tried"
     }
 
+    /// Whose a failure is: the input's own (its bytes undecodable, past a limit, its key with no
+    /// cache name, the source gone since the listing), which a rerun meets again, or the run's
+    /// (the store or the machine: I/O, network, credentials, a write to the output), which a rerun
+    /// may not meet: a batch with one of those exits 1, not 3.
+    public enum Fault: Sendable, Equatable {
+        case input, run
+
+        /// Whose `error` is, met while working on the source at `source`.
+        static func of(_ error: any Error, source: String) -> Fault {
+            guard let error = error as? CodecError else { return .run }
+            switch error.kind {
+            case .unknownFormat, .corrupt, .truncated, .unsupported, .tooLarge, .encode: return .input
+            // A source object deleted since the listing; any other I/O is the store's or the machine's.
+            case .io: return error.file == source && S3Client.answer(in: error)?.status == 404 ? .input : .run
+            // Refusals of the input itself are made `.input` where they are met (`prepare`): a
+            // refusal from here on is the store's (403) or the credentials'.
+            case .refused, .outOfMemory, .stopped: return .run
+            }
+        }
+    }
+
     /// One input's outcome: what the report records of it.
     public struct Outcome: Sendable, Equatable {
         public var status: Status
         /// Why it failed.
         public var error: String?
+        /// Whose failure it was.
+        public var fault: Fault?
         /// What else happened (its transparency flattened, its source found renamed).
         public var note: String?
         /// Its cache folder, nil when the input's path cannot have one.
@@ -67,8 +90,23 @@ public struct BatchBuild: Sendable {
     public var wholePixels = Int.max
     /// The output's objects and their sizes by path, for an output in a bucket: its listing
     /// (`CacheSweep.objectSizes`), which tells which caches have a manifest to read and each
-    /// level's size, so a rerun asks for nothing but manifests. Nil: each is asked (a file `stat`ed).
-    public var listing: [String: Int]?
+    /// level's size, so a rerun asks for nothing but manifests, and which objects a cache's upload
+    /// replaces, so that it lists nothing again. Nil: each is asked (a file `stat`ed).
+    public var listing: [String: Int]? {
+        didSet { listedNames = listing.map(Self.namesByFolder) }
+    }
+    /// The listing's object names by the folder (prefix) holding them.
+    private var listedNames: [String: [String]]?
+
+    /// `s3://b/c/a.jpg.frost/level-00.png` → `["s3://b/c/a.jpg.frost": ["level-00.png"]]`.
+    private static func namesByFolder(_ listing: [String: Int]) -> [String: [String]] {
+        var names: [String: [String]] = [:]
+        for path in listing.keys {
+            guard let slash = path.lastIndex(of: "/") else { continue }
+            names[String(path[..<slash]), default: []].append(String(path[path.index(after: slash)...]))
+        }
+        return names
+    }
 
     /// A batch of `inputs` into `output`, one at a time by default.
     public init(inputs: [Input], output: String, options: CacheOptions) {
@@ -77,9 +115,24 @@ public struct BatchBuild: Sendable {
         self.options = options
     }
 
-    /// `OUTDIR/<relative path>.frost`, refused when that would leave OUTDIR (`FileIO.confined`).
+    /// `OUTDIR/<relative path>.frost`, refused when that would leave OUTDIR (`FileIO.confined`),
+    /// or when the input is an object whose key has no cache name of its own (`keyRefusal`).
     public func folder(for input: Input) throws -> String {
-        try FileIO.confined(input.relative + CacheSweep.suffix, under: output)
+        if ObjectAddress.isObject(input.path), let refusal = Self.keyRefusal(ObjectAddress(input.relative)?.key ?? input.relative) {
+            throw CodecError(.refused, refusal)
+        }
+        return try FileIO.confined(input.relative + CacheSweep.suffix, under: output)
+    }
+
+    /// Why a key (relative to the catalog's prefix) has no cache name of its own, or nil. Keys are
+    /// not paths: `a//b.jpg`, `a/./b.jpg` and `a/b.jpg` are three objects, but a cache name is a
+    /// path where they are one, so they would share (and overwrite) one cache, land in different
+    /// shards that write one key, and `--prune` would look for the source at the other key. Such a
+    /// key fails as that input; every other key maps to its cache and back.
+    public static func keyRefusal(_ key: String) -> String? {
+        let segments = key.split(separator: "/", omittingEmptySubsequences: false)
+        let odd = segments.contains("") ? "an empty segment (//)" : segments.contains("..") ? "a .. segment" : segments.contains(".") ? "a . segment" : nil
+        return odd.map { "its key has \($0), so it has no cache name of its own (keys are not paths)" }
     }
 
     /// Builds every input; `progress` is called (serially) after each one with its outcome.
@@ -104,7 +157,7 @@ public struct BatchBuild: Sendable {
             /// Its source, and a complete cache with these options that the manifest does not
             /// vouch for by identity (another one, the same size; or `verify`): hashed before rebuilding.
             case source(LocalCopy, candidate: CacheManifest?)
-            case failed(String)
+            case failed(String, Fault)
             /// Past `maxFailures`: not looked at.
             case notTried
         }
@@ -124,13 +177,18 @@ public struct BatchBuild: Sendable {
     func prepare(_ input: Input) -> Prepared {
         let start = DispatchTime.now().uptimeNanoseconds
         var bytes = input.listed?.size ?? 0
+        let destination: String
         do {
-            let destination = try folder(for: input)
+            destination = try folder(for: input)
             if let refusal = input.refusal { throw CodecError(.refused, refusal) }
+        } catch {
+            return Prepared(step: .failed(Self.message(error, source: input.path), .input), since: start)
+        }
+        do {
             // A file's status costs nothing; an object's comes from the listing (or a HEAD).
             let local = ObjectAddress.isObject(input.path) ? nil : try Storage.localCopy(input.path)
             guard let known = try local?.info ?? input.listed ?? Storage.info(input.path) else {
-                throw CodecError(.io, "no such object (404 NoSuchKey)")
+                throw CodecError(.io, "no such object (404 NoSuchKey)", file: input.path)
             }
             bytes = known.size
             var candidate: CacheManifest?
@@ -142,7 +200,7 @@ public struct BatchBuild: Sendable {
             let source = try local ?? Storage.localCopy(input.path, maxBytes: decode.maxFileBytes, listed: known)
             return Prepared(step: .source(source, candidate: candidate), bytes: bytes, since: start)
         } catch {
-            return Prepared(step: .failed((error as? CodecError)?.message ?? "\(error)"), bytes: bytes, since: start)
+            return Prepared(step: .failed(Self.message(error, source: input.path), .of(error, source: input.path)), bytes: bytes, since: start)
         }
     }
 
@@ -169,9 +227,10 @@ public struct BatchBuild: Sendable {
                 outcome.status = .notTried
             case .complete:
                 outcome.status = .skipped
-            case .failed(let reason):
+            case .failed(let reason, let fault):
                 outcome.status = .failed
                 outcome.error = reason
+                outcome.fault = fault
             case .source(let source, let candidate):
                 let destination = try folder(for: input)
                 if let candidate, case .keep(let note) = try reuse(candidate, of: source, at: destination) {
@@ -181,14 +240,25 @@ public struct BatchBuild: Sendable {
                 }
                 let manifest = try CacheStore.build(file: source.path, named: Storage.lastComponent(input.path), identity: source.info.identity,
                                                     into: destination, options: options, decode: decode, threads: threads,
-                                                    streamedPixels: streamedPixels, wholePixels: wholePixels)
+                                                    streamedPixels: streamedPixels, wholePixels: wholePixels,
+                                                    existing: listedNames.map { $0[destination] ?? [] })
                 outcome.note = manifest.flattenedOnto.map { "transparency flattened onto \(Self.hex($0)) (--background chooses)" }
             }
         } catch {
             outcome.status = .failed
-            outcome.error = (error as? CodecError)?.message ?? "\(error)"
+            outcome.error = Self.message(error, source: input.path)
+            outcome.fault = .of(error, source: input.path)
         }
         return outcome
+    }
+
+    /// What a failure of the input at `source` says after `frost: <source>: `: the reason, and
+    /// first what was refused or failed when that is another object or file the reason does not
+    /// name (a level's PUT).
+    static func message(_ error: any Error, source: String) -> String {
+        guard let error = error as? CodecError else { return "\(error)" }
+        guard let file = error.file, file != source, !error.message.contains(file) else { return error.message }
+        return "\(file): \(error.message)"
     }
 
     private enum Reuse {

@@ -104,7 +104,7 @@ public struct BlurCacheSpec: Sendable, Equatable {
     /// The spec must be valid (`validate()`).
     public func plan(scale: Double = 1, sigmaScale: Double = 1, compact: Bool = true) -> CachePlan {
         let spec = effective
-        return CachePlan(count: spec.levels, maxSigma: spec.maxRadius == nil ? (spec.maxSigma ?? Self.defaultMaxSigma) * sigmaScale : nil,
+        return CachePlan(count: spec.levels, maxSigma: spec.topSigma.map { $0 * sigmaScale },
                          maxRadius: spec.maxRadius, spacing: spec.spacing, tint: spec.tint, saturation: spec.saturation, ramp: spec.ramp,
                          scale: scale, compact: compact)
     }
@@ -116,11 +116,15 @@ public struct BlurCacheSpec: Sendable, Equatable {
     /// (a preset's, or `maxRadius`): its boxes must fit the kernel's limit at the pixel scale.
     public var topRadius: Double? { effective.maxRadius }
 
+    /// The top σ a plan uses: `maxSigma`, or `defaultMaxSigma` when neither it nor `maxRadius` is given.
+    var topSigma: Double? { maxRadius == nil ? maxSigma ?? Self.defaultMaxSigma : nil }
+
     /// Two specifications are the same when they render the same levels: a preset with whatever
-    /// numbers beside it (it ignores them) is its own numbers.
+    /// numbers beside it (it ignores them) is its own numbers, and a default given (`--max-sigma
+    /// 40`) is the default left out (a manifest records `maxSigma` only when it was given).
     public static func == (a: BlurCacheSpec, b: BlurCacheSpec) -> Bool {
         let (x, y) = (a.effective, b.effective)
-        return x.levels == y.levels && x.maxSigma == y.maxSigma && x.maxRadius == y.maxRadius && x.spacing == y.spacing
+        return x.levels == y.levels && x.topSigma == y.topSigma && x.maxRadius == y.maxRadius && x.spacing == y.spacing
             && x.tint == y.tint && x.saturation == y.saturation && x.ramp == y.ramp && x.preset == y.preset
     }
 

@@ -22,8 +22,9 @@ enum CacheFolder {
 
     /// Builds into a new staging folder (`body` writes the cache there, the manifest last) and
     /// puts it in place: swapped in beside it, or uploaded to a bucket. A failure removes the
-    /// staging folder and leaves `folder` as it was (in a bucket: see `upload`).
-    static func staged<T>(_ folder: String, _ body: (String) throws -> T) throws -> T {
+    /// staging folder and leaves `folder` as it was (in a bucket: see `upload`, which is told the
+    /// names already in the folder by `existing` where a listing gave them, else lists them).
+    static func staged<T>(_ folder: String, existing: [String]? = nil, _ body: (String) throws -> T) throws -> T {
         let inBucket = ObjectAddress.isObject(folder)
         if !inBucket {
             let parent = Storage.parent(of: folder)
@@ -43,7 +44,7 @@ enum CacheFolder {
         do {
             let result = try body(staging)
             if inBucket {
-                try upload(staging, to: folder)
+                try upload(staging, to: folder, existing: existing)
                 remove(staging)
             } else {
                 try install(staging, at: folder)
@@ -106,11 +107,12 @@ enum CacheFolder {
     /// Level files named by content (`--content-names`, `--web`) never overwrite another
     /// content, so the old manifest stays until the new one replaces it: readers see the old cache
     /// or the new one. Then the old cache's files the new one does not have are removed. A failed
-    /// upload removes what it wrote (but levels the old manifest, kept, still names).
-    static func upload(_ staging: String, to folder: String) throws {
+    /// upload removes what it wrote (but levels the old manifest, kept, still names). The old
+    /// cache's names are `existing` when a listing gave them (a batch's of its output), else listed.
+    static func upload(_ staging: String, to folder: String, existing: [String]? = nil) throws {
         let files = entries(staging).filter(isOwn).sorted()
         let levels = files.filter { $0 != CacheStore.manifestName }
-        let before = Set(try Storage.names(in: folder))
+        let before = Set(try existing ?? Storage.names(in: folder))
         let overwritten = levels.contains { before.contains($0) && !isContentNamed($0) }
         let manifestRemoved = overwritten && before.contains(CacheStore.manifestName)
         var uploaded: [String] = []

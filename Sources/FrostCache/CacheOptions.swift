@@ -73,6 +73,16 @@ public struct CacheOptions: Sendable, Equatable {
     /// The colour transparency goes onto, nil when the levels keep it.
     public var flattening: Color? { background ?? (format == .jpeg ? EncodeOptions.defaultBackground : nil) }
 
+    /// Two options are the same when they make the same cache, however they were spelled: the
+    /// blur's numbers as rendered (`BlurCacheSpec`), and the background as used (`--background
+    /// white` for JPEG levels is JPEG's default), so a rerun with a default given or left out
+    /// skips the caches it made.
+    public static func == (a: CacheOptions, b: CacheOptions) -> Bool {
+        a.blur == b.blur && a.scale == b.scale && a.compact == b.compact && a.format == b.format && a.quality == b.quality
+            && a.webpQuality == b.webpQuality && a.color == b.color && a.flattening == b.flattening && a.sourceLevel == b.sourceLevel
+            && a.contentNames == b.contentNames
+    }
+
     /// Level files: PNG at deflate level 1 (Up filter: Frost's run-length deflate), JPEG at
     /// `quality` (4:4:4 from 90 up), or WebP, lossless at effort 1 or lossy at `webpQuality`. On
     /// the default plan's 4096² photo levels the PNG deflates 2.0-3.2x faster than libdeflate's

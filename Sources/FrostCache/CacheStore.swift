@@ -55,19 +55,20 @@ public enum CacheStore {
     @discardableResult
     public static func build(file path: String, named name: String? = nil, identity: String? = nil, into folder: String, options: CacheOptions,
                              decode: DecodeOptions = DecodeOptions(), threads: Int? = nil, streamedPixels: Int = CacheStore.streamedPixels,
-                             wholePixels: Int = .max) throws -> CacheManifest {
+                             wholePixels: Int = .max, existing: [String]? = nil) throws -> CacheManifest {
         try options.blur.validate()
         let identity = try identity ?? Storage.localCopy(path).info.identity
         let name = name ?? Storage.lastComponent(path)
         if let streamed = try StreamedLevels(file: path, options: options, decode: decode, threads: threads, minimumPixels: streamedPixels) {
-            return try CacheFolder.staged(folder) { staging in try streamed.write(into: staging, name: name, identity: identity) }
+            return try CacheFolder.staged(folder, existing: existing) { staging in try streamed.write(into: staging, name: name, identity: identity) }
         }
         let bytes = try FileIO.read(path, maxBytes: decode.maxFileBytes)
         if wholePixels < .max, let info = try? ImageInfo(bytes: bytes), info.width * info.height > wholePixels {
-            throw CodecError(.refused, "\(info.width)x\(info.height) would be decoded whole (a \(info.format.rawValue) that cannot be read by rows): "
+            throw CodecError(.tooLarge, "\(info.width)x\(info.height) would be decoded whole (a \(info.format.rawValue) that cannot be read by rows): "
                              + "more than --max-whole-pixels \(wholePixels)")
         }
-        return try build(source: bytes, named: name, identity: identity, into: folder, options: options, decode: decode, threads: threads)
+        return try build(source: bytes, named: name, identity: identity, into: folder, options: options, decode: decode, threads: threads,
+                         existing: existing)
     }
 
     /// The same from the source file's bytes, already read, and their SHA-256 when the caller has
@@ -77,7 +78,7 @@ public enum CacheStore {
     @discardableResult
     public static func build(source bytes: [UInt8], named name: String, sha256: String? = nil, identity: String? = nil, into folder: String,
                              options: CacheOptions, decode: DecodeOptions = DecodeOptions(), threads: Int? = nil,
-                             maxSide: Int? = nil) throws -> CacheManifest {
+                             maxSide: Int? = nil, existing: [String]? = nil) throws -> CacheManifest {
         try options.blur.validate()
         let decoded = try maxSide.map { try fitted(bytes, within: $0, decode: decode, threads: threads) }
             ?? (image: Image(decoding: bytes, options: decode), shrunk: false)
@@ -90,7 +91,7 @@ public enum CacheStore {
         let levels = CacheRenderer(plan: plan, threads: threads).render(image)
         let sourceSHA256 = sha256 ?? SHA256.hex(bytes)
         let copiesSource = try flattened == nil && !decoded.shrunk && sourceIsLevelFile(bytes, plan: plan, options: options, decode: decode)
-        return try CacheFolder.staged(folder) { staging in
+        return try CacheFolder.staged(folder, existing: existing) { staging in
             // Each level file is encoded, written and hashed on the next free thread: encoding was
             // most of a `frost cache` (zlib 68% of it, perf), one file after another.
             let written = ResultSlots<Result<CacheManifest.Level?, Error>>(count: levels.count)

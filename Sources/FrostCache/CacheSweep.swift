@@ -14,10 +14,13 @@ public struct CacheSweep: Sendable {
     public struct Entry: Sendable, Equatable {
         public let relative: String
         public let path: String
+        /// In a bucket, when its newest object was written (seconds since 1970, from the listing).
+        public var modified: Double?
 
-        public init(relative: String, path: String) {
+        public init(relative: String, path: String, modified: Double? = nil) {
             self.relative = relative
             self.path = path
+            self.modified = modified
         }
     }
 
@@ -41,6 +44,7 @@ public struct CacheSweep: Sendable {
         if let address = ObjectAddress(output) {
             let root = address.isFolder ? address.description : address.description + "/"
             var files: [String: Set<String>] = [:]   // cache prefix → its names, this shard's
+            var newest: [String: Double] = [:]       // cache prefix → its newest object's time
             try Storage.objects(under: address) { page in
                 for (relative, info) in page {
                     guard let slash = relative.lastIndex(of: "/") else { continue }
@@ -48,10 +52,11 @@ public struct CacheSweep: Sendable {
                     guard folder.hasSuffix(Self.suffix), CacheFolder.isOwn(name), owns(String(folder.dropLast(Self.suffix.count))) else { continue }
                     files[folder, default: []].insert(name)
                     sizes[root + relative] = info.size
+                    if let modified = info.modified { newest[folder] = max(newest[folder] ?? modified, modified) }
                 }
             }
             for (folder, names) in files.sorted(by: { $0.key < $1.key }) {
-                let entry = Entry(relative: String(folder.dropLast(Self.suffix.count)), path: root + folder)
+                let entry = Entry(relative: String(folder.dropLast(Self.suffix.count)), path: root + folder, modified: newest[folder])
                 if names.contains(CacheStore.manifestName) { caches.append(entry) } else { leftovers.append(entry) }
             }
         } else {
@@ -74,6 +79,21 @@ public struct CacheSweep: Sendable {
         self.caches = caches
         self.leftovers = leftovers
         objectSizes = sizes
+    }
+
+    /// A bucket's cache prefix without a manifest is left by a stopped run only once nothing in it
+    /// changed for this long (as a staging folder in `TMPDIR`, `CacheFolder`): until then it may be
+    /// another run's upload in progress (the same shard run twice at once), whose levels its
+    /// manifest is about to vouch for.
+    public static let abandonedAge = 3600.0
+
+    /// Whether a leftover is a stopped run's, to be removed: a local one always (a local build is
+    /// staged beside its folder and swapped in whole); a bucket's when its newest object is older
+    /// than `abandonedAge` at `now` (unknown: kept). One that is not is rebuilt over if it is an
+    /// input's (its levels' bytes are the same), never deleted first.
+    public static func isAbandoned(_ entry: Entry, now: Double = Date().timeIntervalSince1970) -> Bool {
+        guard ObjectAddress.isObject(entry.path) else { return true }
+        return entry.modified.map { now - $0 > abandonedAge } ?? false
     }
 
     /// Whether the folder at `path` is a cache or a leftover of one, which a folder walk for

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// An object in a bucket, named as every S3 tool names it: `s3://BUCKET/KEY`. A key ending in `/`
 /// (or none) names a "folder": the objects whose keys begin with it.
 public struct ObjectAddress: Sendable, Hashable, CustomStringConvertible {
@@ -37,10 +41,24 @@ public struct ObjectAddress: Sendable, Hashable, CustomStringConvertible {
 public struct ObjectInfo: Sendable, Equatable {
     public let size: Int
     public let identity: String
+    /// When the object was last written (seconds since 1970), as a listing's `LastModified`
+    /// says; nil where it was not listed.
+    public var modified: Double?
 
     public init(size: Int, identity: String) {
         self.size = size
         self.identity = identity
+    }
+
+    /// Seconds since 1970 of a listing's `LastModified` (ISO 8601 in UTC: `2026-12-05T14:30:00.000Z`),
+    /// nil for any other text.
+    public static func listedTime(_ text: String) -> Double? {
+        let digits = text.utf8.split { !(48...57).contains($0) }.map { Int(String(decoding: $0, as: UTF8.self)) ?? 0 }
+        guard text.hasSuffix("Z"), digits.count >= 6 else { return nil }
+        var parts = tm()
+        (parts.tm_year, parts.tm_mon, parts.tm_mday) = (Int32(digits[0] - 1900), Int32(digits[1] - 1), Int32(digits[2]))
+        (parts.tm_hour, parts.tm_min, parts.tm_sec) = (Int32(digits[3]), Int32(digits[4]), Int32(digits[5]))
+        return Double(timegm(&parts))
     }
 
     /// An object's identity from its ETag as S3 gives it, quotes stripped.

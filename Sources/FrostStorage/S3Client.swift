@@ -195,7 +195,9 @@ public final class S3Client: Sendable {
             let page = XMLText(response.body)
             try each(page.all("Contents").compactMap { entry in
                 guard let key = entry.value("Key")?.removingPercentEncoding, let size = entry.value("Size").flatMap(Int.init) else { return nil }
-                return Listed(key: key, info: ObjectInfo(size: size, identity: ObjectInfo.etagIdentity(entry.value("ETag") ?? "")))
+                var info = ObjectInfo(size: size, identity: ObjectInfo.etagIdentity(entry.value("ETag") ?? ""))
+                info.modified = entry.value("LastModified").flatMap(ObjectInfo.listedTime)
+                return Listed(key: key, info: info)
             })
             token = page.value("IsTruncated") == "true" ? page.value("NextContinuationToken") : nil
         } while token != nil

@@ -23,9 +23,10 @@ struct Cache: ParsableCommand {
         else, so an interrupted run resumes and a rerun reads almost nothing. Inputs, lists, OUTDIR and the report can \
         be in a bucket: s3://BUCKET/PREFIX/ (docs/storage.md).
 
-        Exit status of a batch: 0 when every input has its cache, 3 when it finished but some inputs failed (each \
-        reported as 'frost: <file>: <reason>'; see --report), 1 when it could not run or stopped past \
-        --max-failures, 64 for a command line that cannot be understood.
+        Exit status of a batch: 0 when every input has its cache, 3 when it finished but some inputs failed by their own \
+        bytes (each reported as 'frost: <file>: <reason>'; see --report), 1 when it could not run, an input failed by the \
+        store or the machine (I/O, network, credentials, a write refused), a source --prune could not look up, or more \
+        than --max-failures failed, 64 for a command line that cannot be understood.
         """)
 
     @Argument(help: "Input image (omit with --batch).")
@@ -240,7 +241,8 @@ struct Cache: ParsableCommand {
         }
 
         var leftovers = 0
-        for entry in sweep.leftovers where CacheSweep.remove(entry) {
+        let fresh = sweep.leftovers.filter { !CacheSweep.isAbandoned($0) }.count
+        for entry in sweep.leftovers where CacheSweep.isAbandoned(entry) && CacheSweep.remove(entry) {
             leftovers += 1
             emit(BatchRecord(source: FileIO.resolve(entry.relative, relativeTo: roots[0]), output: entry.path, status: "removed",
                              note: "left by a run that was stopped"))
@@ -249,9 +251,19 @@ struct Cache: ParsableCommand {
         // (asked only for those: a listed catalog has them all).
         let known = Set(gathered.map(\.relative))
         // A lookup that fails (a 503, a folder it may not search) is not "gone": only a sure
-        // absence (ENOENT, ENOTDIR, a 404) prunes.
-        let orphans = sweep.caches.filter { entry in
-            !known.contains(entry.relative) && CacheSweep.lookUpSource(entry.relative, under: roots).isGone
+        // absence (ENOENT, ENOTDIR, a 404) prunes. A failed one is an error naming the path (the
+        // store's: with --prune, the run exits 1), and its cache is kept.
+        var orphans: [CacheSweep.Entry] = [], lookupsFailed = 0
+        for entry in sweep.caches where !known.contains(entry.relative) {
+            switch CacheSweep.lookUpSource(entry.relative, under: roots) {
+            case .gone: orphans.append(entry)
+            case .present: break
+            case .failed(let path, let reason):
+                lookupsFailed += 1
+                report(path, reason)
+                emit(BatchRecord(source: path, output: entry.path, status: "failed", error: reason,
+                                 note: "its source could not be looked up: the cache is kept"))
+            }
         }
         var pruned = 0
         if prune {
@@ -285,12 +297,17 @@ struct Cache: ParsableCommand {
         }
         func count(_ status: BatchBuild.Status) -> Int { outcomes.filter { $0.status == status }.count }
         let (built, skipped, failed, untried) = (count(.built), count(.skipped), count(.failed), count(.notTried))
+        let runFaults = outcomes.filter { $0.fault == .run }.count
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         var summary = (label.isEmpty ? "" : label + ": ") + "built \(built), skipped \(skipped), failed \(failed)"
         if untried > 0 { summary += ", not tried \(untried) (more than --max-failures \(build.maxFailures) failed)" }
         summary += " of \(inputs.count) in \(ProgressBar.duration(seconds))"
+        if untried == 0 && failed > build.maxFailures { summary += "; more than --max-failures \(build.maxFailures) failed" }
+        if runFaults > 0 { summary += "; \(runFaults) failed by the store or the machine, not their input" }
         summary += prune ? "; pruned \(pruned) caches whose source is gone" : "; \(orphans.count) caches whose source is gone (--prune removes them)"
+        if lookupsFailed > 0 { summary += "; \(lookupsFailed) sources could not be looked up" }
         if leftovers > 0 { summary += "; removed \(leftovers) left by stopped runs" }
+        if fresh > 0 { summary += "; kept \(fresh) without a manifest, written to in the last hour (a run may still be uploading them)" }
         if kept.count < gathered.count { summary += "; excluded \(gathered.count - kept.count)" }
         progress.close(summary)
         if json {
@@ -303,12 +320,15 @@ struct Cache: ParsableCommand {
             print(jsonObject([("summary", jsonObject(fields))]))
         }
         if let records, let path = reportFile { try attempt(path) { try records.commit() } }
-        if untried > 0 { throw ExitCode.failure }
+        // 1 when a rerun may do better: past --max-failures, a failure of the store or the machine,
+        // or a source --prune could not look up; 3 when only inputs failed, by their own bytes.
+        if failed > build.maxFailures || runFaults > 0 || prune && lookupsFailed > 0 { throw ExitCode.failure }
         if failed > 0 { throw Self.inputsFailed }
     }
 
-    /// The exit status of a batch that finished with some inputs failed (and fewer than
-    /// --max-failures): the Job's podFailurePolicy does not retry it (deploy/).
+    /// The exit status of a batch that finished with some inputs failed, each by its own fault
+    /// (`BatchBuild.Fault`), and no more than --max-failures: the Job's podFailurePolicy does not
+    /// retry it (deploy/), as a rerun would fail them again.
     static let inputsFailed = ExitCode(3)
 
     private func rounded(_ x: Double) -> String { String((x * 100).rounded() / 100) }

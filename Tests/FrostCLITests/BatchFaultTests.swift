@@ -65,8 +65,8 @@ import Glibc
     }
 
     /// A file-size limit (ulimit -f) makes the large input's level files fail to write: it is
-    /// reported and leaves no cache folder; the small inputs complete; the exit status is 3 (done,
-    /// with an input that failed).
+    /// reported and leaves no cache folder; the small inputs complete; the exit status is 1: a write
+    /// the machine refused is not the input's bytes' fault (a rerun elsewhere may do it), not 3.
     @Test func aWriteFailingMidwayCostsOnlyItsInput() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -76,7 +76,7 @@ import Glibc
         try noiseImage(width: 400, height: 400, seed: 99, opaque: true).write(toFile: "\(input)/large.png")   // 480 KB of noise
         let run = try FrostRun.run(["-c", "ulimit -f 100 && exec \"$0\" cache --batch \"$1\" -o \"$2\" --levels 2 --max-sigma 4",
                                     FrostRun.binary, input, output], executable: "/bin/sh")
-        #expect(run.status == 3, "\(run.stdout) \(run.stderr)")
+        #expect(run.status == 1, "\(run.stdout) \(run.stderr)")
         #expect(run.stderr.contains("frost: \(input)/large.png: cannot write: File too large"), "\(run.stderr)")
         #expect(run.stderr.contains("built 3, skipped 0, failed 1"))
         #expect(!FileManager.default.fileExists(atPath: "\(output)/large.png.frost"))

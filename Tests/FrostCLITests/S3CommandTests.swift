@@ -48,6 +48,8 @@ import Testing
         }
         let manifests = try server.keys(bucket, prefix: "caches/").filter { $0.hasSuffix("/manifest.json") }
         #expect(manifests == Self.catalog.keys.map { "caches/\($0).frost/manifest.json" }.sorted())
+        // The output is listed once, at the start: no cache's upload lists its prefix again.
+        #expect(proxy.requests().filter { $0.query.contains("delimiter") }.isEmpty, "\(proxy.requests().map { "\($0.method) \($0.path)?\($0.query)" })")
         let puts = proxy.requests().filter { $0.method == "PUT" }.map(\.path)
         for manifest in manifests {
             let folder = "/\(bucket)/" + manifest.dropLast("manifest.json".count)
@@ -90,7 +92,8 @@ import Testing
 
     /// The operator's batch (issue 68) over a bucket as on disk: exit 3 for a bad object and 1 past
     /// --max-failures, the report (the same keys) written as an object, a cache prefix a killed
-    /// run left without its manifest removed, an orphan counted then pruned, a rebuild that leaves
+    /// run left without its manifest removed once an hour old (one written in the last hour may be
+    /// another run's upload: kept, or built over when it is an input's), an orphan counted then pruned, a rebuild that leaves
     /// only the new cache's objects, and a source put again with the same bytes kept by its hash.
     @Test func theOperatorsBatchHoldsOverABucket() throws {
         let server = try S3TestServer.shared()
@@ -99,12 +102,21 @@ import Testing
         defer { local.remove() }
         try Data("junk".utf8).write(to: URL(fileURLWithPath: local.file("bad.png")))
         try server.aws(["s3api", "put-object", "--bucket", bucket, "--key", "photos/bad.png", "--body", local.file("bad.png")])
-        // What a run killed mid-upload leaves: a cache prefix with a level and no manifest.
-        try server.aws(["s3api", "put-object", "--bucket", bucket, "--key", "caches/ghost.jpg.frost/level-00.png", "--body", Corpus.path("pngsuite/basn2c08.png")])
+        // What a run killed mid-upload leaves: a cache prefix with a level and no manifest, two
+        // hours old (the proxy backdates it in the listing); and two of the last hour, which may
+        // be a run still uploading: one of an input (built over), one of no input (kept).
+        for ghost in ["ghost", "fresh", "rocket"] {
+            try server.aws(["s3api", "put-object", "--bucket", bucket, "--key", "caches/\(ghost).jpg.frost/level-00.png", "--body", Corpus.path("pngsuite/basn2c08.png")])
+        }
         let batch = ["cache", "--batch", "s3://\(bucket)/photos/", "-o", "s3://\(bucket)/caches/", "--levels", "2", "--jobs", "2"]
-        var run = try Self.frost(batch + ["--report", "s3://\(bucket)/caches/reports/r.jsonl"], server)
+        let aged = try S3FaultProxy(server, rules: ["--backdate", "caches/ghost.jpg.frost/:7200"])
+        var run = try Self.frost(batch + ["--report", "s3://\(bucket)/caches/reports/r.jsonl"], server, via: aged)
         #expect(run.status == 3 && run.errorLines == ["frost: s3://\(bucket)/photos/bad.png: not a PNG, JPEG, WebP, AVIF, HEIC or GIF file"], "\(run.stderr)")
-        #expect(run.stderr.contains("built 4, skipped 0, failed 1 of 5") && run.stderr.contains("removed 1 left by stopped runs"), "\(run.stderr)")
+        #expect(run.stderr.contains("built 4, skipped 0, failed 1 of 5") && run.stderr.contains("removed 1 left by stopped runs")
+                && run.stderr.contains("kept 2 without a manifest"), "\(run.stderr)")
+        #expect(try server.keys(bucket, prefix: "caches/fresh.jpg.frost/") == ["caches/fresh.jpg.frost/level-00.png"])
+        #expect(!aged.requests().contains { $0.method == "DELETE" && $0.path.contains("/rocket.jpg.frost/") }, "a fresh prefix was deleted first")
+        try server.aws(["s3", "rm", "s3://\(bucket)/caches/fresh.jpg.frost/", "--recursive", "--quiet"])
         try server.aws(["s3", "cp", "s3://\(bucket)/caches/reports/r.jsonl", local.file("r.jsonl"), "--quiet"])
         let lines = try String(contentsOfFile: local.file("r.jsonl"), encoding: .utf8).split(separator: "\n").map {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
@@ -310,5 +322,74 @@ import Testing
         #expect(run.errorLines.count == 2 && run.errorLines.allSatisfy { $0.contains("would be written outside") }, "\(run.stderr)")
         #expect(folder.contents() == ["out"])
         #expect((try? FileManager.default.subpathsOfDirectory(atPath: folder.file("out"))) == ["fine.jpg"])
+    }
+
+    /// Keys that differ only by `./` or `//` are other objects, but would share one cache name:
+    /// each such key fails as that input with one line, the plain key gets its cache, and a rerun
+    /// with --prune skips it and prunes nothing (the `//` key's cache was looked for at the plain key).
+    @Test func keysWithEmptyOrDotSegmentsHaveNoCacheOfTheirOwn() throws {
+        let server = try S3TestServer.shared()
+        let bucket = try server.makeBucket()
+        for (key, source) in [("c/evil/./dot.jpg", "pngsuite/basn2c08.png"), ("c/evil/dot.jpg", "photos/rocket.jpg"),
+                              ("c/evil//double.jpg", "pngsuite/basn2c08.png")] {
+            try server.aws(["s3api", "put-object", "--bucket", bucket, "--key", key, "--body", Corpus.path(source)])
+        }
+        let batch = ["cache", "--batch", "s3://\(bucket)/c/", "-o", "s3://\(bucket)/out/", "--levels", "1", "--prune"]
+        let refused = Set(["./dot.jpg": "a . segment", "/double.jpg": "an empty segment (//)"].map {
+            "frost: s3://\(bucket)/c/evil/\($0.key): its key has \($0.value), so it has no cache name of its own (keys are not paths)"
+        })
+        var run = try Self.frost(batch, server)
+        #expect(run.status == 3 && Set(run.errorLines) == refused && run.stderr.contains("built 1, skipped 0, failed 2 of 3"), "\(run.stderr)")
+        #expect(try server.keys(bucket, prefix: "out/") == ["out/evil/dot.jpg.frost/level-00.png", "out/evil/dot.jpg.frost/level-01.png",
+                                                            "out/evil/dot.jpg.frost/manifest.json"])
+        run = try Self.frost(batch, server)
+        #expect(run.status == 3 && run.stderr.contains("built 0, skipped 1, failed 2 of 3") && run.stderr.contains("pruned 0 caches"), "\(run.stderr)")
+    }
+
+    /// A failure of the store or the machine is not the inputs' own, which a rerun would meet
+    /// again: credentials that may read but not write (every level's PUT refused), a TMPDIR that is
+    /// not there, a store that answers 503 past its retries: every input fails, and the run exits
+    /// 1 (the Job retries it), not 3. The line names the object refused, not only the source.
+    @Test func failuresOfTheStoreOrTheMachineExitOne() throws {
+        let server = try S3TestServer.shared()
+        let bucket = try Self.bucket(server)
+        let batch = ["cache", "--batch", "s3://\(bucket)/photos/", "-o", "s3://\(bucket)/caches/", "--levels", "1", "--jobs", "2"]
+        let reader = try server.user(allowed: ["s3:GetObject", "s3:ListBucket"])
+        var run = try FrostRun.run(batch, environment: server.environment(accessKeyID: reader.accessKeyID, secret: reader.secret))
+        #expect(run.status == 1 && run.errorLines.count == Self.catalog.count && run.stderr.contains("failed 4 of 4"), "\(run.stderr)")
+        for line in run.errorLines {
+            let source = line.dropFirst("frost: s3://\(bucket)/photos/".count).prefix { $0 != ":" }
+            #expect(line.hasPrefix("frost: s3://\(bucket)/photos/\(source): s3://\(bucket)/caches/\(source).frost/level-0")
+                    && line.hasSuffix(": access denied (403 AccessDenied)"), "\(line)")
+        }
+        run = try Self.frost(batch, server, extra: ["TMPDIR": "/nonexistent/frost-tmp"])
+        #expect(run.status == 1 && run.errorLines.count == Self.catalog.count, "\(run.stderr)")
+        let outage = try S3FaultProxy(server, rules: ["--slowdown", "/caches/:-1"])
+        run = try Self.frost(batch, server, via: outage, extra: ["AWS_MAX_ATTEMPTS": "2"])
+        #expect(run.status == 1 && run.errorLines.count == Self.catalog.count && run.stderr.contains("4 failed by the store or the machine"),
+                "\(run.stderr)")
+        #expect(try server.keys(bucket, prefix: "caches/").isEmpty)
+    }
+
+    /// `--prune` that cannot look up a source (503 past its retries) keeps its cache, says so in
+    /// one line naming the path and the reason and in a report record, and exits 1 (a store's failure).
+    @Test func aSourceThatCannotBeLookedUpIsReportedAndKept() throws {
+        let server = try S3TestServer.shared()
+        let bucket = try Self.bucket(server)
+        let local = try TemporaryFolder()
+        defer { local.remove() }
+        let batch = ["cache", "--batch", "s3://\(bucket)/photos/", "-o", "s3://\(bucket)/caches/", "--levels", "1", "--prune"]
+        #expect(try Self.frost(batch, server).status == 0)
+        try server.aws(["s3", "rm", "s3://\(bucket)/photos/rocket.jpg", "--quiet"])
+        let proxy = try S3FaultProxy(server, rules: ["--slowdown", "/photos/rocket.jpg:-1"])
+        let run = try Self.frost(batch + ["--report", local.file("r.jsonl")], server, via: proxy, extra: ["AWS_MAX_ATTEMPTS": "2"])
+        #expect(run.status == 1 && run.errorLines.count == 1 && run.errorLines[0].hasPrefix("frost: s3://\(bucket)/photos/rocket.jpg: ")
+                && run.errorLines[0].contains("(503") && run.stderr.contains("pruned 0 caches"), "\(run.stderr)")
+        let records = try String(contentsOfFile: local.file("r.jsonl"), encoding: .utf8).split(separator: "\n")
+            .map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(records.contains { $0["status"] as? String == "failed" && $0["source"] as? String == "s3://\(bucket)/photos/rocket.jpg"
+            && $0["output"] as? String == "s3://\(bucket)/caches/rocket.jpg.frost" && ($0["error"] as? String ?? "").contains("(503") },
+            "\(records)")
+        #expect(try server.keys(bucket, prefix: "caches/rocket.jpg.frost/").contains("caches/rocket.jpg.frost/manifest.json"))
     }
 }

@@ -58,6 +58,29 @@ import Testing
         #expect(build.run { _, _, _ in }.map(\.status) == [.skipped, .skipped, .skipped])
     }
 
+    /// A cache made with the same effective options is complete whatever flags spelled them: the
+    /// default σ given or left out (a manifest records `maxSigma` only when given), JPEG's white
+    /// background given or left out. A different σ still rebuilds.
+    @Test func defaultsGivenOrLeftOutAreTheSameCache() throws {
+        let input = try Self.catalog(), output = try TemporaryFolder()
+        defer { input.remove(); output.remove() }
+        for name in ["broken.png", "text.jpg", "c.PNG", "nested/b.png"] { try FileManager.default.removeItem(atPath: input.file(name)) }
+        let inputs = try FileBatch.inputs(from: input.path)
+        func statuses(_ options: CacheOptions) -> [BatchBuild.Status] {
+            BatchBuild(inputs: inputs, output: output.path, options: options).run { _, _, _ in }.map(\.status)
+        }
+        #expect(statuses(CacheOptions(levels: 2)) == [.built])
+        #expect(statuses(CacheOptions(levels: 2, maxSigma: BlurCacheSpec.defaultMaxSigma)) == [.skipped])
+        #expect(statuses(CacheOptions(levels: 2)) == [.skipped])
+        #expect(statuses(CacheOptions(levels: 2, maxSigma: 30)) == [.built])
+        var jpeg = CacheOptions(levels: 2, format: .jpeg)
+        #expect(statuses(jpeg) == [.built])
+        jpeg.background = EncodeOptions.defaultBackground
+        #expect(statuses(jpeg) == [.skipped])
+        jpeg.background = Color(red: 0, green: 0, blue: 0)
+        #expect(statuses(jpeg) == [.built])
+    }
+
     @Test func shardsAreDisjointAndComplete() {
         let inputs = (0..<500).map { FileBatch.Input(relative: "photos/\($0 % 7)/img-\($0).jpg", path: "/x/\($0)") }
         for n in [1, 2, 3, 8] {

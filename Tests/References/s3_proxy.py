@@ -9,6 +9,7 @@ path and N how many times (-1: every time):
     --drop KEY:N           a GET's response cut after half its body, the connection closed
     --stall KEY:N          a GET's response stopped after half its body, the connection held open
                            (until the client closes it, or 60 s): a client caught mid-download
+    --backdate KEY:S       in a listing, the LastModified of keys containing KEY made S seconds older
     --delete-on-get KEY    before forwarding the first GET of KEY, delete that object (through the
                            server, with the credentials of --admin FILE: s3_server.py's JSON line)
 
@@ -20,10 +21,12 @@ listening, then serves until its standard input closes.
 import argparse
 import http.client
 import json
+import re
 import socket
 import ssl
 import sys
 import threading
+from datetime import datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote, urlsplit
 
@@ -33,6 +36,7 @@ parser.add_argument("--log", required=True)
 parser.add_argument("--slowdown", action="append", default=[])
 parser.add_argument("--drop", action="append", default=[])
 parser.add_argument("--stall", action="append", default=[])
+parser.add_argument("--backdate", action="append", default=[])
 parser.add_argument("--delete-on-get", action="append", default=[])
 parser.add_argument("--admin")
 parser.add_argument("--cert")
@@ -54,6 +58,21 @@ def rules(option):
 
 slowdowns, drops, stalls = rules(args.slowdown), rules(args.drop), rules(args.stall)
 deletions = list(args.delete_on_get)
+backdates = rules(args.backdate)
+
+
+def backdated(payload):
+    """A ListObjectsV2 page with the LastModified of the keys --backdate names moved back (an
+    object written long ago, which a moto server cannot make)."""
+    def entry(match):
+        block = match.group(0)
+        key = unquote(re.search(r"<Key>(.*?)</Key>", block).group(1))
+        seconds = next((s for prefix, s in backdates if prefix in key), 0)
+        def shift(when):
+            then = datetime.strptime(when.group(1)[:19], "%Y-%m-%dT%H:%M:%S") - timedelta(seconds=seconds)
+            return "<LastModified>" + then.strftime("%Y-%m-%dT%H:%M:%S.000Z") + "</LastModified>"
+        return re.sub(r"<LastModified>(.*?)</LastModified>", shift, block) if seconds else block
+    return re.sub(r"<Contents>.*?</Contents>", entry, payload.decode(), flags=re.S).encode()
 
 
 def take(table, path):
@@ -100,7 +119,9 @@ class Proxy(BaseHTTPRequestHandler):
             self.send_response(503)
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
-            self.wfile.write(payload)
+            # A HEAD's answer has no body (one would be read as the next response).
+            if self.command != "HEAD":
+                self.wfile.write(payload)
             return
         if self.command == "GET":
             with lock:
@@ -114,6 +135,8 @@ class Proxy(BaseHTTPRequestHandler):
         connection.request(self.command, self.path, body=body, headers=headers)
         response = connection.getresponse()
         payload = response.read()
+        if backdates and self.command == "GET" and "list-type" in self.path and response.status == 200:
+            payload = backdated(payload)
         cut = self.command == "GET" and response.status == 200 and len(payload) > 1
         dropped = cut and take(drops, path)
         stalled = cut and not dropped and take(stalls, path)
