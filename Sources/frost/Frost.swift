@@ -100,7 +100,7 @@ struct Frost: ParsableCommand {
     static var verbs: [String] { configuration.subcommands.map { $0._commandName } }
 
     /// Raised by each stop that changes what users see (docs/development.md, "Releases").
-    static let version = "0.56.0"
+    static let version = "0.57.0"
 
     static let configuration = CommandConfiguration(
         commandName: "frost",
