@@ -69,7 +69,7 @@ enum CacheFolder {
             guard let pid = stagingOwner(name), pid != getpid(), pid == 0 || (kill(pid, 0) != 0 && errno == ESRCH) else { continue }
             var st = stat()
             let path = FileIO.joined(temporary, name)
-            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, now - st.st_mtim.tv_sec > 3600 else { continue }
+            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, Double(now - st.st_mtim.tv_sec) > CacheSweep.abandonedAge else { continue }
             let lock = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             guard lock >= 0 else { continue }
             defer { close(lock) }

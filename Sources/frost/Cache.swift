@@ -241,8 +241,9 @@ struct Cache: ParsableCommand {
         }
 
         var leftovers = 0
-        let fresh = sweep.leftovers.filter { !CacheSweep.isAbandoned($0) }.count
-        for entry in sweep.leftovers where CacheSweep.isAbandoned(entry) && CacheSweep.remove(entry) {
+        let abandoned = sweep.leftovers.filter { CacheSweep.isAbandoned($0) }
+        let fresh = sweep.leftovers.count - abandoned.count
+        for entry in abandoned where CacheSweep.remove(entry) {
             leftovers += 1
             emit(BatchRecord(source: FileIO.resolve(entry.relative, relativeTo: roots[0]), output: entry.path, status: "removed",
                              note: "left by a run that was stopped"))

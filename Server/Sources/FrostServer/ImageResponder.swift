@@ -78,7 +78,8 @@ struct ImageResponder: HTTPResponder {
             // Why, for the operator: a source or its store failing as a warning, a refusal at
             // LOG_LEVEL=debug (S3's messages name no secret).
             // A message may name the source as the client wrote it: escaped (`LogText`).
-            if failure.status >= 500 { logger.warning("\(id) \(LogText.escaped(failure.message))") } else { logger.debug("\(id) \(LogText.escaped(failure.message))") }
+            let why: Logger.Message = "\(id) \(LogText.escaped(failure.message))"
+            if failure.status >= 500 { logger.warning(why) } else { logger.debug(why) }
             response = Self.text(failure.status, failure.message + "\n", head: head,
                                  extra: failure.status == 429 ? [(.retryAfter, "1")] : [])
         }
